@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+/*
+ * dpdk-test-twheel: main, the command registry and the suite runner.
+ *
+ * As with dpdk-test: EAL arguments first; then tests come from the
+ * DPDK_TEST variable or from the remaining arguments, and without either
+ * the RTE>> prompt reads commands. Each test ends with "Test OK",
+ * "Test Failed" or "Test Skipped"; the exit status is 0, 255 or 77.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_eal.h>
+#include <rte_debug.h>
+
+#include "test.h"
+
+int test_interactive(void);
+
+static TAILQ_HEAD(, test_command) commands = TAILQ_HEAD_INITIALIZER(commands);
+
+void
+add_test_command(struct test_command *t)
+{
+	TAILQ_INSERT_TAIL(&commands, t, next);
+}
+
+struct test_command *
+find_test_command(const char *name)
+{
+	struct test_command *t;
+
+	TAILQ_FOREACH(t, &commands, next)
+		if (strcmp(t->command, name) == 0)
+			return t;
+	return NULL;
+}
+
+void
+list_test_commands(void)
+{
+	struct test_command *t;
+
+	TAILQ_FOREACH(t, &commands, next)
+		printf("%s\n", t->command);
+}
+
+int
+run_test_command(const char *name)
+{
+	struct test_command *t = find_test_command(name);
+	int ret;
+
+	if (t == NULL) {
+		printf("Error: invalid test command: '%s'\n", name);
+		return TEST_FAILED;
+	}
+	ret = t->callback();
+	if (ret == TEST_SUCCESS)
+		printf("Test OK\n");
+	else if (ret == TEST_SKIPPED)
+		printf("Test Skipped\n");
+	else
+		printf("Test Failed\n");
+	fflush(stdout);
+	return ret;
+}
+
+uint64_t
+test_env_u64(const char *name, uint64_t dflt)
+{
+	const char *v = getenv(name);
+	char *end;
+	uint64_t x;
+
+	if (v == NULL || *v == '\0')
+		return dflt;
+	x = strtoull(v, &end, 0);
+	if (*end != '\0') {
+		printf("ignoring %s=%s: not a number\n", name, v);
+		return dflt;
+	}
+	return x;
+}
+
+#define SUITE_LINE " + ------------------------------------------------------- +\n"
+
+int
+unit_test_suite_runner(struct unit_test_suite *suite)
+{
+	unsigned int total = 0, skipped = 0, executed = 0, passed = 0;
+	unsigned int failed = 0, unsupported = 0;
+	struct unit_test_case *tc;
+	const char *status;
+	int ret;
+
+	printf(SUITE_LINE " + Test Suite : %s\n", suite->suite_name);
+	if (suite->setup != NULL) {
+		ret = suite->setup();
+		if (ret != TEST_SUCCESS) {
+			for (tc = suite->unit_test_cases; tc->testcase; tc++)
+				total++;
+			if (ret == TEST_SKIPPED)
+				skipped = total;
+			else
+				failed = total;
+			printf(" + Test Suite setup %s\n",
+			       ret == TEST_SKIPPED ? "skipped" : "failed");
+			goto summary;
+		}
+	}
+	printf(SUITE_LINE);
+	for (tc = suite->unit_test_cases; tc->testcase; tc++) {
+		total++;
+		if (!tc->enabled) {
+			skipped++;
+			printf(" + TestCase [%2u] : %s skipped\n", total - 1, tc->name);
+			continue;
+		}
+		ret = TEST_SUCCESS;
+		if (tc->setup != NULL)
+			ret = tc->setup();
+		if (ret == TEST_SUCCESS) {
+			ret = tc->testcase();
+			if (tc->teardown != NULL)
+				tc->teardown();
+		}
+		executed++;
+		if (ret == TEST_SUCCESS) {
+			passed++;
+			status = "succeeded";
+		} else if (ret == TEST_SKIPPED) {
+			executed--;
+			skipped++;
+			status = "skipped";
+		} else if (ret == -ENOTSUP) {
+			unsupported++;
+			status = "unsupported";
+		} else {
+			failed++;
+			status = "failed";
+		}
+		printf(" + TestCase [%2u] : %s %s\n", total - 1, tc->name, status);
+		fflush(stdout);
+	}
+	if (suite->teardown != NULL)
+		suite->teardown();
+summary:
+	printf(SUITE_LINE " + Test Suite Summary : %s\n" SUITE_LINE,
+	       suite->suite_name);
+	printf(" + Tests Total :       %2u\n", total);
+	printf(" + Tests Skipped :     %2u\n", skipped);
+	printf(" + Tests Executed :    %2u\n", executed);
+	printf(" + Tests Unsupported:  %2u\n", unsupported);
+	printf(" + Tests Passed :      %2u\n", passed);
+	printf(" + Tests Failed :      %2u\n", failed);
+	printf(SUITE_LINE);
+	if (failed != 0)
+		return TEST_FAILED;
+	if (total == skipped + unsupported)
+		return TEST_SKIPPED;
+	return TEST_SUCCESS;
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *env;
+	int ret, i, last = TEST_SUCCESS, worst = TEST_SUCCESS;
+
+	/* a crashing test must not take its output with it */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	ret = rte_eal_init(argc, argv);
+	if (ret < 0) {
+		printf("EAL initialisation failed\n");
+		return 1;
+	}
+	argc -= ret;
+	argv += ret;
+
+	env = getenv("DPDK_TEST");
+	if ((env == NULL || env[0] == '\0') && argc <= 1) {
+		ret = test_interactive();
+		rte_eal_cleanup();
+		return ret;
+	}
+	if (env != NULL && env[0] != '\0') {
+		printf("RTE>>%s\n", env);
+		fflush(stdout);
+		worst = last = run_test_command(env);
+	}
+	for (i = 1; i < argc; i++) {
+		printf("RTE>>%s\n", argv[i]);
+		fflush(stdout);
+		last = run_test_command(argv[i]);
+		if (last != TEST_SUCCESS && worst != TEST_FAILED)
+			worst = last;
+	}
+	(void)last;
+	printf("RTE>>\n");
+	rte_eal_cleanup();
+	if (worst == TEST_SUCCESS)
+		return 0;
+	if (worst == TEST_SKIPPED)
+		return 77;
+	return 255;
+}

@@ -1,0 +1,884 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+/*
+ * twheel_autotest: every public function, every error path, and one named
+ * case per invariant of doc/guide.md ("Invariants"), each built so that the
+ * violation it is named after makes it fail.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_mempool.h>
+
+#include <twheel.h>
+
+#include "test.h"
+#include "test_twheel_util.h"
+
+/* Config and life cycle ------------------------------------------------- */
+
+static int
+test_config_standard(void)
+{
+	struct twheel_config cfg;
+
+	memset(&cfg, 0xa5, sizeof(cfg));
+	twheel_config_standard(&cfg, "std", 1000, SOCKET_ID_ANY);
+	TEST_ASSERT(strcmp(cfg.name, "std") == 0, "name not set");
+	TEST_ASSERT_EQUAL(cfg.capacity, 1000u, "capacity %u", cfg.capacity);
+	TEST_ASSERT_EQUAL(cfg.socket_id, SOCKET_ID_ANY, "socket %d", cfg.socket_id);
+	TEST_ASSERT_EQUAL(cfg.slots, 8192u, "slots %u", cfg.slots);
+	TEST_ASSERT_EQUAL(cfg.tick_cycles, rte_get_tsc_hz() / 100,
+			  "tick %" PRIu64 " is not 10 ms", cfg.tick_cycles);
+	TEST_ASSERT_EQUAL(cfg.remote_ring_size, 4096u, "ring %u", cfg.remote_ring_size);
+	TEST_ASSERT(cfg.deadline_fn == NULL && cfg.deadline_arg == NULL &&
+		    cfg.adopt_fn == NULL && cfg.adopt_arg == NULL,
+		    "callbacks not cleared");
+	return TEST_SUCCESS;
+}
+
+struct bad_config {
+	const char *what;
+	struct twheel_config cfg;
+	int err;
+};
+
+static int
+test_create_invalid_config(void)
+{
+	struct twheel_config good = {
+		.name = "cfgchk", .socket_id = SOCKET_ID_ANY, .capacity = 16,
+		.slots = 8, .tick_cycles = 100, .remote_ring_size = 0,
+	};
+	struct bad_config bad[32];
+	struct twheel *w;
+	unsigned int i, n = 0;
+
+#define BAD(w_, field, value, e) do {			\
+		bad[n].what = w_;			\
+		bad[n].cfg = good;			\
+		bad[n].cfg.field = value;		\
+		bad[n].err = e;				\
+		n++;					\
+	} while (0)
+	BAD("name NULL", name, NULL, EINVAL);
+	BAD("name empty", name, "", EINVAL);
+	BAD("name too long", name, "abcdefghijklmnopqrstu", ENAMETOOLONG);
+	BAD("name with comma", name, "a,b", EINVAL);
+	BAD("capacity 0", capacity, 0, EINVAL);
+	BAD("capacity too big", capacity, TWHEEL_CAPACITY_MAX + 1, EINVAL);
+	BAD("slots 0", slots, 0, EINVAL);
+	BAD("slots 1", slots, 1, EINVAL);
+	BAD("slots 3", slots, 3, EINVAL);
+	BAD("slots 6000", slots, 6000, EINVAL);
+	BAD("slots too many", slots, TWHEEL_SLOTS_MAX * 2, EINVAL);
+	BAD("tick 0", tick_cycles, 0, EINVAL);
+	BAD("ring too big", remote_ring_size, (1u << 24) + 1, EINVAL);
+	BAD("socket negative", socket_id, -5, EINVAL);
+	BAD("socket too big", socket_id, RTE_MAX_NUMA_NODES, EINVAL);
+#undef BAD
+
+	rte_errno = 0;
+	TEST_ASSERT_NULL(twheel_create(NULL), "NULL config accepted");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "NULL config: rte_errno %d", rte_errno);
+	for (i = 0; i < n; i++) {
+		rte_errno = 0;
+		w = twheel_create(&bad[i].cfg);
+		if (w != NULL)
+			twheel_free(w);
+		TEST_ASSERT_NULL(w, "%s: accepted", bad[i].what);
+		TEST_ASSERT_EQUAL(rte_errno, bad[i].err, "%s: rte_errno %d, want %d",
+				  bad[i].what, rte_errno, bad[i].err);
+	}
+	/* nothing was left behind: the good config works, the name is free */
+	w = twheel_create(&good);
+	TEST_ASSERT_NOT_NULL(w, "good config refused: %s", rte_strerror(rte_errno));
+	twheel_free(w);
+	/* the longest name is accepted */
+	good.name = "abcdefghijklmnopqrst";
+	w = twheel_create(&good);
+	TEST_ASSERT_NOT_NULL(w, "20-character name refused: %s", rte_strerror(rte_errno));
+	TEST_ASSERT(strcmp(twheel_name(w), good.name) == 0, "twheel_name wrong");
+	twheel_free(w);
+	return TEST_SUCCESS;
+}
+
+static int
+test_create_duplicate_name(void)
+{
+	struct twheel *a, *b;
+
+	a = tw_make("dup", 8, 8, 10, false);
+	TEST_ASSERT_NOT_NULL(a, "create: %s", rte_strerror(rte_errno));
+	rte_errno = 0;
+	b = tw_make("dup", 8, 8, 10, false);
+	TEST_ASSERT_NULL(b, "second wheel with the same name created");
+	TEST_ASSERT_EQUAL(rte_errno, EEXIST, "rte_errno %d, want EEXIST", rte_errno);
+	twheel_free(a);
+	b = tw_make("dup", 8, 8, 10, false);
+	TEST_ASSERT_NOT_NULL(b, "name not reusable after free: %s",
+			     rte_strerror(rte_errno));
+	twheel_free(b);
+	twheel_free(NULL);
+	return TEST_SUCCESS;
+}
+
+static int
+test_create_no_memory(void)
+{
+	struct twheel *w;
+
+	/* 2^30 entries would need 48 GiB: refused cleanly, name reusable */
+	rte_errno = 0;
+	w = tw_make("hugecap", TWHEEL_CAPACITY_MAX, 8, 10, false);
+	if (w != NULL)
+		twheel_free(w);
+	TEST_ASSERT_NULL(w, "a 48 GiB wheel was created");
+	TEST_ASSERT_EQUAL(rte_errno, ENOMEM, "rte_errno %d, want ENOMEM", rte_errno);
+	TEST_ASSERT_NULL(rte_mempool_lookup("TW_hugecap"), "mempool left behind");
+	w = tw_make("hugecap", 16, 8, 10, false);
+	TEST_ASSERT_NOT_NULL(w, "name not reusable after a failed create");
+	twheel_free(w);
+	return TEST_SUCCESS;
+}
+
+static int
+test_mempool_slab(void)
+{
+	struct twheel *w = tw_make("slab", 100, 8, 10, false);
+	struct tw_payload p[10];
+	struct rte_mempool *mp;
+	unsigned int i;
+
+	TEST_ASSERT_NOT_NULL(w, "create: %s", rte_strerror(rte_errno));
+	mp = rte_mempool_lookup("TW_slab");
+	TEST_ASSERT_NOT_NULL(mp, "mempool TW_slab not found");
+	TEST_ASSERT_EQUAL(mp->size, 100u, "mempool size %u", mp->size);
+	TEST_ASSERT_EQUAL(mp->cache_size, 0u, "mempool has a per-lcore cache");
+	TEST_ASSERT_EQUAL(mp->header_size + mp->elt_size + mp->trailer_size, 48u,
+			  "object takes %u bytes, want 48 (24 header + 24 entry)",
+			  mp->header_size + mp->elt_size + mp->trailer_size);
+	TEST_ASSERT(strcmp(rte_mempool_get_ops(mp->ops_index)->name,
+			   "twheel_slab") == 0, "mempool driver is %s",
+		    rte_mempool_get_ops(mp->ops_index)->name);
+	TEST_ASSERT_EQUAL(rte_mempool_avail_count(mp), 100u, "avail %u",
+			  rte_mempool_avail_count(mp));
+	for (i = 0; i < 10; i++)
+		TEST_ASSERT(twheel_schedule(w, 1000, &p[i]) != 0, "schedule");
+	TEST_ASSERT_EQUAL(rte_mempool_avail_count(mp), 90u,
+			  "mempool and wheel disagree: avail %u",
+			  rte_mempool_avail_count(mp));
+	rte_mempool_audit(mp);
+	twheel_free(w);
+	TEST_ASSERT_NULL(rte_mempool_lookup("TW_slab"), "mempool not freed");
+	return TEST_SUCCESS;
+}
+
+/* Basic operations -------------------------------------------------------- */
+
+static int
+test_schedule_and_fire(void)
+{
+	struct twheel *w = tw_make("basic", 16, 8, 10, false);
+	struct twheel_fired out[4];
+	struct twheel_stats st;
+	struct tw_payload p = { 0 };
+	twheel_id_t id;
+	unsigned int n;
+
+	TEST_ASSERT_NOT_NULL(w, "create");
+	id = twheel_schedule(w, 55, &p);
+	TEST_ASSERT_NOT_EQUAL(id, TWHEEL_ID_INVALID, "schedule failed");
+	TEST_ASSERT((id >> 32) & 1, "live id has an even generation");
+	twheel_stats_get(w, &st);
+	TEST_ASSERT(st.live == 1 && st.scheduled == 1, "stats live %" PRIu64, st.live);
+	n = twheel_sweep(w, 54, 4, out);
+	TEST_ASSERT_EQUAL(n, 0u, "fired at 54, deadline 55");
+	n = twheel_sweep(w, 59, 4, out);
+	TEST_ASSERT(n <= 1, "fired twice");
+	if (n == 0)     /* fires once its 10-cycle tick has elapsed */
+		n = twheel_sweep(w, 60, 4, out);
+	TEST_ASSERT_EQUAL(n, 1u, "not fired one tick after its deadline");
+	TEST_ASSERT(out[0].id == id && out[0].payload == &p &&
+		    out[0].deadline == 55 && out[0].reason == TWHEEL_DUE,
+		    "wrong record");
+	n = twheel_sweep(w, 1000, 4, out);
+	TEST_ASSERT_EQUAL(n, 0u, "fired twice");
+	twheel_stats_get(w, &st);
+	TEST_ASSERT(st.live == 0 && st.due == 1 && st.sweeps >= 3,
+		    "stats live %" PRIu64 " due %" PRIu64 " sweeps %" PRIu64,
+		    st.live, st.due, st.sweeps);
+	TEST_ASSERT(st.max_lag_cycles == 4 || st.max_lag_cycles == 5,
+		    "lag %" PRIu64, st.max_lag_cycles);
+	twheel_free(w);
+	return TEST_SUCCESS;
+}
+
+static int
+test_cancel(void)
+{
+	struct twheel *w = tw_make("cancel", 16, 8, 10, false);
+	struct twheel_fired out[4];
+	struct twheel_stats st;
+	twheel_id_t a, b;
+
+	TEST_ASSERT_NOT_NULL(w, "create");
+	a = twheel_schedule(w, 30, NULL);
+	b = twheel_schedule(w, 30, NULL);
+	TEST_ASSERT(a != 0 && b != 0 && a != b, "schedule");
+	TEST_ASSERT_SUCCESS(twheel_cancel(w, a), "cancel of a live entry");
+	TEST_ASSERT_EQUAL(twheel_cancel(w, a), -ENOENT, "second cancel");
+	TEST_ASSERT_EQUAL(twheel_cancel(w, TWHEEL_ID_INVALID), -ENOENT, "cancel of 0");
+	TEST_ASSERT_EQUAL(twheel_cancel(w, (b & 0xffffffff00000000ULL) | 16), -ENOENT,
+			  "index beyond capacity accepted");
+	TEST_ASSERT_EQUAL(twheel_cancel(w, b + (UINT64_C(1) << 32)), -ENOENT,
+			  "even generation accepted");
+	TEST_ASSERT_EQUAL(twheel_cancel(w, b + (UINT64_C(2) << 32)), -ENOENT,
+			  "future generation accepted");
+	TEST_ASSERT_EQUAL(tw_sweep_all(w, 100, out, 4), 1u, "cancelled entry fired");
+	TEST_ASSERT_EQUAL(out[0].id, b, "wrong entry fired");
+	twheel_stats_get(w, &st);
+	TEST_ASSERT(st.cancelled == 1 && st.due == 1 && st.live == 0, "stats");
+	twheel_free(w);
+	return TEST_SUCCESS;
+}
+
+static int
+test_move(void)
+{
+	struct twheel *w = tw_make("move", 16, 8, 10, false);
+	struct twheel_fired out[4];
+	twheel_id_t a, b;
+
+	TEST_ASSERT_NOT_NULL(w, "create");
+	a = twheel_schedule(w, 500, NULL);
+	b = twheel_schedule(w, 50, NULL);
+	TEST_ASSERT_SUCCESS(twheel_move(w, a, 40), "move earlier");
+	TEST_ASSERT_SUCCESS(twheel_move(w, b, 700), "move later");
+	TEST_ASSERT_SUCCESS(twheel_move(w, b, 705), "move within the same bucket");
+	TEST_ASSERT_EQUAL(tw_sweep_all(w, 39, out, 4), 0u, "fired before 40");
+	TEST_ASSERT_EQUAL(tw_sweep_all(w, 50, out, 4), 1u, "moved-earlier entry late");
+	TEST_ASSERT(out[0].id == a && out[0].deadline == 40, "wrong record");
+	TEST_ASSERT_EQUAL(tw_sweep_all(w, 600, out, 4), 0u, "fired at old deadline");
+	TEST_ASSERT_EQUAL(tw_sweep_all(w, 704, out, 4), 0u, "fired before 705");
+	TEST_ASSERT_EQUAL(tw_sweep_all(w, 710, out, 4), 1u, "moved-later entry lost");
+	TEST_ASSERT(out[0].id == b && out[0].deadline == 705, "wrong record");
+	TEST_ASSERT_EQUAL(twheel_move(w, a, 1000), -ENOENT, "move of a fired entry");
+	TEST_ASSERT_EQUAL(twheel_move(w, 0, 1000), -ENOENT, "move of id 0");
+	twheel_free(w);
+	return TEST_SUCCESS;
+}
+
+/* Invariants ---------------------------------------------------------------- */
+
+/* Invariant 1: a Due record only at now >= deadline. */
+static int
+test_inv1_never_early(void)
+{
+	const uint32_t n = 5000;
+	struct twheel *w = tw_make("early", n, 16, 10, false);
+	struct twheel_fired *out = malloc(n * sizeof(*out));
+	uint64_t rng = 1, now = 0, fired = 0;
+	uint32_t i, k;
+
+	TEST_ASSERT(w != NULL && out != NULL, "setup");
+	for (i = 0; i < n; i++) {
+		uint64_t d = tw_rand(&rng) % 1000;
+
+		TEST_ASSERT(twheel_schedule(w, d, NULL) != 0, "schedule");
+	}
+	while (fired < n) {
+		now += tw_rand(&rng) % 7;
+		/* a budget that never binds: lateness is the wheel's alone */
+		k = twheel_sweep(w, now, n, out);
+		for (i = 0; i < k; i++) {
+			TEST_ASSERT(out[i].deadline <= now,
+				    "early: deadline %" PRIu64 " at now %" PRIu64,
+				    out[i].deadline, now);
+			/* one tick (10) + the sweep step (< 7) bound lateness */
+			TEST_ASSERT(now - out[i].deadline <= 16,
+				    "late: deadline %" PRIu64 " at now %" PRIu64,
+				    out[i].deadline, now);
+		}
+		fired += k;
+		TEST_ASSERT(now < 100000, "entries never fired");
+	}
+	free(out);
+	twheel_free(w);
+	return TEST_SUCCESS;
+}
+
+/* Invariant 2: every entry leaves exactly once. */
+static int
+test_inv2_never_lost_or_twice(void)
+{
+	const uint32_t n = 20000;
+	struct twheel *w = tw_make("lost", n, 32, 3, false);
+	struct twheel_fired out[128];
+	struct tw_payload *p = calloc(n, sizeof(*p));
+	twheel_id_t *ids = calloc(n, sizeof(*ids));
+	uint64_t rng = 7, now = 0;
+	uint32_t i, k, left = 0;
+
+	TEST_ASSERT(w != NULL && p != NULL && ids != NULL, "setup");
+	for (i = 0; i < n; i++) {
+		p[i].tag = i;
+		ids[i] = twheel_schedule(w, tw_rand(&rng) % 2000, &p[i]);
+		TEST_ASSERT(ids[i] != 0, "schedule %u", i);
+	}
+	for (i = 0; i < n; i += 3) {
+		TEST_ASSERT_SUCCESS(twheel_cancel(w, ids[i]), "cancel %u", i);
+		p[i].left++;
+		left++;
+	}
+	while (left < n && now < 10000) {
+		now += 5;
+		k = twheel_sweep(w, now, 128, out);
+		for (i = 0; i < k; i++) {
+			struct tw_payload *q = out[i].payload;
+
+			TEST_ASSERT(out[i].reason == TWHEEL_DUE, "reason %d", out[i].reason);
+			TEST_ASSERT_EQUAL(out[i].id, ids[q->tag], "record id mismatch");
+			q->left++;
+			left++;
+		}
+	}
+	for (i = 0; i < n; i++)
+		TEST_ASSERT_EQUAL(p[i].left, 1u, "entry %u left %u times", i, p[i].left);
+	TEST_ASSERT_EQUAL(twheel_drain(w, 128, out), 0u, "entries left in the wheel");
+	free(p);
+	free(ids);
+	twheel_free(w);
+	return TEST_SUCCESS;
+}
+
+/* Invariant 5: a stale id cannot touch the entry that reuses its slot. */
+static int
+test_inv5_stale_id_reused_slot(void)
+{
+	struct twheel *w = tw_make("stale", 1, 8, 10, false);
+	struct twheel_fired out[2];
+	struct tw_payload pa, pb, pc;
+	twheel_id_t a, b, c;
+
+	TEST_ASSERT_NOT_NULL(w, "create");
+	a = twheel_schedule(w, 100, &pa);
+	TEST_ASSERT_SUCCESS(twheel_cancel(w, a), "cancel");
+	b = twheel_schedule(w, 200, &pb);
+	TEST_ASSERT(b != 0 && b != a, "slot reuse gave the same id");
+	TEST_ASSERT_EQUAL((uint32_t)a, (uint32_t)b, "capacity 1 but a new slot");
+	TEST_ASSERT_EQUAL(twheel_cancel(w, a), -ENOENT, "stale cancel took effect");
+	TEST_ASSERT_EQUAL(twheel_move(w, a, 150), -ENOENT, "stale move took effect");
+	TEST_ASSERT_EQUAL(tw_sweep_all(w, 199, out, 2), 0u,
+			  "stale move made the new entry fire early");
+	TEST_ASSERT_EQUAL(tw_sweep_all(w, 210, out, 2), 1u,
+			  "stale cancel removed the new entry");
+	TEST_ASSERT(out[0].id == b && out[0].payload == &pb, "wrong record");
+	/* and after a Due, too */
+	c = twheel_schedule(w, 300, &pc);
+	TEST_ASSERT_EQUAL(twheel_cancel(w, b), -ENOENT, "id of a fired entry accepted");
+	TEST_ASSERT_EQUAL(tw_sweep_all(w, 310, out, 2), 1u, "entry lost");
+	TEST_ASSERT_EQUAL(out[0].id, c, "wrong record");
+	twheel_free(w);
+	return TEST_SUCCESS;
+}
+
+/* Invariant 4: at most budget work per sweep, and resumption mid-bucket. */
+static int
+test_inv4_budget_bound_and_resume(void)
+{
+	const uint32_t n = 1000;
+	struct twheel *w = tw_make("budget", n + 10, 8, 10, false);
+	struct twheel_fired out[7 + 64];   /* room to see an overrun */
+	struct tw_payload *p = calloc(n, sizeof(*p));
+	struct twheel_stats st;
+	twheel_id_t ids[3];
+	uint32_t i, k, total = 0, calls = 0;
+
+	TEST_ASSERT(w != NULL && p != NULL, "setup");
+	for (i = 0; i < n; i++) {
+		p[i].tag = i;
+		TEST_ASSERT(twheel_schedule(w, 15, &p[i]) != 0, "schedule");
+	}
+	TEST_ASSERT_EQUAL(twheel_sweep(w, 100, 0, out), 0u, "budget 0 did work");
+	twheel_stats_get(w, &st);
+	TEST_ASSERT_EQUAL(st.live, (uint64_t)n, "budget 0 changed the wheel");
+
+	k = twheel_sweep(w, 100, 7, out);
+	TEST_ASSERT_EQUAL(k, 7u, "first sweep returned %u", k);
+	/* mid-bucket: add to and cancel from the wheel between sweeps */
+	for (i = 0; i < 3; i++)
+		ids[i] = twheel_schedule(w, 15, NULL);
+	TEST_ASSERT_SUCCESS(twheel_cancel(w, ids[1]), "cancel mid-sweep");
+	total = k;
+	calls = 1;
+	while ((k = twheel_sweep(w, 100, 7, out)) != 0) {
+		TEST_ASSERT(k <= 7, "budget overrun: %u records for budget 7", k);
+		total += k;
+		calls++;
+		TEST_ASSERT(calls < 1000, "sweep never finishes");
+	}
+	TEST_ASSERT_EQUAL(total, n + 2, "%u records for %u entries", total, n + 2);
+	twheel_stats_get(w, &st);
+	TEST_ASSERT(st.budget_exhausted >= (n + 2) / 7 - 1,
+		    "budget_exhausted %" PRIu64, st.budget_exhausted);
+	TEST_ASSERT_EQUAL(st.live, 0u, "live %" PRIu64, st.live);
+
+	/* budget 1 */
+	for (i = 0; i < 5; i++)
+		twheel_schedule(w, 200, NULL);
+	for (i = 0; i < 5; i++)
+		TEST_ASSERT_EQUAL(twheel_sweep(w, 300, 1, out), 1u, "budget 1, step %u", i);
+	TEST_ASSERT_EQUAL(twheel_sweep(w, 300, 1, out), 0u, "budget 1: extra record");
+	free(p);
+	twheel_free(w);
+	return TEST_SUCCESS;
+}
+
+/* Revisits count against the budget, and are resumed like Due entries. */
+static int
+test_inv4_budget_counts_revisits(void)
+{
+	struct twheel *w = tw_make_lazy("revbudget", 64, 8, 10);
+	struct twheel_fired out[20];
+	struct tw_payload p[20];
+	struct twheel_stats st;
+	uint32_t i;
+
+	TEST_ASSERT_NOT_NULL(w, "create");
+	for (i = 0; i < 20; i++) {
+		p[i].deadline = 15;
+		TEST_ASSERT(twheel_schedule(w, 15, &p[i]) != 0, "schedule");
+		p[i].deadline = 10000;    /* refreshed: a plain store */
+	}
+	TEST_ASSERT_EQUAL(twheel_sweep(w, 20, 8, out), 0u, "a refreshed entry fired");
+	twheel_stats_get(w, &st);
+	TEST_ASSERT_EQUAL(st.revisits, 8u, "revisits %" PRIu64 " for budget 8",
+			  st.revisits);
+	TEST_ASSERT_EQUAL(st.budget_exhausted, 1u, "budget_exhausted not counted");
+	TEST_ASSERT_EQUAL(twheel_sweep(w, 20, 8, out), 0u, "fired");
+	TEST_ASSERT_EQUAL(twheel_sweep(w, 20, 8, out), 0u, "fired");
+	twheel_stats_get(w, &st);
+	TEST_ASSERT_EQUAL(st.revisits, 20u, "revisits %" PRIu64, st.revisits);
+	TEST_ASSERT_EQUAL(st.budget_exhausted, 2u, "last sweep had work left?");
+	TEST_ASSERT_EQUAL(tw_sweep_all(w, 10010, out, 20), 20u, "entries lost");
+	twheel_free(w);
+	return TEST_SUCCESS;
+}
+
+/* Invariant 7: a deadline past the span wraps and is revisited. */
+static int
+test_inv7_wrap_revisit(void)
+{
+	/* 8 slots x 10 cycles: a rotation is 80 cycles, the deadline 12.5 of them */
+	struct twheel *w = tw_make("wrap", 4, 8, 10, false);
+	struct twheel_fired out[2];
+	struct twheel_stats st;
+	uint64_t now;
+	twheel_id_t id;
+
+	TEST_ASSERT_NOT_NULL(w, "create");
+	id = twheel_schedule(w, 1005, NULL);
+	for (now = 0; now < 1010; now += 5)
+		TEST_ASSERT_EQUAL(twheel_sweep(w, now, 2, out), 0u,
+				  "wrapped entry fired at %" PRIu64, now);
+	twheel_stats_get(w, &st);
+	/* tick 100 is in bucket 4, passed early at ticks 4, 12, ..., 92 */
+	TEST_ASSERT_EQUAL(st.revisits, 12u, "revisited %" PRIu64
+			  " times, want once per earlier pass (12)", st.revisits);
+	TEST_ASSERT_EQUAL(twheel_sweep(w, 1010, 2, out), 1u,
+			  "not fired when its tick ended");
+	TEST_ASSERT_EQUAL(out[0].id, id, "wrong record");
+	twheel_free(w);
+	return TEST_SUCCESS;
+}
+
+/* Invariant 7: a deadline in the past fires at the next sweep. */
+static int
+test_inv7_past_deadline_next_sweep(void)
+{
+	struct twheel *w = tw_make("past", 8, 8, 1000, false);
+	struct twheel_fired out[4];
+
+	TEST_ASSERT_NOT_NULL(w, "create");
+	TEST_ASSERT_EQUAL(twheel_sweep(w, 5500, 4, out), 0u, "empty wheel fired");
+	twheel_schedule(w, 10, NULL);      /* long past */
+	twheel_schedule(w, 5500, NULL);    /* == now */
+	twheel_schedule(w, 5200, NULL);    /* earlier in the current tick */
+	/* same now, same tick: must fire now, not a tick later */
+	TEST_ASSERT_EQUAL(twheel_sweep(w, 5500, 4, out), 3u,
+			  "past deadlines did not fire at the next sweep");
+	TEST_ASSERT(out[0].deadline <= 5500 && out[1].deadline <= 5500 &&
+		    out[2].deadline <= 5500, "wrong records");
+	twheel_free(w);
+	return TEST_SUCCESS;
+}
+
+/* Invariant 7: now going backwards makes no progress and breaks nothing. */
+static int
+test_inv7_time_backwards(void)
+{
+	struct twheel *w = tw_make("back", 16, 8, 10, false);
+	struct twheel_fired out[8];
+	twheel_id_t a, b;
+	unsigned int n;
+
+	TEST_ASSERT_NOT_NULL(w, "create");
+	TEST_ASSERT_EQUAL(twheel_sweep(w, 100000, 8, out), 0u, "empty");
+	a = twheel_schedule(w, 100050, NULL);
+	b = twheel_schedule(w, 99990, NULL);     /* overdue */
+	TEST_ASSERT_EQUAL(twheel_sweep(w, 10, 8, out), 0u,
+			  "fired while now went backwards");
+	TEST_ASSERT_EQUAL(twheel_sweep(w, 0, 8, out), 0u, "fired at now 0");
+	/* b may fire once now >= 99990 again; a must not before 100050 */
+	n = tw_sweep_all(w, 100049, out, 8);
+	TEST_ASSERT(n <= 1 && (n == 0 || out[0].id == b), "early after backwards");
+	n += tw_sweep_all(w, 100070, out + n, 8 - n);
+	TEST_ASSERT_EQUAL(n, 2u, "entries lost after going backwards");
+	TEST_ASSERT(out[0].id == b && out[1].id == a, "wrong records");
+	twheel_free(w);
+	return TEST_SUCCESS;
+}
+
+/* Invariant 7: UINT64_MAX works as deadline and as now, at any tick size. */
+static int
+test_inv7_uint64_max(void)
+{
+	const uint64_t ticks[] = { 1, 2, 7, 26000000, UINT64_MAX };
+	struct twheel_fired out[4];
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(ticks); i++) {
+		struct twheel *w = tw_make("u64max", 8, 8, ticks[i], false);
+		twheel_id_t a, b;
+
+		TEST_ASSERT_NOT_NULL(w, "create, tick %" PRIu64, ticks[i]);
+		unsigned int n;
+
+		a = twheel_schedule(w, UINT64_MAX, NULL);
+		b = twheel_schedule(w, UINT64_MAX - 1, NULL);
+		TEST_ASSERT_EQUAL(tw_sweep_all(w, UINT64_MAX - 2, out, 4), 0u,
+				  "tick %" PRIu64 ": fired early", ticks[i]);
+		n = tw_sweep_all(w, UINT64_MAX - 1, out, 4);
+		TEST_ASSERT(n == 0 || (n == 1 && out[0].id == b),
+			    "tick %" PRIu64 ": UINT64_MAX fired early", ticks[i]);
+		n += tw_sweep_all(w, UINT64_MAX, out + n, 4 - n);
+		TEST_ASSERT_EQUAL(n, 2u, "tick %" PRIu64 ": not fired at UINT64_MAX",
+				  ticks[i]);
+		TEST_ASSERT((out[0].id == a && out[1].id == b) ||
+			    (out[0].id == b && out[1].id == a), "wrong records");
+		/* the end of time: schedule more, go back, come back */
+		a = twheel_schedule(w, UINT64_MAX, NULL);
+		b = twheel_schedule(w, 5, NULL);
+		TEST_ASSERT_EQUAL(tw_sweep_all(w, 3, out, 4), 0u, "fired after going back");
+		TEST_ASSERT_EQUAL(tw_sweep_all(w, UINT64_MAX, out, 4), 2u,
+				  "tick %" PRIu64 ": entries lost at the end of time",
+				  ticks[i]);
+		twheel_free(w);
+	}
+	return TEST_SUCCESS;
+}
+
+/* Invariant 6: past capacity, schedule fails with ENOSPC and nothing changes. */
+static int
+test_inv6_capacity_enospc(void)
+{
+	struct twheel *w = tw_make("cap", 4, 8, 10, false);
+	struct twheel_fired out[8];
+	struct twheel_stats before, after;
+	twheel_id_t ids[4];
+	unsigned int i;
+
+	TEST_ASSERT_NOT_NULL(w, "create");
+	for (i = 0; i < 4; i++)
+		ids[i] = twheel_schedule(w, 100 + i, NULL);
+	twheel_stats_get(w, &before);
+	rte_errno = 0;
+	TEST_ASSERT_EQUAL(twheel_schedule(w, 50, NULL), TWHEEL_ID_INVALID,
+			  "schedule past capacity succeeded");
+	TEST_ASSERT_EQUAL(rte_errno, ENOSPC, "rte_errno %d", rte_errno);
+	twheel_stats_get(w, &after);
+	TEST_ASSERT(memcmp(&before, &after, sizeof(before)) == 0,
+		    "a failed schedule changed the statistics");
+	TEST_ASSERT_SUCCESS(twheel_cancel(w, ids[2]), "cancel");
+	TEST_ASSERT(twheel_schedule(w, 50, NULL) != 0, "no room after a cancel");
+	TEST_ASSERT_EQUAL(tw_sweep_all(w, 200, out, 8), 4u, "entries lost");
+	twheel_free(w);
+	return TEST_SUCCESS;
+}
+
+/* Invariant 3: with a sweep every tick, Due within one tick of the deadline. */
+static int
+test_inv3_bounded_lateness(void)
+{
+	const uint64_t tick = 1000;
+	const uint32_t n = 4096;
+	struct twheel *w = tw_make("late", n, 64, tick, false);
+	struct twheel_fired out[256];
+	uint64_t rng = 3, now = 0, fired = 0;
+	uint32_t i, k;
+
+	TEST_ASSERT_NOT_NULL(w, "create");
+	for (i = 0; i < n; i++)
+		twheel_schedule(w, 500 + tw_rand(&rng) % (3 * 64 * tick), NULL);
+	while (fired < n) {
+		now += tick;
+		do {
+			k = twheel_sweep(w, now, 256, out);
+			for (i = 0; i < k; i++)
+				TEST_ASSERT(now - out[i].deadline <= tick,
+					    "lateness %" PRIu64 " > one tick",
+					    now - out[i].deadline);
+			fired += k;
+		} while (k == 256);
+		TEST_ASSERT(now < 10 * 64 * tick, "entries never fired");
+	}
+	twheel_free(w);
+	return TEST_SUCCESS;
+}
+
+/* Lazy deadlines ------------------------------------------------------------ */
+
+static int
+test_lazy_deadline(void)
+{
+	struct twheel *w = tw_make_lazy("lazy", 8, 8, 10);
+	struct twheel_fired out[4];
+	struct twheel_stats st;
+	struct tw_payload p = { .deadline = 100 };
+	twheel_id_t id;
+
+	TEST_ASSERT_NOT_NULL(w, "create");
+	id = twheel_schedule(w, 100, &p);
+	p.deadline = 500;                 /* refresh: the wheel is untouched */
+	TEST_ASSERT_EQUAL(tw_sweep_all(w, 150, out, 4), 0u, "refreshed entry fired");
+	twheel_stats_get(w, &st);
+	TEST_ASSERT_EQUAL(st.revisits, 1u, "revisits %" PRIu64, st.revisits);
+	TEST_ASSERT_EQUAL(tw_sweep_all(w, 499, out, 4), 0u, "fired before 500");
+	TEST_ASSERT_EQUAL(tw_sweep_all(w, 510, out, 4), 1u, "lost after refresh");
+	TEST_ASSERT(out[0].id == id && out[0].deadline == 500,
+		    "record deadline %" PRIu64 ", want 500", out[0].deadline);
+	/* move brings a lazy deadline closer */
+	p.deadline = 5000;
+	id = twheel_schedule(w, 5000, &p);
+	p.deadline = 600;
+	TEST_ASSERT_SUCCESS(twheel_move(w, id, 600), "move");
+	TEST_ASSERT_EQUAL(tw_sweep_all(w, 610, out, 4), 1u, "moved lazy entry late");
+	twheel_free(w);
+	return TEST_SUCCESS;
+}
+
+/* A jump of hours: every bucket is visited once, everything due fires. */
+static int
+test_time_jump_hours(void)
+{
+	const uint64_t hz = 2600000000ULL, tick = hz / 100;
+	const uint32_t n = 10000;
+	struct twheel *w = tw_make("jump", n, 8192, tick, false);
+	struct twheel_fired *out = malloc(sizeof(*out) * 3 * n);
+	struct twheel_stats st;
+	uint64_t rng = 11, t0 = 123456789ULL;
+	uint32_t i, k, fired = 0;
+
+	TEST_ASSERT(w != NULL && out != NULL, "setup");
+	TEST_ASSERT_EQUAL(twheel_sweep(w, t0, 16, out), 0u, "empty");
+	for (i = 0; i < n; i++)
+		/* half within the next hour, half in hour two */
+		twheel_schedule(w, t0 + tw_rand(&rng) % (2 * 3600 * hz), NULL);
+	/* work is at most n due + 2n revisits: one sweep does it all */
+	k = twheel_sweep(w, t0 + 3600 * hz, 3 * n, out);
+	for (i = 0; i < k; i++)
+		TEST_ASSERT(out[i].deadline <= t0 + 3600 * hz, "early");
+	fired = k;
+	TEST_ASSERT(fired > n / 3 && fired < 2 * n / 3, "%u of %u fired", fired, n);
+	twheel_stats_get(w, &st);
+	TEST_ASSERT(st.revisits >= n - fired && st.revisits <= 2 * (n - fired),
+		    "a waiting entry is examined once or twice per pass: %" PRIu64
+		    " revisits for %u waiting", st.revisits, n - fired);
+	TEST_ASSERT_EQUAL(st.budget_exhausted, 0u, "the pass was cut short");
+	fired += tw_sweep_all(w, t0 + 3 * 3600 * hz, out, n);
+	TEST_ASSERT_EQUAL(fired, n, "lost entries: %u of %u", fired, n);
+	free(out);
+	twheel_free(w);
+	return TEST_SUCCESS;
+}
+
+/* Drain, stats, telemetry ----------------------------------------------------- */
+
+static int
+test_drain(void)
+{
+	const uint32_t n = 300;
+	struct twheel *w = tw_make_lazy("drain", n, 16, 10);
+	struct twheel_fired out[7];
+	struct tw_payload p[300];
+	struct twheel_stats st;
+	uint32_t i, k, got = 0;
+
+	TEST_ASSERT_NOT_NULL(w, "create");
+	TEST_ASSERT_EQUAL(twheel_drain(w, 7, out), 0u, "empty wheel drained");
+	twheel_sweep(w, 1000, 7, out);
+	for (i = 0; i < n; i++) {
+		p[i].tag = i;
+		p[i].left = 0;
+		/* some overdue (pending), the rest over several rotations */
+		p[i].deadline = (i % 5 == 0) ? 500 : 1000 + i * 7;
+		twheel_schedule(w, p[i].deadline, &p[i]);
+	}
+	twheel_sweep(w, 1001, 3, out);  /* leave a partly swept pending list */
+	for (i = 0; i < 3; i++)
+		((struct tw_payload *)out[i].payload)->left++;
+	got = 3;
+	while ((k = twheel_drain(w, 7, out)) != 0) {
+		TEST_ASSERT(k <= 7, "drain budget overrun");
+		for (i = 0; i < k; i++) {
+			struct tw_payload *q = out[i].payload;
+
+			TEST_ASSERT(out[i].reason == TWHEEL_CANCELLED, "reason");
+			TEST_ASSERT_EQUAL(out[i].deadline, q->deadline, "deadline");
+			q->left++;
+		}
+		got += k;
+	}
+	TEST_ASSERT_EQUAL(got, n, "drained %u of %u", got, n);
+	for (i = 0; i < n; i++)
+		TEST_ASSERT_EQUAL(p[i].left, 1u, "entry %u left %u times", i, p[i].left);
+	twheel_stats_get(w, &st);
+	TEST_ASSERT(st.live == 0 && st.cancelled == n - 3 && st.due == 3,
+		    "stats live %" PRIu64 " cancelled %" PRIu64, st.live, st.cancelled);
+	TEST_ASSERT_EQUAL(tw_sweep_all(w, UINT64_MAX, out, 7), 0u, "fired after drain");
+	twheel_free(w);
+	return TEST_SUCCESS;
+}
+
+static int
+test_mem_info(void)
+{
+	struct twheel *w = tw_make("meminfo", 1000, 64, 10, false);
+	struct twheel_mem_info mi;
+
+	TEST_ASSERT_NOT_NULL(w, "create");
+	twheel_mem_info_get(w, &mi);
+	TEST_ASSERT_EQUAL(mi.capacity, 1000u, "capacity");
+	TEST_ASSERT(mi.slab_bytes >= 1000u * 48, "slab %zu", mi.slab_bytes);
+	TEST_ASSERT(mi.bucket_bytes > 0 && mi.ring_bytes == 0, "bucket/ring bytes");
+	TEST_ASSERT_EQUAL(mi.total_bytes, mi.slab_bytes + mi.bucket_bytes +
+			  mi.ring_bytes + mi.wheel_bytes, "total");
+	twheel_free(w);
+	return TEST_SUCCESS;
+}
+
+/* Ask the running EAL's telemetry socket, as dpdk-telemetry.py would. */
+static int
+telemetry_query(const char *cmd, char *buf, size_t len)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	ssize_t n;
+	int fd;
+
+	snprintf(addr.sun_path, sizeof(addr.sun_path), "%s/dpdk_telemetry.v2",
+		 rte_eal_get_runtime_dir());
+	fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
+		close(fd);
+		return -ENOTCONN;
+	}
+	n = read(fd, buf, len - 1);          /* the greeting */
+	if (n <= 0 || write(fd, cmd, strlen(cmd)) < 0) {
+		close(fd);
+		return -EIO;
+	}
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	buf[n] = '\0';
+	return 0;
+}
+
+static int
+test_telemetry(void)
+{
+	struct twheel *w = tw_make("telem", 8, 8, 10, false);
+	char buf[4096];
+	int ret;
+
+	TEST_ASSERT_NOT_NULL(w, "create");
+	twheel_schedule(w, 100, NULL);
+	twheel_schedule(w, 200, NULL);
+	ret = telemetry_query("/twheel/list", buf, sizeof(buf));
+	if (ret == -ENOTCONN) {
+		twheel_free(w);
+		printf("telemetry socket not available (--no-telemetry?)\n");
+		return TEST_SKIPPED;
+	}
+	TEST_ASSERT_SUCCESS(ret, "telemetry query");
+	TEST_ASSERT(strstr(buf, "\"telem\"") != NULL, "list: %s", buf);
+	TEST_ASSERT_SUCCESS(telemetry_query("/twheel/stats,telem", buf, sizeof(buf)),
+			    "stats query");
+	TEST_ASSERT(strstr(buf, "\"live\":2") != NULL &&
+		    strstr(buf, "\"scheduled\":2") != NULL &&
+		    strstr(buf, "\"capacity\":8") != NULL, "stats: %s", buf);
+	TEST_ASSERT_SUCCESS(telemetry_query("/twheel/stats,nosuch", buf, sizeof(buf)),
+			    "query");
+	TEST_ASSERT(strstr(buf, "null") != NULL, "unknown wheel: %s", buf);
+	twheel_free(w);
+	TEST_ASSERT_SUCCESS(telemetry_query("/twheel/list", buf, sizeof(buf)), "query");
+	TEST_ASSERT(strstr(buf, "\"telem\"") == NULL, "freed wheel listed: %s", buf);
+	return TEST_SUCCESS;
+}
+
+static struct unit_test_suite twheel_suite = {
+	.suite_name = "twheel library unit test suite",
+	.setup = NULL,
+	.teardown = NULL,
+	.unit_test_cases = {
+		TEST_CASE(test_config_standard),
+		TEST_CASE(test_create_invalid_config),
+		TEST_CASE(test_create_duplicate_name),
+		TEST_CASE(test_create_no_memory),
+		TEST_CASE(test_mempool_slab),
+		TEST_CASE(test_schedule_and_fire),
+		TEST_CASE(test_cancel),
+		TEST_CASE(test_move),
+		TEST_CASE(test_inv1_never_early),
+		TEST_CASE(test_inv2_never_lost_or_twice),
+		TEST_CASE(test_inv3_bounded_lateness),
+		TEST_CASE(test_inv4_budget_bound_and_resume),
+		TEST_CASE(test_inv4_budget_counts_revisits),
+		TEST_CASE(test_inv5_stale_id_reused_slot),
+		TEST_CASE(test_inv6_capacity_enospc),
+		TEST_CASE(test_inv7_wrap_revisit),
+		TEST_CASE(test_inv7_past_deadline_next_sweep),
+		TEST_CASE(test_inv7_time_backwards),
+		TEST_CASE(test_inv7_uint64_max),
+		TEST_CASE(test_lazy_deadline),
+		TEST_CASE(test_time_jump_hours),
+		TEST_CASE(test_drain),
+		TEST_CASE(test_mem_info),
+		TEST_CASE(test_telemetry),
+		TEST_CASES_END()
+	}
+};
+
+static int
+test_twheel(void)
+{
+	return unit_test_suite_runner(&twheel_suite);
+}
+
+REGISTER_TEST_COMMAND(twheel_autotest, test_twheel);

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+#include <rte_common.h>
+#include <rte_memory.h>
+
+#include "test_twheel_util.h"
+
+uint64_t
+tw_payload_deadline(void *payload, void *arg __rte_unused)
+{
+	return ((const struct tw_payload *)payload)->deadline;
+}
+
+struct twheel *
+tw_make(const char *name, uint32_t capacity, uint32_t slots,
+	uint64_t tick_cycles, bool lazy)
+{
+	struct twheel_config cfg = {
+		.name = name,
+		.socket_id = SOCKET_ID_ANY,
+		.capacity = capacity,
+		.slots = slots,
+		.tick_cycles = tick_cycles,
+		.remote_ring_size = 0,
+		.deadline_fn = lazy ? tw_payload_deadline : NULL,
+	};
+
+	return twheel_create(&cfg);
+}
+
+unsigned int
+tw_sweep_all(struct twheel *w, uint64_t now, struct twheel_fired *out,
+	     unsigned int max)
+{
+	unsigned int total = 0, n;
+	struct twheel_stats st;
+	uint64_t exhausted;
+
+	/* until a sweep finishes within its budget, or max records */
+	while (total < max) {
+		twheel_stats_get(w, &st);
+		exhausted = st.budget_exhausted;
+		n = twheel_sweep(w, now, max - total, out + total);
+		total += n;
+		twheel_stats_get(w, &st);
+		if (n == 0 && st.budget_exhausted == exhausted)
+			break;
+	}
+	return total;
+}

@@ -1,0 +1,357 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+#ifndef _TWHEEL_H_
+#define _TWHEEL_H_
+
+/**
+ * @file
+ * twheel: a per-lcore timer wheel for flow and NAT-mapping expiry.
+ *
+ * A wheel is owned by one lcore. Everything that changes it (schedule,
+ * cancel, move, sweep, drain) runs on that lcore, so the wheel takes no
+ * lock. Other threads reach it only through the remote functions, which
+ * enqueue a message on the wheel's multi-producer ring, and through
+ * twheel_stats_get(), which is safe from any thread.
+ *
+ * Time is counted in TSC cycles (rte_rdtsc()), as with rte_timer. The wheel
+ * has @c slots buckets of @c tick_cycles each; deadlines further out than
+ * one rotation (slots * tick_cycles) wrap and are revisited.
+ *
+ * With a @c deadline_fn the deadline is lazy: when an entry comes due the
+ * wheel asks the payload for its current deadline, and re-files the entry
+ * if that lies in the future. Extending a deadline is then a plain store in
+ * the payload. Shortening one needs twheel_move().
+ *
+ * Guarantees (see doc/guide.md for the proofs and the tests that check them):
+ * a Due record is never early; every scheduled entry leaves exactly once;
+ * one sweep does at most @c budget units of work; a stale id is inert.
+ */
+
+#include <stdint.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Opaque wheel, one per owner lcore. */
+struct twheel;
+
+/**
+ * Entry id: slab index in the low 32 bits, generation in the high 32 bits.
+ * The generation of a live entry is odd, so 0 is never a valid id.
+ */
+typedef uint64_t twheel_id_t;
+
+/** The id that is never valid. */
+#define TWHEEL_ID_INVALID 0
+
+/** Longest wheel name, without the terminating NUL. */
+#define TWHEEL_NAME_MAX_LEN 20
+
+/** Largest capacity a wheel accepts. */
+#define TWHEEL_CAPACITY_MAX (1u << 30)
+
+/** Largest number of slots a wheel accepts. */
+#define TWHEEL_SLOTS_MAX (1u << 24)
+
+/**
+ * Ask a payload for its current deadline (lazy deadlines).
+ *
+ * Called on the owner lcore during twheel_sweep() and twheel_drain(). It
+ * must not call into the same wheel.
+ *
+ * @param payload
+ *   The payload given at schedule time.
+ * @param arg
+ *   The config's @c deadline_arg.
+ * @return
+ *   The payload's current deadline in TSC cycles.
+ */
+typedef uint64_t (*twheel_deadline_fn)(void *payload, void *arg);
+
+/**
+ * Tell the owner which id a remote schedule received.
+ *
+ * Called on the owner lcore during twheel_sweep() when a message from
+ * twheel_remote_schedule() is inserted. It must not call into the same wheel.
+ *
+ * @param payload
+ *   The payload given to twheel_remote_schedule().
+ * @param id
+ *   The id of the new entry.
+ * @param arg
+ *   The config's @c adopt_arg.
+ */
+typedef void (*twheel_adopt_fn)(void *payload, twheel_id_t id, void *arg);
+
+/** Wheel configuration; see twheel_config_standard() for defaults. */
+struct twheel_config {
+	const char *name;            /**< Unique; names the mempool, ring and telemetry entry. */
+	int socket_id;               /**< NUMA socket for all memory, or SOCKET_ID_ANY. */
+	uint32_t capacity;           /**< Live entries at most, 1..TWHEEL_CAPACITY_MAX. */
+	uint32_t slots;              /**< Buckets: a power of two, 2..TWHEEL_SLOTS_MAX. */
+	uint64_t tick_cycles;        /**< Bucket width in TSC cycles, > 0. */
+	uint32_t remote_ring_size;   /**< Ring messages; 0: no cross-lcore API. */
+	twheel_deadline_fn deadline_fn; /**< NULL: deadlines are fixed at schedule/move. */
+	void *deadline_arg;          /**< Passed to @c deadline_fn. */
+	twheel_adopt_fn adopt_fn;    /**< May be NULL. */
+	void *adopt_arg;             /**< Passed to @c adopt_fn. */
+};
+
+/**
+ * Fill a configuration with the standard geometry: 10 ms ticks, 8192 slots
+ * (a rotation of 81.92 s), a remote ring of 4096 messages, fixed deadlines.
+ *
+ * The tick length comes from rte_get_tsc_hz(), so call it after rte_eal_init().
+ *
+ * @param cfg
+ *   The configuration to fill; every field is written.
+ * @param name
+ *   The wheel's name; the string must live until twheel_create() returns.
+ * @param capacity
+ *   Live entries at most.
+ * @param socket_id
+ *   NUMA socket, or SOCKET_ID_ANY.
+ */
+void twheel_config_standard(struct twheel_config *cfg, const char *name,
+			    uint32_t capacity, int socket_id);
+
+/**
+ * Create a wheel. All of its memory is allocated here, on @c cfg->socket_id;
+ * nothing is allocated afterwards.
+ *
+ * @param cfg
+ *   The configuration; it is copied.
+ * @return
+ *   The wheel, or NULL with rte_errno set:
+ *   - EINVAL: a field of @p cfg is out of range (the log says which);
+ *   - ENAMETOOLONG: the name is longer than TWHEEL_NAME_MAX_LEN;
+ *   - EEXIST: a wheel (or a mempool or ring of ours) has that name already;
+ *   - ENOMEM: not enough memory on the socket;
+ *   - ENOTSUP: the twheel mempool driver could not be registered.
+ */
+struct twheel *twheel_create(const struct twheel_config *cfg);
+
+/**
+ * Free a wheel and all of its memory. Live entries are forgotten without a
+ * record: use twheel_drain() first to get their payloads back. Messages still
+ * in the remote ring are dropped too. NULL is a no-op.
+ *
+ * No other thread may use the wheel, including its remote functions, once
+ * this is called.
+ *
+ * @param w
+ *   The wheel, or NULL.
+ */
+void twheel_free(struct twheel *w);
+
+/**
+ * Schedule an entry. Owner lcore only. O(1), no allocation.
+ *
+ * A deadline at or before the latest @c now given to twheel_sweep() fires at
+ * the next sweep; one beyond the wheel's rotation is revisited every rotation
+ * until it comes due.
+ *
+ * @param w
+ *   The wheel.
+ * @param deadline
+ *   Deadline in TSC cycles; any value, UINT64_MAX included.
+ * @param payload
+ *   Handed back in the entry's record; may be NULL.
+ * @return
+ *   The entry's id, or TWHEEL_ID_INVALID with rte_errno set to ENOSPC when
+ *   @c capacity entries are live (nothing else changes).
+ */
+twheel_id_t twheel_schedule(struct twheel *w, uint64_t deadline, void *payload);
+
+/**
+ * Cancel an entry. Owner lcore only. O(1). The entry leaves without a record:
+ * the caller has its payload.
+ *
+ * @param w
+ *   The wheel.
+ * @param id
+ *   An id from twheel_schedule() or an adopt callback.
+ * @return
+ *   0, or -ENOENT if the entry has already left (fired, cancelled, drained)
+ *   or the id was never valid. A stale id changes nothing, even after its
+ *   slot was reused.
+ */
+int twheel_cancel(struct twheel *w, twheel_id_t id);
+
+/**
+ * Move an entry to a new deadline. Owner lcore only. O(1).
+ *
+ * The stored deadline becomes @p deadline and the entry is re-filed in the
+ * bucket of that deadline. With a @c deadline_fn the payload still has the
+ * last word when the entry comes due; use this to bring a lazy deadline
+ * closer.
+ *
+ * @param w
+ *   The wheel.
+ * @param id
+ *   The entry's id.
+ * @param deadline
+ *   The new deadline in TSC cycles.
+ * @return
+ *   0, or -ENOENT as for twheel_cancel().
+ */
+int twheel_move(struct twheel *w, twheel_id_t id, uint64_t deadline);
+
+/** Why a record was handed back. */
+enum twheel_reason {
+	TWHEEL_DUE,       /**< The deadline passed; the entry has left. */
+	TWHEEL_CANCELLED, /**< Cancelled through the ring, or drained; the entry has left. */
+	TWHEEL_REJECTED,  /**< A remote schedule found the wheel full; never entered. */
+};
+
+/** One record handed back by twheel_sweep() or twheel_drain(). */
+struct twheel_fired {
+	twheel_id_t id;              /**< TWHEEL_ID_INVALID for REJECTED. */
+	void *payload;               /**< The entry's payload. */
+	uint64_t deadline;           /**< The deadline it fired or was cancelled at. */
+	enum twheel_reason reason;   /**< Why it was handed back. */
+};
+
+/**
+ * Advance the wheel to @p now and hand back what is due. Owner lcore only.
+ *
+ * In order: messages from the remote ring are applied; entries whose
+ * deadline is at or before @p now are handed back as TWHEEL_DUE; entries
+ * whose (lazy) deadline lies in the future are re-filed. Each message, each
+ * entry handed back and each entry re-filed is one unit of work; the sweep
+ * stops after @p budget units and the next call resumes exactly there,
+ * in the middle of a bucket if need be.
+ *
+ * @p now may go backwards: the wheel then makes no progress, and nothing
+ * fires before its deadline.
+ *
+ * @param w
+ *   The wheel.
+ * @param now
+ *   Current time in TSC cycles; read it once per burst.
+ * @param budget
+ *   Units of work at most; 0 does nothing.
+ * @param out
+ *   Room for @p budget records.
+ * @return
+ *   Records written to @p out, at most @p budget.
+ */
+unsigned int twheel_sweep(struct twheel *w, uint64_t now, unsigned int budget,
+			  struct twheel_fired *out);
+
+/**
+ * Hand back every live entry as TWHEEL_CANCELLED, at most @p budget per call;
+ * for shutdown and port reset. Owner lcore only. Remote messages are applied
+ * first, as by twheel_sweep(). Call until it returns 0.
+ *
+ * @param w
+ *   The wheel.
+ * @param budget
+ *   Records at most.
+ * @param out
+ *   Room for @p budget records.
+ * @return
+ *   Records written to @p out; 0 when the wheel is empty.
+ */
+unsigned int twheel_drain(struct twheel *w, unsigned int budget,
+			  struct twheel_fired *out);
+
+/**
+ * Ask the owner to cancel an entry. Any lcore or thread; lock-free and
+ * non-blocking. The owner applies it at its next sweep: a live entry is handed
+ * back as TWHEEL_CANCELLED, a stale id is counted in @c remote_stale.
+ *
+ * @param w
+ *   The wheel.
+ * @param id
+ *   The entry's id.
+ * @return
+ *   0 once the message is in the ring; -ENOBUFS if the ring is full
+ *   (nothing was enqueued); -ENOTSUP if the wheel has no ring.
+ */
+int twheel_remote_cancel(struct twheel *w, twheel_id_t id);
+
+/**
+ * Ask the owner to schedule an entry. Any lcore or thread; lock-free and
+ * non-blocking. At its next sweep the owner inserts it and calls
+ * @c adopt_fn with the new id, or, if the wheel is full, hands the payload
+ * back as TWHEEL_REJECTED.
+ *
+ * @param w
+ *   The wheel.
+ * @param deadline
+ *   Deadline in TSC cycles.
+ * @param payload
+ *   The entry's payload.
+ * @return
+ *   0, -ENOBUFS or -ENOTSUP as for twheel_remote_cancel().
+ */
+int twheel_remote_schedule(struct twheel *w, uint64_t deadline, void *payload);
+
+/** Wheel statistics; all counters since twheel_create(). */
+struct twheel_stats {
+	uint64_t live;             /**< Entries in the wheel now. */
+	uint64_t scheduled;        /**< Entries inserted, locally or by adoption. */
+	uint64_t cancelled;        /**< Entries that left by cancel (local, remote) or drain. */
+	uint64_t due;              /**< TWHEEL_DUE records. */
+	uint64_t revisits;         /**< Entries examined but not due, and re-filed. */
+	uint64_t remote_cancels;   /**< Remote cancel messages applied. */
+	uint64_t remote_schedules; /**< Remote schedule messages applied. */
+	uint64_t remote_stale;     /**< Remote cancels whose entry had already left. */
+	uint64_t remote_full;      /**< Remote calls that returned -ENOBUFS. */
+	uint64_t rejected;         /**< TWHEEL_REJECTED records. */
+	uint64_t sweeps;           /**< Calls to twheel_sweep(). */
+	uint64_t budget_exhausted; /**< Sweeps that stopped at the budget with work left. */
+	uint64_t max_lag_cycles;   /**< Largest (now - deadline) of a Due record. */
+};
+
+/**
+ * Read a wheel's statistics. Safe from any thread while the owner runs;
+ * each counter is read atomically, the set is not a snapshot.
+ *
+ * @param w
+ *   The wheel.
+ * @param st
+ *   Filled with the counters.
+ */
+void twheel_stats_get(const struct twheel *w, struct twheel_stats *st);
+
+/** Memory a wheel holds, in bytes, as allocated. */
+struct twheel_mem_info {
+	size_t slab_bytes;     /**< The entry mempool's memory chunks (objects with headers). */
+	size_t bucket_bytes;   /**< Bucket chunks, bucket lists and the occupancy bitmap. */
+	size_t ring_bytes;     /**< The remote ring, 0 without one. */
+	size_t wheel_bytes;    /**< The wheel structure itself. */
+	size_t total_bytes;    /**< The sum of the above. */
+	uint32_t capacity;     /**< The configured capacity. */
+};
+
+/**
+ * Report the memory a wheel holds. Any thread.
+ *
+ * @param w
+ *   The wheel.
+ * @param mi
+ *   Filled with the sizes.
+ */
+void twheel_mem_info_get(const struct twheel *w, struct twheel_mem_info *mi);
+
+/**
+ * The name a wheel was created with.
+ *
+ * @param w
+ *   The wheel.
+ * @return
+ *   Its name, valid until twheel_free().
+ */
+const char *twheel_name(const struct twheel *w);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _TWHEEL_H_ */

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+/*
+ * The O(1) list operations of twheel_bucket.c, inline for the schedule,
+ * cancel and sweep paths. See twheel_bucket.c for the layout.
+ */
+
+#ifndef _TWHEEL_BUCKET_H_
+#define _TWHEEL_BUCKET_H_
+
+#include <rte_debug.h>
+
+#include "twheel_private.h"
+
+static inline uint32_t
+twheel_chunk_alloc(struct twheel *w)
+{
+	uint32_t c = w->chunk_free;
+
+	RTE_ASSERT(c != TWHEEL_NIL);
+	w->chunk_free = w->chunks[c].next;
+	return c;
+}
+
+static inline void
+twheel_chunk_release(struct twheel *w, uint32_t c)
+{
+	w->chunks[c].next = w->chunk_free;
+	w->chunk_free = c;
+}
+
+static inline void
+twheel_bitmap_set(struct twheel *w, uint32_t bucket)
+{
+	w->bitmap[bucket >> 6] |= UINT64_C(1) << (bucket & 63);
+}
+
+static inline void
+twheel_bitmap_clear(struct twheel *w, uint32_t bucket)
+{
+	w->bitmap[bucket >> 6] &= ~(UINT64_C(1) << (bucket & 63));
+}
+
+static inline void
+twheel_list_insert(struct twheel *w, uint32_t list, uint32_t idx,
+		   struct twheel_entry *e)
+{
+	struct twheel_list *l = &w->lists[list];
+	uint32_t c;
+
+	if (l->head == TWHEEL_NIL || l->fill == TWHEEL_CHUNK_REFS) {
+		c = twheel_chunk_alloc(w);
+		w->chunks[c].next = l->head;
+		w->chunks[c].list = list;
+		if (l->head == TWHEEL_NIL && l->bucket != TWHEEL_BUCKET_PENDING)
+			twheel_bitmap_set(w, l->bucket);
+		l->head = c;
+		l->fill = 0;
+	}
+	w->chunks[l->head].ref[l->fill] = idx;
+	e->link = (l->head << TWHEEL_LINK_SLOT_BITS) | l->fill;
+	l->fill++;
+}
+
+/* The head chunk emptied: drop it; the next one, if any, is full. */
+static inline void
+twheel_list_drop_head(struct twheel *w, struct twheel_list *l)
+{
+	uint32_t h = l->head;
+
+	l->head = w->chunks[h].next;
+	twheel_chunk_release(w, h);
+	if (l->head != TWHEEL_NIL)
+		l->fill = TWHEEL_CHUNK_REFS;
+	else if (l->bucket != TWHEEL_BUCKET_PENDING)
+		twheel_bitmap_clear(w, l->bucket);
+}
+
+static inline void
+twheel_list_remove(struct twheel *w, struct twheel_entry *e)
+{
+	uint32_t link = e->link;
+	struct twheel_chunk *c = &w->chunks[link >> TWHEEL_LINK_SLOT_BITS];
+	uint32_t slot = link & ((1u << TWHEEL_LINK_SLOT_BITS) - 1);
+	struct twheel_list *l = &w->lists[c->list];
+	struct twheel_chunk *h = &w->chunks[l->head];
+	uint32_t last = l->fill - 1;
+	uint32_t moved = h->ref[last];
+
+	if (c != h || slot != last) {
+		c->ref[slot] = moved;
+		twheel_entry_at(w, moved)->link = link;
+	}
+	l->fill = last;
+	if (last == 0)
+		twheel_list_drop_head(w, l);
+}
+
+static inline uint32_t
+twheel_list_pop(struct twheel *w, uint32_t list)
+{
+	struct twheel_list *l = &w->lists[list];
+	uint32_t idx;
+
+	if (l->head == TWHEEL_NIL)
+		return TWHEEL_NIL;
+	idx = w->chunks[l->head].ref[--l->fill];
+	if (l->fill == 0)
+		twheel_list_drop_head(w, l);
+	return idx;
+}
+
+#endif /* _TWHEEL_BUCKET_H_ */

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+/*
+ * The owner's O(1) operations: schedule, cancel, move.
+ *
+ * An id is (generation << 32 | slab index). A live entry's generation is
+ * odd; releasing the slot makes it even and the next allocation odd again,
+ * so an id goes stale the moment its entry leaves and stays stale when the
+ * slot is reused (until the 32-bit generation wraps after 2^31 reuses of
+ * that one slot). Every operation on an id starts with that check.
+ *
+ * Where an entry is filed is decided by twheel_list_for(): a deadline at or
+ * before the latest sweep's now goes to the pending list and fires at the
+ * next sweep; otherwise it goes to its tick's bucket, never behind the
+ * cursor. A deadline beyond one rotation simply lands in tick & mask and is
+ * re-filed each time the sweep passes it early.
+ */
+
+#include <errno.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+
+#include "twheel_private.h"
+#include "twheel_bucket.h"
+
+/* Insert a new entry: its id, or TWHEEL_ID_INVALID when the slab is full. */
+twheel_id_t
+twheel_entry_add(struct twheel *w, uint64_t deadline, void *payload)
+{
+	struct twheel_entry *e;
+	uint32_t idx;
+
+	idx = twheel_slab_alloc(w);
+	if (unlikely(idx == TWHEEL_NIL))
+		return TWHEEL_ID_INVALID;
+	e = twheel_entry_at(w, idx);
+	e->payload = payload;
+	e->deadline = deadline;
+	twheel_list_insert(w, twheel_list_for(w, deadline), idx, e);
+	TWHEEL_STAT_ADD(w, scheduled, 1);
+	TWHEEL_STAT_ADD(w, live, 1);
+	return twheel_make_id(idx, e->gen);
+}
+
+twheel_id_t
+twheel_schedule(struct twheel *w, uint64_t deadline, void *payload)
+{
+	twheel_id_t id = twheel_entry_add(w, deadline, payload);
+
+	if (unlikely(id == TWHEEL_ID_INVALID))
+		rte_errno = ENOSPC;
+	return id;
+}
+
+int
+twheel_cancel(struct twheel *w, twheel_id_t id)
+{
+	struct twheel_entry *e = twheel_entry_of_id(w, id);
+
+	if (unlikely(e == NULL))
+		return -ENOENT;
+	twheel_list_remove(w, e);
+	twheel_slab_release(w, (uint32_t)id, e);
+	TWHEEL_STAT_ADD(w, cancelled, 1);
+	TWHEEL_STAT_SUB(w, live, 1);
+	return 0;
+}
+
+int
+twheel_move(struct twheel *w, twheel_id_t id, uint64_t deadline)
+{
+	struct twheel_entry *e = twheel_entry_of_id(w, id);
+	uint32_t to;
+
+	if (unlikely(e == NULL))
+		return -ENOENT;
+	e->deadline = deadline;
+	to = twheel_list_for(w, deadline);
+	/* same list: rewriting the deadline was all it took */
+	if (w->chunks[e->link >> TWHEEL_LINK_SLOT_BITS].list != to) {
+		twheel_list_remove(w, e);
+		twheel_list_insert(w, to, (uint32_t)id, e);
+	}
+	return 0;
+}

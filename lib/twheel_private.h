@@ -1,0 +1,317 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+/*
+ * The wheel's private layout, shared by the library's files.
+ *
+ * Three kinds of memory, all allocated by twheel_create() on the wheel's
+ * socket and never again:
+ *
+ *   slab     entries in an rte_mempool driven by our own "twheel_slab"
+ *            mempool ops (twheel_slab.c). Objects are laid out back to back
+ *            in one chunk, so entry <-> index is base + index * stride. Free
+ *            entries form a LIFO list threaded through their link field; the
+ *            generation survives in the free entry, so a reused slot gets a
+ *            new id.
+ *
+ *   lists    one list per bucket plus one "pending" list (twheel_bucket.c).
+ *            A list is a chain of 64-byte chunks of slab indices; only its
+ *            newest chunk is partly filled. An entry records where its index
+ *            sits (chunk, slot), so removal swaps the list's last index into
+ *            the hole: O(1), no tombstones, and a sweep reads indices 14 at a
+ *            time and can prefetch the entries and payloads it will need.
+ *
+ *   bitmap   one bit per bucket: set while the bucket's list is non-empty, so
+ *            a sweep after a long pause skips empty buckets 64 at a time.
+ *
+ * The pending list holds the entries a sweep must examine next: the bucket
+ * it detached (so it can stop mid-bucket and resume) and entries scheduled
+ * at or before the latest sweep's now (they fire at the next sweep).
+ */
+
+#ifndef _TWHEEL_PRIVATE_H_
+#define _TWHEEL_PRIVATE_H_
+
+#include <stdint.h>
+#include <stdbool.h>
+#include <sys/queue.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_common.h>
+#include <rte_log.h>
+#include <rte_reciprocal.h>
+
+#include "twheel.h"
+
+extern int twheel_logtype;
+#define TWHEEL_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, twheel_logtype, "TWHEEL: " fmt "\n", ## __VA_ARGS__)
+
+/* "no index" in 32-bit links */
+#define TWHEEL_NIL UINT32_MAX
+
+/* An entry: 24 bytes, behind the mempool's 24-byte object header. */
+struct twheel_entry {
+	void *payload;
+	uint64_t deadline;   /* as last set; the lazy deadline lives in the payload */
+	uint32_t gen;        /* odd while live, even while free */
+	uint32_t link;       /* live: chunk << 4 | slot; free: next free index */
+};
+
+/* A chunk of a list: 14 slab indices and its links, one cache line. */
+#define TWHEEL_CHUNK_REFS 14
+#define TWHEEL_LINK_SLOT_BITS 4
+struct twheel_chunk {
+	uint32_t next;       /* older (full) chunk of the same list, or NIL */
+	uint32_t list;       /* the list this chunk belongs to */
+	uint32_t ref[TWHEEL_CHUNK_REFS];
+} __rte_cache_aligned;
+
+/* A list of entries; lists are swapped between buckets and pending. */
+#define TWHEEL_BUCKET_PENDING UINT32_MAX
+struct twheel_list {
+	uint32_t head;       /* newest chunk, or NIL when empty */
+	uint32_t fill;       /* indices used in the head chunk, 1..14 */
+	uint32_t bucket;     /* the bucket owning this list, or BUCKET_PENDING */
+	uint32_t unused;
+};
+
+/* The slab's free list, the mempool ops' private data (twheel_slab.c). */
+struct twheel_slab {
+	uint8_t *base;       /* first object (after its header) */
+	uint32_t stride;     /* header + element + trailer */
+	uint32_t capacity;   /* objects the pool was sized for */
+	uint32_t populated;  /* objects populated so far */
+	uint32_t free_head;  /* LIFO of free indices, or NIL */
+	uint32_t free_count;
+	struct rte_reciprocal_u64 stride_div;
+};
+
+/*
+ * Counters written by the owner only, read by anyone: the owner stores with
+ * relaxed atomics (a plain mov on x86), readers load with relaxed atomics.
+ */
+struct twheel_owner_stats {
+	uint64_t live, scheduled, cancelled, due, revisits;
+	uint64_t remote_cancels, remote_schedules, remote_stale, rejected;
+	uint64_t sweeps, budget_exhausted, max_lag_cycles;
+};
+
+#define TWHEEL_STAT_ADD(w, field, n) \
+	__atomic_store_n(&(w)->st.field, (w)->st.field + (n), __ATOMIC_RELAXED)
+#define TWHEEL_STAT_SUB(w, field, n) \
+	__atomic_store_n(&(w)->st.field, (w)->st.field - (n), __ATOMIC_RELAXED)
+
+struct rte_mempool;
+struct rte_ring;
+
+struct twheel {
+	/* owner-only hot state, first lines */
+	uint8_t *slab_base;          /* == slab->base */
+	uint32_t stride;
+	uint32_t mask;               /* slots - 1 */
+	struct twheel_slab *slab;
+	struct twheel_chunk *chunks;
+	struct twheel_list *lists;   /* slots + 1 lists */
+	uint32_t *bucket_list;       /* bucket -> list index */
+	uint64_t *bitmap;            /* bucket non-empty bits */
+	uint32_t chunk_free;         /* free chunk LIFO, or NIL */
+	uint32_t pending;            /* list index of the pending list */
+	uint64_t cursor;             /* next tick to detach */
+	uint64_t end_tick;           /* tick(UINT64_MAX) + 1: the end of time */
+	uint64_t now;                /* latest now seen by a sweep */
+	uint64_t tick_cycles;
+	struct rte_reciprocal_u64 tick_div;
+	uint8_t tick_shift;          /* tick_cycles == 1 << tick_shift, or 0xff */
+	twheel_deadline_fn deadline_fn;
+	void *deadline_arg;
+	twheel_adopt_fn adopt_fn;
+	void *adopt_arg;
+	struct rte_ring *ring;       /* remote messages, or NULL */
+	uint32_t capacity;
+	uint32_t slots;
+	uint32_t nb_chunks;
+	int socket_id;
+
+	struct twheel_owner_stats st __rte_cache_aligned;
+
+	/* written by remote producers (atomic add) */
+	uint64_t remote_full __rte_cache_aligned;
+
+	/* control path */
+	struct rte_mempool *mp __rte_cache_aligned;
+	size_t bucket_bytes;
+	TAILQ_ENTRY(twheel) next;
+	char name[TWHEEL_NAME_MAX_LEN + 1];
+};
+
+/* Entry <-> index ------------------------------------------------------ */
+
+static inline struct twheel_entry *
+twheel_entry_at(const struct twheel *w, uint32_t idx)
+{
+	return (struct twheel_entry *)(w->slab_base + (size_t)idx * w->stride);
+}
+
+static inline twheel_id_t
+twheel_make_id(uint32_t idx, uint32_t gen)
+{
+	return ((uint64_t)gen << 32) | idx;
+}
+
+/* The live entry an id names, or NULL. */
+static inline struct twheel_entry *
+twheel_entry_of_id(const struct twheel *w, twheel_id_t id)
+{
+	uint32_t idx = (uint32_t)id;
+	struct twheel_entry *e;
+
+	if (unlikely(idx >= w->capacity))
+		return NULL;
+	e = twheel_entry_at(w, idx);
+	/* even generations are free slots, so a forged even id never matches */
+	if (unlikely(e->gen != (uint32_t)(id >> 32) || (e->gen & 1) == 0))
+		return NULL;
+	return e;
+}
+
+/* Time ----------------------------------------------------------------- */
+
+/* Highest tick; keeps end_tick = tick(UINT64_MAX) + 1 from wrapping. */
+#define TWHEEL_TICK_MAX (UINT64_MAX - 1)
+
+static inline uint64_t
+twheel_tick(const struct twheel *w, uint64_t t)
+{
+	uint64_t tick;
+
+	if (w->tick_shift != 0xff)
+		tick = t >> w->tick_shift;
+	else
+		tick = rte_reciprocal_divide_u64(t, &w->tick_div);
+	return tick > TWHEEL_TICK_MAX ? TWHEEL_TICK_MAX : tick;
+}
+
+static inline uint64_t
+twheel_current_deadline(const struct twheel *w, const struct twheel_entry *e)
+{
+	if (w->deadline_fn != NULL)
+		return w->deadline_fn(e->payload, w->deadline_arg);
+	return e->deadline;
+}
+
+/* Slab (twheel_slab.c) ---------------------------------------------------- */
+
+int twheel_slab_ops_ready(void);
+extern const char twheel_slab_ops_name[];
+
+/* Pop a free entry index, or NIL. The entry's generation becomes odd. */
+static inline uint32_t
+twheel_slab_alloc(struct twheel *w)
+{
+	struct twheel_slab *s = w->slab;
+	uint32_t idx = s->free_head;
+	struct twheel_entry *e;
+
+	if (unlikely(idx == TWHEEL_NIL))
+		return TWHEEL_NIL;
+	e = twheel_entry_at(w, idx);
+	s->free_head = e->link;
+	s->free_count--;
+	e->gen++;
+	return idx;
+}
+
+/* Push an entry back; its generation becomes even, so its id goes stale. */
+static inline void
+twheel_slab_release(struct twheel *w, uint32_t idx, struct twheel_entry *e)
+{
+	struct twheel_slab *s = w->slab;
+
+	e->gen++;
+	e->link = s->free_head;
+	s->free_head = idx;
+	s->free_count++;
+}
+
+/* Lists and buckets (twheel_bucket.c) ------------------------------------- */
+
+int twheel_lists_init(struct twheel *w);
+void twheel_lists_free(struct twheel *w);
+
+void twheel_bucket_detach(struct twheel *w, uint32_t bucket);
+int64_t twheel_bucket_find(const struct twheel *w, uint64_t from_tick,
+			   uint64_t count);
+
+static inline bool
+twheel_list_empty(const struct twheel *w, uint32_t list)
+{
+	return w->lists[list].head == TWHEEL_NIL;
+}
+
+/*
+ * The bucket list for deadline d: its tick's bucket, but never a tick the
+ * cursor has passed (those go to the cursor's bucket, at most one tick
+ * late). At the end of time (cursor == end_tick) that is end_tick's bucket,
+ * which every sweep then examines once.
+ */
+static inline uint32_t
+twheel_bucket_list_for(const struct twheel *w, uint64_t d)
+{
+	uint64_t t = twheel_tick(w, d);
+
+	if (t < w->cursor)
+		t = w->cursor;
+	return w->bucket_list[t & w->mask];
+}
+
+/*
+ * The list a newly set deadline d belongs in: at or before the latest
+ * sweep's now it is overdue and goes to pending, which the next sweep
+ * examines first; otherwise its bucket.
+ */
+static inline uint32_t
+twheel_list_for(const struct twheel *w, uint64_t d)
+{
+	if (d <= w->now)
+		return w->pending;
+	return twheel_bucket_list_for(w, d);
+}
+
+/* Fill a record for an unlinked entry and release its slot. */
+static inline void
+twheel_entry_retire(struct twheel *w, uint32_t idx, struct twheel_entry *e,
+		    uint64_t deadline, enum twheel_reason reason,
+		    struct twheel_fired *rec)
+{
+	rec->id = twheel_make_id(idx, e->gen);
+	rec->payload = e->payload;
+	rec->deadline = deadline;
+	rec->reason = reason;
+	twheel_slab_release(w, idx, e);
+}
+
+/* Shared by local and remote schedule (twheel_ops.c). */
+twheel_id_t twheel_entry_add(struct twheel *w, uint64_t deadline, void *payload);
+
+/* Registry and telemetry (twheel_registry.c) ------------------------------ */
+
+int twheel_registry_add(struct twheel *w);
+void twheel_registry_remove(struct twheel *w);
+bool twheel_registry_has(const char *name);
+void twheel_registry_foreach(void (*fn)(const struct twheel *w, void *arg),
+			     void *arg);
+int twheel_registry_with(const char *name,
+			 int (*fn)(const struct twheel *w, void *arg),
+			 void *arg);
+
+/* Remote ring (twheel_remote.c) ------------------------------------------- */
+
+int twheel_remote_init(struct twheel *w, uint32_t ring_size);
+void twheel_remote_free(struct twheel *w);
+unsigned int twheel_remote_apply(struct twheel *w, unsigned int max_msgs,
+				 struct twheel_fired *out, unsigned int *nb_out,
+				 unsigned int max_out);
+
+#endif /* _TWHEEL_PRIVATE_H_ */

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+/*
+ * Cross-lcore cancel and schedule: messages on a multi-producer,
+ * single-consumer rte_ring owned by the wheel.
+ *
+ * Only the owner changes the wheel. Any other thread (EAL lcore or not)
+ * enqueues a fixed-size message and returns; the owner applies the messages
+ * at the start of its next sweep, inside the sweep's budget. A full ring is
+ * reported to the producer as -ENOBUFS with nothing enqueued, and counted.
+ *
+ * Sync mode: producers enqueue in RTS (relaxed tail sync) mode. In the
+ * default MP mode a producer that is pre-empted between reserving its slot
+ * and publishing it makes every later producer spin until it runs again;
+ * with RTS the others complete (up to the ring's head-tail distance limit,
+ * capacity / 8 by default) and only the publication of the tail waits for
+ * the slow one. The consumer never waits in either mode: it takes what has
+ * been published. HTS would serialise producers completely and is the worst
+ * of the three for pre-emption.
+ *
+ * Ordering: the ring's tail store has release semantics and the consumer's
+ * load of it acquire semantics, so the owner sees a message's contents once
+ * it sees the message. Messages from one producer are applied in the order
+ * that producer enqueued them; messages of different producers in the order
+ * they reserved ring slots. A message is applied at the first sweep that
+ * finds it published.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+#include <rte_ring.h>
+#include <rte_ring_elem.h>
+
+#include "twheel_private.h"
+#include "twheel_bucket.h"
+
+enum twheel_msg_type {
+	TWHEEL_MSG_CANCEL = 1,
+	TWHEEL_MSG_SCHEDULE = 2,
+};
+
+struct twheel_msg {
+	uint64_t arg;        /* CANCEL: the id; SCHEDULE: the deadline */
+	void *payload;       /* SCHEDULE only */
+	uint32_t type;
+	uint32_t pad;
+};
+
+#define TWHEEL_MSG_BURST 32
+
+int
+twheel_remote_init(struct twheel *w, uint32_t ring_size)
+{
+	char name[RTE_RING_NAMESIZE];
+
+	snprintf(name, sizeof(name), "TWR_%s", w->name);
+	w->ring = rte_ring_create_elem(name, sizeof(struct twheel_msg),
+				       ring_size, w->socket_id,
+				       RING_F_MP_RTS_ENQ | RING_F_SC_DEQ |
+				       RING_F_EXACT_SZ);
+	if (w->ring == NULL) {
+		int ret = -rte_errno;
+
+		TWHEEL_LOG(ERR, "create %s: remote ring %s of %u messages: %s",
+			   w->name, name, ring_size, rte_strerror(rte_errno));
+		return ret;
+	}
+	return 0;
+}
+
+void
+twheel_remote_free(struct twheel *w)
+{
+	rte_ring_free(w->ring);
+	w->ring = NULL;
+}
+
+static int
+remote_send(struct twheel *w, struct twheel_msg *m)
+{
+	if (unlikely(w->ring == NULL))
+		return -ENOTSUP;
+	if (unlikely(rte_ring_enqueue_elem(w->ring, m, sizeof(*m)) != 0)) {
+		__atomic_fetch_add(&w->remote_full, 1, __ATOMIC_RELAXED);
+		return -ENOBUFS;
+	}
+	return 0;
+}
+
+int
+twheel_remote_cancel(struct twheel *w, twheel_id_t id)
+{
+	struct twheel_msg m = {
+		.arg = id, .payload = NULL, .type = TWHEEL_MSG_CANCEL,
+	};
+
+	return remote_send(w, &m);
+}
+
+int
+twheel_remote_schedule(struct twheel *w, uint64_t deadline, void *payload)
+{
+	struct twheel_msg m = {
+		.arg = deadline, .payload = payload, .type = TWHEEL_MSG_SCHEDULE,
+	};
+
+	return remote_send(w, &m);
+}
+
+static void
+apply_cancel(struct twheel *w, twheel_id_t id, struct twheel_fired *out,
+	     unsigned int *nb_out)
+{
+	struct twheel_entry *e = twheel_entry_of_id(w, id);
+
+	TWHEEL_STAT_ADD(w, remote_cancels, 1);
+	if (e == NULL) {
+		TWHEEL_STAT_ADD(w, remote_stale, 1);
+		return;
+	}
+	twheel_list_remove(w, e);
+	twheel_entry_retire(w, (uint32_t)id, e, twheel_current_deadline(w, e),
+			    TWHEEL_CANCELLED, &out[(*nb_out)++]);
+	TWHEEL_STAT_ADD(w, cancelled, 1);
+	TWHEEL_STAT_SUB(w, live, 1);
+}
+
+static void
+apply_schedule(struct twheel *w, uint64_t deadline, void *payload,
+	       struct twheel_fired *out, unsigned int *nb_out)
+{
+	twheel_id_t id;
+
+	TWHEEL_STAT_ADD(w, remote_schedules, 1);
+	id = twheel_entry_add(w, deadline, payload);
+	if (id == TWHEEL_ID_INVALID) {
+		out[*nb_out] = (struct twheel_fired){
+			.id = TWHEEL_ID_INVALID, .payload = payload,
+			.deadline = deadline, .reason = TWHEEL_REJECTED,
+		};
+		(*nb_out)++;
+		TWHEEL_STAT_ADD(w, rejected, 1);
+		return;
+	}
+	if (w->adopt_fn != NULL)
+		w->adopt_fn(payload, id, w->adopt_arg);
+}
+
+/*
+ * Apply up to max_msgs messages, stopping early once *nb_out reaches
+ * max_out (each message writes at most one record). Returns messages applied.
+ */
+unsigned int
+twheel_remote_apply(struct twheel *w, unsigned int max_msgs,
+		    struct twheel_fired *out, unsigned int *nb_out,
+		    unsigned int max_out)
+{
+	struct twheel_msg msgs[TWHEEL_MSG_BURST];
+	unsigned int applied = 0;
+	unsigned int n, i, want;
+
+	while (applied < max_msgs && *nb_out < max_out) {
+		want = RTE_MIN(RTE_MIN(max_msgs - applied, max_out - *nb_out),
+			       (unsigned int)TWHEEL_MSG_BURST);
+		n = rte_ring_dequeue_burst_elem(w->ring, msgs, sizeof(msgs[0]),
+						want, NULL);
+		for (i = 0; i < n; i++) {
+			if (msgs[i].type == TWHEEL_MSG_CANCEL)
+				apply_cancel(w, msgs[i].arg, out, nb_out);
+			else
+				apply_schedule(w, msgs[i].arg, msgs[i].payload,
+					       out, nb_out);
+		}
+		applied += n;
+		if (n < want)
+			break;
+	}
+	return applied;
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+/*
+ * Statistics and memory accounting, readable from any thread.
+ *
+ * The owner stores each counter with a relaxed atomic store (its only
+ * writer, so the read-modify-write needs no lock prefix); readers load each
+ * with a relaxed atomic load. A reader therefore never sees a torn value,
+ * but the counters are not a snapshot of one instant: live may be read
+ * before and scheduled after the same schedule call. remote_full is the
+ * one counter producers write, with an atomic add, on its own cache line.
+ */
+
+#include <rte_memzone.h>
+#include <rte_mempool.h>
+#include <rte_ring.h>
+
+#include "twheel_private.h"
+
+#define LOAD(f) __atomic_load_n(&w->st.f, __ATOMIC_RELAXED)
+
+void
+twheel_stats_get(const struct twheel *w, struct twheel_stats *st)
+{
+	st->live = LOAD(live);
+	st->scheduled = LOAD(scheduled);
+	st->cancelled = LOAD(cancelled);
+	st->due = LOAD(due);
+	st->revisits = LOAD(revisits);
+	st->remote_cancels = LOAD(remote_cancels);
+	st->remote_schedules = LOAD(remote_schedules);
+	st->remote_stale = LOAD(remote_stale);
+	st->remote_full = __atomic_load_n(&w->remote_full, __ATOMIC_RELAXED);
+	st->rejected = LOAD(rejected);
+	st->sweeps = LOAD(sweeps);
+	st->budget_exhausted = LOAD(budget_exhausted);
+	st->max_lag_cycles = LOAD(max_lag_cycles);
+}
+
+static void
+add_chunk_len(struct rte_mempool *mp __rte_unused, void *arg,
+	      struct rte_mempool_memhdr *memhdr, unsigned int mem_idx __rte_unused)
+{
+	*(size_t *)arg += memhdr->len;
+}
+
+void
+twheel_mem_info_get(const struct twheel *w, struct twheel_mem_info *mi)
+{
+	size_t slab = 0;
+
+	rte_mempool_mem_iter(w->mp, add_chunk_len, &slab);
+	mi->slab_bytes = slab;
+	mi->bucket_bytes = w->bucket_bytes;
+	mi->ring_bytes = w->ring != NULL ? w->ring->memzone->len : 0;
+	mi->wheel_bytes = sizeof(*w);
+	mi->total_bytes = mi->slab_bytes + mi->bucket_bytes + mi->ring_bytes +
+		mi->wheel_bytes;
+	mi->capacity = w->capacity;
+}

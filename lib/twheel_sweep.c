@@ -1,0 +1,286 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+/*
+ * Sweep and drain: the only places entries leave by time.
+ *
+ The cursor is the next tick to detach; every tick before it has been
+ * detached. A sweep at `now`:
+ *
+ *   1. applies the remote ring's messages (twheel_remote.c);
+ *   2. examines the pending list, newest index first;
+ *   3. when pending is empty, detaches the next non-empty bucket among the
+ *      elapsed ticks cursor .. tick(now) - 1 into pending (an O(1) list
+ *      swap) and goes back to 2; once none is left, the cursor is at
+ *      tick(now).
+ *
+ * Only elapsed ticks are detached, as in the Linux timer wheel: a bucket
+ * detached while its tick is running would hold mostly entries not yet
+ * due, and a sweep that polls every few microseconds would examine each of
+ * them twice. So an entry fires at the first sweep after its tick ends, at
+ * most one tick late; an entry whose deadline is already behind the latest
+ * sweep's now goes to pending instead and fires at the very next sweep.
+ *
+ * Examining an entry asks for its current deadline d (deadline_fn, or the
+ * stored one). d <= now: a Due record. d > now: the entry is re-filed in
+ * the bucket of d, or the cursor's bucket if d's tick was already passed (a
+ * revisit). Every message and every entry examined is one unit of work;
+ * the sweep stops when the budget is spent, and since the detached bucket
+ * stays in pending, the next sweep resumes exactly there.
+ *
+ * Why this is never early: a Due record needs d <= now at that moment.
+ * Why nothing is lost: an entry is always in exactly one list, the cursor
+ * only passes a tick after detaching its bucket, and a re-filed entry goes
+ * to a tick not yet passed. Why lateness is bounded: an entry is filed at
+ * tick(d), or, if that tick had already passed (only when now went
+ * backwards), at the cursor. When now jumps more than a rotation ahead the
+ * cursor jumps to tick(now) - slots: those slots ticks still cover every
+ * bucket once, so each waiting entry is examined once, or twice if it is
+ * re-filed into a bucket the same pass has yet to reach. When now goes
+ * backwards tick(now) is behind the cursor: nothing is detached and
+ * pending entries are only handed back if d <= now.
+ *
+ * The end of time: ticks are capped (TWHEEL_TICK_MAX), and at now ==
+ * UINT64_MAX the current tick counts as elapsed, since no deadline can lie
+ * beyond it. The cursor then stands at end_tick, whose bucket collects
+ * whatever is filed afterwards; each sweep examines it once.
+ *
+ * Where the cycles go: at a million entries neither chunks, entries nor
+ * payloads are in cache. Chunks give the next 14 indices without chasing a
+ * pointer, so while one chunk is processed the entries of the next are
+ * prefetched, and before a chunk is processed the payload lines of its
+ * entries (read by deadline_fn) are prefetched together.
+ */
+
+#include <rte_common.h>
+#include <rte_prefetch.h>
+#include <rte_ring.h>
+
+#include "twheel_private.h"
+#include "twheel_bucket.h"
+
+/* An entry's 24 bytes may straddle two lines (stride 48): fetch both. */
+static inline void
+prefetch_entry(const struct twheel_entry *e)
+{
+	rte_prefetch0(e);
+	rte_prefetch0((const uint8_t *)e + sizeof(*e) - 1);
+}
+
+static inline void
+prefetch_chunk_entries(const struct twheel *w, const struct twheel_chunk *c,
+		       uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		prefetch_entry(twheel_entry_at(w, c->ref[i]));
+}
+
+/* Per-sweep tallies, stored to the shared counters once at the end. */
+struct sweep_tally {
+	uint64_t due;
+	uint64_t revisits;
+	uint64_t max_lag;
+};
+
+/*
+ * Examine up to budget entries of the pending list. Returns the work done.
+ */
+static unsigned int
+sweep_pending(struct twheel *w, uint64_t now, unsigned int budget,
+	      struct twheel_fired *out, unsigned int *nb_out,
+	      struct sweep_tally *tally)
+{
+	struct twheel_list *l = &w->lists[w->pending];
+	struct twheel_entry *batch[TWHEEL_CHUNK_REFS];
+	uint32_t batch_idx[TWHEEL_CHUNK_REFS];
+	unsigned int done = 0;
+	unsigned int nout = *nb_out;
+	uint32_t i, n;
+
+	while (done < budget && l->head != TWHEEL_NIL) {
+		const struct twheel_chunk *c = &w->chunks[l->head];
+
+		/* the next chunk is full: start on its entries and its successor */
+		if (c->next != TWHEEL_NIL) {
+			const struct twheel_chunk *nc = &w->chunks[c->next];
+
+			prefetch_chunk_entries(w, nc, TWHEEL_CHUNK_REFS);
+			if (nc->next != TWHEEL_NIL)
+				rte_prefetch0(&w->chunks[nc->next]);
+		}
+
+		n = RTE_MIN(l->fill, budget - done);
+		for (i = 0; i < n; i++) {
+			batch_idx[i] = c->ref[l->fill - 1 - i];
+			batch[i] = twheel_entry_at(w, batch_idx[i]);
+		}
+		if (w->deadline_fn != NULL)
+			for (i = 0; i < n; i++)
+				rte_prefetch0(batch[i]->payload);
+
+		for (i = 0; i < n; i++) {
+			struct twheel_entry *e = batch[i];
+			uint64_t d = twheel_current_deadline(w, e);
+
+			/*
+			 * Pop before re-filing: an emptied head chunk goes back
+			 * to the pool first, so the pool's bound (one partial
+			 * chunk per list) holds at every step. batch[] keeps
+			 * what the chunk held.
+			 */
+			if (--l->fill == 0)
+				twheel_list_drop_head(w, l);
+
+			if (d <= now) {
+				if (now - d > tally->max_lag)
+					tally->max_lag = now - d;
+				twheel_entry_retire(w, batch_idx[i], e, d,
+						    TWHEEL_DUE, &out[nout++]);
+				tally->due++;
+			} else {
+				/* never into pending: that list is this one */
+				twheel_list_insert(w, twheel_bucket_list_for(w, d),
+						   batch_idx[i], e);
+				tally->revisits++;
+			}
+		}
+		done += n;
+	}
+	*nb_out = nout;
+	return done;
+}
+
+/*
+ * Detach the next non-empty bucket among the ticks cursor .. limit - 1 into
+ * pending. Returns false when there is none (the cursor is then at limit).
+ */
+static bool
+advance_cursor(struct twheel *w, uint64_t limit, bool *end_examined)
+{
+	uint64_t span, t;
+	int64_t k;
+
+	if (unlikely(w->cursor == w->end_tick)) {
+		/* the end of time: its bucket is examined once per sweep */
+		uint32_t b = (uint32_t)(w->end_tick & w->mask);
+
+		if (*end_examined || twheel_list_empty(w, w->bucket_list[b]))
+			return false;
+		*end_examined = true;
+		twheel_bucket_detach(w, b);
+		return true;
+	}
+	if (w->cursor >= limit)
+		return false;
+	span = limit - w->cursor;
+	if (span > w->slots) {
+		/* more than a rotation behind: one pass over every bucket */
+		w->cursor = limit - w->slots;
+		span = w->slots;
+	}
+	k = twheel_bucket_find(w, w->cursor, span);
+	if (k < 0) {
+		w->cursor = limit;
+		return false;
+	}
+	t = w->cursor + (uint64_t)k;
+	twheel_bucket_detach(w, (uint32_t)(t & w->mask));
+	w->cursor = t + 1;
+	return true;
+}
+
+/* Is there work a sweep up to limit would still do? (read-only) */
+static bool
+work_left(const struct twheel *w, uint64_t limit, bool end_examined)
+{
+	if (!twheel_list_empty(w, w->pending))
+		return true;
+	if (w->ring != NULL && rte_ring_count(w->ring) != 0)
+		return true;
+	if (w->cursor == w->end_tick)
+		return !end_examined && !twheel_list_empty(w,
+			w->bucket_list[w->end_tick & w->mask]);
+	if (w->cursor >= limit)
+		return false;
+	return twheel_bucket_find(w, w->cursor,
+			RTE_MIN(limit - w->cursor, (uint64_t)w->slots)) >= 0;
+}
+
+unsigned int
+twheel_sweep(struct twheel *w, uint64_t now, unsigned int budget,
+	     struct twheel_fired *out)
+{
+	struct sweep_tally tally = { 0, 0, w->st.max_lag_cycles };
+	unsigned int work = 0, nout = 0;
+	bool end_examined = false;
+	uint64_t limit;
+
+	TWHEEL_STAT_ADD(w, sweeps, 1);
+	if (unlikely(budget == 0))
+		return 0;
+	if (w->ring != NULL)
+		work = twheel_remote_apply(w, budget, out, &nout, budget);
+	if (now > w->now)
+		w->now = now;
+	/* only elapsed ticks; at now == UINT64_MAX nothing can be later */
+	limit = twheel_tick(w, now) + (now == UINT64_MAX);
+
+	while (work < budget) {
+		if (!twheel_list_empty(w, w->pending))
+			work += sweep_pending(w, now, budget - work, out, &nout,
+					      &tally);
+		else if (!advance_cursor(w, limit, &end_examined))
+			break;
+	}
+
+	if (tally.due != 0) {
+		TWHEEL_STAT_ADD(w, due, tally.due);
+		TWHEEL_STAT_SUB(w, live, tally.due);
+		if (tally.max_lag > w->st.max_lag_cycles)
+			__atomic_store_n(&w->st.max_lag_cycles, tally.max_lag,
+					 __ATOMIC_RELAXED);
+	}
+	if (tally.revisits != 0)
+		TWHEEL_STAT_ADD(w, revisits, tally.revisits);
+	if (work == budget && work_left(w, limit, end_examined))
+		TWHEEL_STAT_ADD(w, budget_exhausted, 1);
+	return nout;
+}
+
+unsigned int
+twheel_drain(struct twheel *w, unsigned int budget, struct twheel_fired *out)
+{
+	unsigned int nout = 0;
+	struct twheel_entry *e;
+	uint32_t list, b, idx;
+
+	if (w->ring != NULL)
+		twheel_remote_apply(w, rte_ring_get_capacity(w->ring), out,
+				    &nout, budget);
+
+	list = w->pending;
+	b = 0;
+	while (nout < budget) {
+		if (twheel_list_empty(w, list)) {
+			int64_t k = b < w->slots ?
+				twheel_bucket_find(w, b, w->slots - b) : -1;
+
+			if (k < 0)
+				break;
+			b += (uint32_t)k;
+			list = w->bucket_list[b];
+			b++;
+			continue;
+		}
+		idx = twheel_list_pop(w, list);
+		e = twheel_entry_at(w, idx);
+		twheel_entry_retire(w, idx, e, twheel_current_deadline(w, e),
+				    TWHEEL_CANCELLED, &out[nout++]);
+		TWHEEL_STAT_ADD(w, cancelled, 1);
+		TWHEEL_STAT_SUB(w, live, 1);
+	}
+	return nout;
+}

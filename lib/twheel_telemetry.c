@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+/*
+ * Telemetry: /twheel/list and /twheel/stats,<name>, for dpdk-telemetry.py
+ * while an application runs. Callbacks run on the telemetry thread and read
+ * a wheel only under the registry lock, so a concurrent twheel_free() waits.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_telemetry.h>
+
+#include "twheel_private.h"
+
+static void
+list_one(const struct twheel *w, void *arg)
+{
+	rte_tel_data_add_array_string(arg, w->name);
+}
+
+static int
+handle_list(const char *cmd __rte_unused, const char *params __rte_unused,
+	    struct rte_tel_data *d)
+{
+	rte_tel_data_start_array(d, RTE_TEL_STRING_VAL);
+	twheel_registry_foreach(list_one, d);
+	return 0;
+}
+
+static int
+stats_one(const struct twheel *w, void *arg)
+{
+	struct rte_tel_data *d = arg;
+	struct twheel_mem_info mi;
+	struct twheel_stats st;
+
+	twheel_stats_get(w, &st);
+	twheel_mem_info_get(w, &mi);
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "name", w->name);
+	rte_tel_data_add_dict_u64(d, "capacity", w->capacity);
+	rte_tel_data_add_dict_u64(d, "slots", w->slots);
+	rte_tel_data_add_dict_u64(d, "tick_cycles", w->tick_cycles);
+	rte_tel_data_add_dict_int(d, "socket_id", w->socket_id);
+	rte_tel_data_add_dict_u64(d, "memory_bytes", mi.total_bytes);
+	rte_tel_data_add_dict_u64(d, "live", st.live);
+	rte_tel_data_add_dict_u64(d, "scheduled", st.scheduled);
+	rte_tel_data_add_dict_u64(d, "cancelled", st.cancelled);
+	rte_tel_data_add_dict_u64(d, "due", st.due);
+	rte_tel_data_add_dict_u64(d, "revisits", st.revisits);
+	rte_tel_data_add_dict_u64(d, "remote_cancels", st.remote_cancels);
+	rte_tel_data_add_dict_u64(d, "remote_schedules", st.remote_schedules);
+	rte_tel_data_add_dict_u64(d, "remote_stale", st.remote_stale);
+	rte_tel_data_add_dict_u64(d, "remote_full", st.remote_full);
+	rte_tel_data_add_dict_u64(d, "rejected", st.rejected);
+	rte_tel_data_add_dict_u64(d, "sweeps", st.sweeps);
+	rte_tel_data_add_dict_u64(d, "budget_exhausted", st.budget_exhausted);
+	rte_tel_data_add_dict_u64(d, "max_lag_cycles", st.max_lag_cycles);
+	return 0;
+}
+
+static int
+handle_stats(const char *cmd __rte_unused, const char *params,
+	     struct rte_tel_data *d)
+{
+	if (params == NULL || params[0] == '\0')
+		return -EINVAL;
+	return twheel_registry_with(params, stats_one, d);
+}
+
+RTE_INIT(twheel_telemetry_init)
+{
+	rte_telemetry_register_cmd("/twheel/list", handle_list,
+		"Returns the names of the twheel timer wheels. Takes no parameters");
+	rte_telemetry_register_cmd("/twheel/stats", handle_stats,
+		"Returns a wheel's statistics. Parameters: wheel name");
+}
