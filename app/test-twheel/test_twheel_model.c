@@ -37,18 +37,6 @@ struct model_geometry {
 };
 
 static uint64_t
-sat_add(uint64_t a, uint64_t b)
-{
-	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
-static uint64_t
-sat_sub(uint64_t a, uint64_t b)
-{
-	return a < b ? 0 : a - b;
-}
-
-static uint64_t
 pick_deadline(struct tw_model *m, uint64_t *rng)
 {
 	uint64_t now = tw_model_now(m), rot = tw_model_rotation(m);
@@ -56,13 +44,13 @@ pick_deadline(struct tw_model *m, uint64_t *rng)
 	uint32_t r = tw_rand(rng) % 100;
 
 	if (r < 55)
-		return sat_add(now, tw_rand(rng) % (3 * rot + 1));
+		return tw_sat_add(now, tw_rand(rng) % (3 * rot + 1));
 	if (r < 70)
-		return sat_add(now, tw_rand(rng) % (2 * tick + 1));
+		return tw_sat_add(now, tw_rand(rng) % (2 * tick + 1));
 	if (r < 82)
-		return sat_sub(now, tw_rand(rng) % (rot + 1));
+		return tw_sat_sub(now, tw_rand(rng) % (rot + 1));
 	if (r < 90)
-		return sat_add(now, tw_rand(rng) % (100 * rot + 1));
+		return tw_sat_add(now, tw_rand(rng) % (100 * rot + 1));
 	if (r < 93)
 		return UINT64_MAX - tw_rand(rng) % 4;
 	if (r < 96)
@@ -92,20 +80,20 @@ next_now(struct tw_model *m, uint64_t now, uint64_t *rng)
 
 	if (r == 0) {
 		tw_model_note_time(m, false, true);
-		return sat_add(now, HOUR_CYCLES * (1 + tw_rand(rng) % 3));
+		return tw_sat_add(now, HOUR_CYCLES * (1 + tw_rand(rng) % 3));
 	}
 	if (r == 1) {
 		tw_model_note_time(m, true, false);
-		return sat_sub(now, tw_rand(rng) % (HOUR_CYCLES + 1));
+		return tw_sat_sub(now, tw_rand(rng) % (HOUR_CYCLES + 1));
 	}
 	if (r < 6) {
 		tw_model_note_time(m, true, false);
-		return sat_sub(now, tw_rand(rng) % (4 * tw_model_rotation(m) + 1));
+		return tw_sat_sub(now, tw_rand(rng) % (4 * tw_model_rotation(m) + 1));
 	}
 	if (r < 200 && now < tw_model_now(m))
 		/* a clock that went back usually comes back soon */
-		return sat_add(tw_model_now(m), tw_rand(rng) % (2 * tick + 1));
-	return sat_add(now, tw_rand(rng) % (2 * tick + 1));
+		return tw_sat_add(tw_model_now(m), tw_rand(rng) % (2 * tick + 1));
+	return tw_sat_add(now, tw_rand(rng) % (2 * tick + 1));
 }
 
 /*

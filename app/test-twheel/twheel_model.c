@@ -500,7 +500,6 @@ static int
 remote_call(struct tw_model *m, const struct msg *msg, int ret,
 	    const char *what)
 {
-	struct twheel_stats st;
 	int want;
 
 	if (m->cfg.ring_size == 0)
@@ -866,6 +865,9 @@ tw_model_steps(const struct tw_model *m)
 uint64_t
 tw_model_rotation(const struct tw_model *m)
 {
+	/* saturated: huge ticks make a rotation longer than time itself */
+	if (m->cfg.tick_cycles > UINT64_MAX / m->cfg.slots)
+		return UINT64_MAX;
 	return m->cfg.tick_cycles * m->cfg.slots;
 }
 

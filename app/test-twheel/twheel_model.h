@@ -50,6 +50,25 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* Saturating time arithmetic, for drivers that pick times and deadlines. */
+static inline uint64_t
+tw_sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static inline uint64_t
+tw_sat_sub(uint64_t a, uint64_t b)
+{
+	return a < b ? 0 : a - b;
+}
+
+static inline uint64_t
+tw_sat_mul(uint64_t a, uint64_t b)
+{
+	return (b != 0 && a > UINT64_MAX / b) ? UINT64_MAX : a * b;
+}
+
 struct tw_model_cfg {
 	const char *name;          /* wheel name */
 	uint32_t capacity;
