@@ -30,7 +30,7 @@
 void tw_fault_arm(uint32_t n);
 /* Wrapped allocations since the last tw_fault_arm(). */
 uint32_t tw_fault_calls(void);
-/* Whether the armed failure has happened. */
-int tw_fault_fired(void);
+/* The function whose call was made to fail, or NULL if none was yet. */
+const char *tw_fault_fired(void);
 
 #endif /* _TEST_TWHEEL_FAULT_HOOK_H_ */

@@ -683,25 +683,34 @@ test_fault_create_each_step(void)
 	TEST_ASSERT_NOT_NULL(w, "create: %s", rte_strerror(rte_errno));
 	twheel_free(w);
 	TEST_ASSERT_SUCCESS(check_nothing_left("f_create", &before), "free");
-	/* wheel, mempool, populate, slab data, 4 bucket arrays, ring */
-	TEST_ASSERT(steps >= 9, "only %u allocation calls seen: is the --wrap"
+	/* wheel, mempool, ops, populate, slab data, 4 bucket arrays, ring */
+	TEST_ASSERT(steps >= 10, "only %u allocation calls seen: is the --wrap"
 		    " hook linked in?", steps);
 	for (step = 1; step <= steps; step++) {
+		const char *fn;
+		int want, err;
+
 		footprint_get(&before);
 		tw_fault_arm(step);
 		rte_errno = 0;
 		w = twheel_create(&cfg);
+		err = rte_errno;
+		fn = tw_fault_fired();
 		tw_fault_arm(0);
 		if (w != NULL)
 			twheel_free(w);
-		TEST_ASSERT_NULL(w, "create succeeded with allocation %u failing",
-				 step);
-		TEST_ASSERT_EQUAL(rte_errno, ENOMEM, "step %u: rte_errno %d, want"
-				  " ENOMEM", step, rte_errno);
+		TEST_ASSERT_NOT_NULL(fn, "step %u of %u was not reached", step, steps);
+		TEST_ASSERT_NULL(w, "create succeeded with %s (step %u) failing",
+				 fn, step);
+		want = strcmp(fn, "rte_mempool_set_ops_byname") == 0 ? EINVAL : ENOMEM;
+		TEST_ASSERT_EQUAL(err, want, "step %u (%s): rte_errno %d, want %d",
+				  step, fn, err, want);
 		if (check_nothing_left("f_create", &before) != TEST_SUCCESS) {
-			printf("failed at allocation %u of %u\n", step, steps);
+			printf("failed at step %u of %u (%s)\n", step, steps, fn);
 			return TEST_FAILED;
 		}
+		printf("  step %u: %s failed, create failed with %s, nothing left\n",
+		       step, fn, rte_strerror(err));
 	}
 	printf("create: failed at each of its %u allocation steps, nothing left"
 	       " behind\n", steps);
