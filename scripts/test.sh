@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# The README's test command: install what is missing, build, run the tests.
+# The README's test command: install what is missing, build, run the tests
+# (release; ASan/UBSan; a one-minute fuzz run with clang).
 # Tests need no hugepages (they run with --no-huge). The last line is the
 # plain summary "N passed, N failed", summed over every build tested.
 set -uo pipefail
@@ -31,5 +32,15 @@ run_build build "fast-tests e2e" --buildtype=release ||
 run_build build-asan "fast-tests" -Db_sanitize=address,undefined \
 	-Db_lundef=false --buildtype=debugoptimized -Dexamples=false \
 	-Dtest_timeout_multiplier=4 || logs+=(/nonexistent-build-failed)
+# the libFuzzer harness for about a minute, under ASan/UBSan (clang only;
+# app/fuzz-twheel, doc/reliability.md)
+if scripts/deps.sh clang libclang-rt-14-dev llvm; then
+	CC=clang run_build build-fuzz "fuzz" -Dfuzz=true \
+		-Db_sanitize=address,undefined -Db_lundef=false \
+		--buildtype=debugoptimized -Dexamples=false -Dtests=false ||
+		logs+=(/nonexistent-build-failed)
+else
+	logs+=(/nonexistent-build-failed)
+fi
 
 python3 scripts/meson-summary.py "${logs[@]}"
