@@ -257,7 +257,7 @@ run_op(struct reader *r, struct tw_model *m, uint64_t *now)
 	case OP_FORGED:
 		a = take(r, 8);
 		k = (unsigned int)take(r, 1);
-		TRACE("forged %#" PRIx64 " kind %u\n", a, k % 5);
+		TRACE("forged %#" PRIx64 " kind %u\n", a, k % 6);
 		return tw_model_forged(m, a, k);
 	case OP_SWEEP:
 	case OP_SWEEP2:
@@ -276,7 +276,7 @@ run_op(struct reader *r, struct tw_model *m, uint64_t *now)
 		return tw_model_remote_schedule(m, d);
 	case OP_REMOTE_CANCEL:
 		a = take(r, 8);
-		k = (unsigned int)take(r, 1) % 7;
+		k = (unsigned int)take(r, 1) % 8;
 		TRACE("remote cancel %#" PRIx64 " kind %u\n", a, k);
 		return tw_model_remote_cancel(m, a, k);
 	case OP_BURST:
@@ -297,7 +297,7 @@ run_op(struct reader *r, struct tw_model *m, uint64_t *now)
 		TRACE("flood of %u remote calls\n", n);
 		for (i = 0; i < n && ret == 0; i++)
 			ret = (a >> (i % 8)) & 1 ?
-				tw_model_remote_cancel(m, a + i, (i + a) % 7) :
+				tw_model_remote_cancel(m, a + i, (i + a) % 8) :
 				tw_model_remote_schedule(m, tw_sat_add(d, i));
 		return ret;
 	default:

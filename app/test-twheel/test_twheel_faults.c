@@ -11,7 +11,8 @@
  *                         moves, every entry still fires once, on time
  *   remote flood          two producers (an EAL worker and a plain pthread)
  *                         enqueue faster than the owner drains a 64-message
- *                         ring; every message is accounted for
+ *                         ring; every message is accounted for; and a
+ *                         remote schedule with no adopt_fn still lands
  *   time jumps            now forward by days and back by days
  *   end of time           deadlines near UINT64_MAX, TSC values near wrap,
  *                         and the wrap itself (time going back by 2^64)
@@ -565,6 +566,31 @@ test_fault_tsc_wrap(void)
 	return TEST_SUCCESS;
 }
 
+/* A remote schedule for an owner that asked for no ids (no adopt_fn). */
+static int
+test_fault_remote_no_adopt(void)
+{
+	struct twheel_config cfg = {
+		.name = "f_noadopt", .socket_id = SOCKET_ID_ANY, .capacity = 4,
+		.slots = 8, .tick_cycles = 10, .remote_ring_size = 4,
+	};
+	struct twheel *w = twheel_create(&cfg);
+	struct twheel_fired out[4];
+	struct twheel_stats st;
+	int x;
+
+	TEST_ASSERT_NOT_NULL(w, "create: %s", rte_strerror(rte_errno));
+	TEST_ASSERT_SUCCESS(twheel_remote_schedule(w, 50, &x), "remote schedule");
+	TEST_ASSERT_EQUAL(twheel_sweep(w, 10, 4, out), 0u, "record at adoption");
+	twheel_stats_get(w, &st);
+	TEST_ASSERT(st.live == 1 && st.remote_schedules == 1, "not adopted");
+	TEST_ASSERT_EQUAL(tw_sweep_all(w, 60, out, 4), 1u, "adopted entry lost");
+	TEST_ASSERT(out[0].payload == &x && out[0].reason == TWHEEL_DUE &&
+		    out[0].id != TWHEEL_ID_INVALID, "record");
+	twheel_free(w);
+	return TEST_SUCCESS;
+}
+
 /* Budgets 0 and 1 -------------------------------------------------------------- */
 
 static int
@@ -641,11 +667,14 @@ test_fault_free_live(void)
 	struct twheel_fired out[8];
 	struct twheel_stats st;
 	struct tw_payload *p = calloc(5000, sizeof(*p));
-	struct twheel *w;
+	struct twheel *w, *other;
 	uint64_t rng = 9;
 	uint32_t i;
 
 	TEST_ASSERT_NOT_NULL(p, "calloc");
+	/* a neighbour first, so f_free is not the registry's first wheel */
+	other = tw_make("f_other", 8, 8, 10, false);
+	TEST_ASSERT_NOT_NULL(other, "create");
 	footprint_get(&before);
 	w = make_remote("f_free", 5000, 256);
 	TEST_ASSERT_NOT_NULL(w, "create");
@@ -661,7 +690,13 @@ test_fault_free_live(void)
 		TEST_ASSERT_SUCCESS(twheel_remote_schedule(w, i, &p[i]), "in flight");
 	twheel_free(w);
 	free(p);
-	return check_nothing_left("f_free", &before);
+	if (check_nothing_left("f_free", &before) != TEST_SUCCESS)
+		return TEST_FAILED;
+	/* the neighbour is untouched */
+	TEST_ASSERT(twheel_schedule(other, 5, NULL) != 0, "neighbour broken");
+	TEST_ASSERT_EQUAL(tw_sweep_all(other, 10, out, 8), 1u, "neighbour lost");
+	twheel_free(other);
+	return TEST_SUCCESS;
 }
 
 /* Create failing at each allocation step ------------------------------------------ */
@@ -674,7 +709,8 @@ test_fault_create_each_step(void)
 	struct twheel *w;
 	uint32_t step, steps = 0;
 
-	twheel_config_standard(&cfg, "f_create", 1000, SOCKET_ID_ANY);
+	/* a real socket this time, not SOCKET_ID_ANY */
+	twheel_config_standard(&cfg, "f_create", 1000, (int)rte_socket_id());
 	/* count the allocation steps of a create that succeeds */
 	footprint_get(&before);
 	tw_fault_arm(0);
@@ -722,6 +758,7 @@ static struct unit_test_suite faults_suite = {
 	.unit_test_cases = {
 		TEST_CASE(test_fault_slab_exhausted),
 		TEST_CASE(test_fault_remote_flood),
+		TEST_CASE(test_fault_remote_no_adopt),
 		TEST_CASE(test_fault_time_days),
 		TEST_CASE(test_fault_tsc_wrap),
 		TEST_CASE(test_fault_budget_0_1),

@@ -113,14 +113,14 @@ remote_op(struct tw_model *m, uint64_t *rng, uint64_t *i)
 		return tw_model_remote_schedule(m, pick_deadline(m, rng));
 	/* floods about as often whatever the ring's size */
 	if (r < 97 || tw_rand(rng) % (tw_model_ring_size(m) / 16 + 1) != 0)
-		return tw_model_remote_cancel(m, a, (unsigned int)(a >> 59) % 7);
+		return tw_model_remote_cancel(m, a, (unsigned int)(a >> 59) % 8);
 	flood = tw_model_ring_size(m) - tw_model_queued(m) + 1 + tw_rand(rng) % 4;
 	for (j = 0; j < flood && ret == 0; j++, (*i)++) {
 		a = tw_rand(rng);
 		if (a & 1)
 			ret = tw_model_remote_schedule(m, pick_deadline(m, rng));
 		else
-			ret = tw_model_remote_cancel(m, a, (unsigned int)(a >> 59) % 7);
+			ret = tw_model_remote_cancel(m, a, (unsigned int)(a >> 59) % 8);
 	}
 	return ret;
 }

@@ -460,7 +460,7 @@ forge_id(struct tw_model *m, uint64_t raw, unsigned int kind)
 	struct item *it = live_pick(m, raw >> 7);
 	twheel_id_t id;
 
-	switch (kind % 5) {
+	switch (kind % 6) {
 	case 0:
 		id = raw;
 		break;
@@ -473,6 +473,10 @@ forge_id(struct tw_model *m, uint64_t raw, unsigned int kind)
 	case 3:         /* an index beyond capacity */
 		id = (raw & 0xffffffff00000000ULL) | (UINT64_C(1) << 32) |
 			(m->cfg.capacity + (uint32_t)(raw % 1000));
+		break;
+	case 4:         /* a dead id's next generation: the even, free one */
+		id = m->dead_n != 0 ?
+			m->dead[raw % m->dead_n] + (UINT64_C(1) << 32) : raw;
 		break;
 	default:
 		id = TWHEEL_ID_INVALID;

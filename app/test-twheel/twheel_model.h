@@ -96,12 +96,16 @@ int tw_model_move(struct tw_model *m, uint64_t pick, uint64_t deadline);
 int tw_model_refresh(struct tw_model *m, uint64_t pick, uint64_t extend);
 /* cancel and move of an id whose entry has left (its slot may be reused) */
 int tw_model_stale(struct tw_model *m, uint64_t pick, uint64_t deadline);
-/* cancel and move of a made-up id; kind selects how it is forged */
+/*
+ * cancel and move of a made-up id; kind % 6 selects how: raw, a live slot's
+ * later generation, a live slot's even generation, an index past capacity,
+ * a dead id's next (even, free) generation, TWHEEL_ID_INVALID
+ */
 int tw_model_forged(struct tw_model *m, uint64_t raw, unsigned int kind);
 /* remote schedule of a new item (from "another lcore", single-threaded) */
 int tw_model_remote_schedule(struct tw_model *m, uint64_t deadline);
 /*
- * remote cancel; kind 0: a live item's id, 1: a dead id, 2..6: forged as by
+ * remote cancel; kind 0: a live item's id, 1: a dead id, 2..7: forged as by
  * tw_model_forged(raw, kind - 2). The id is judged when the message is
  * applied, so a live id may be stale by then and a forged one live.
  */
