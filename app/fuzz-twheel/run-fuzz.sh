@@ -15,7 +15,8 @@ rc=0
 	-print_final_stats=1 -artifact_prefix="$work/artifacts/" \
 	"$work/corpus" "$seeds" >"$work/fuzz.log" 2>&1 || rc=$?
 # the last status line and the final statistics, for the test log
-grep -E '^#[0-9]+ +(DONE|pulse|NEW|REDUCE)' "$work/fuzz.log" | tail -1
+grep -E '^#[0-9]+[[:space:]]+(DONE|pulse|NEW|REDUCE|INITED)' "$work/fuzz.log" | tail -1
+grep -E '^Done [0-9]+ runs' "$work/fuzz.log" || true
 grep -E '^stat::' "$work/fuzz.log" || true
 if [ "$rc" -ne 0 ]; then
 	grep -E 'MODEL MISMATCH|ERROR|SUMMARY|Test unit written' "$work/fuzz.log" | head -20
