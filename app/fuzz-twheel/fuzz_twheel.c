@@ -12,7 +12,7 @@
  *
  * Input layout (every read past the end gives zeros, so any input decodes):
  *
- *   geometry  capacity (2 bytes), slots (1), tick kind (1, + 1..4 bytes),
+ *   geometry  capacity (2 bytes), slots (1), tick kind (1, + 1..9 bytes),
  *             flags (1: lazy deadlines, remote ring size), start time (1, + 8)
  *   then ops  one opcode byte each, followed by its arguments: schedule,
  *             cancel, move, refresh, stale and forged ids, sweeps with small
@@ -119,7 +119,11 @@ decode_tick(struct reader *r)
 	case 3: return 7;
 	case 4: return 1000;
 	case 5: return 26000000;        /* 10 ms at 2.6 GHz */
-	case 6: return 1 + take(r, 4);
+	case 6:
+		/* any 32- or 64-bit length: the reciprocal division path */
+		if (take(r, 1) & 1)
+			return 1 + take(r, 4);
+		return RTE_MAX(take(r, 8), UINT64_C(1));
 	default: return UINT64_C(1) << (take(r, 1) % 64);
 	}
 }
