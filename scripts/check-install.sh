@@ -17,4 +17,4 @@ sed -i "s#^prefix=#prefix=$dest#" "$pcdir/libtwheel.pc"
 export PKG_CONFIG_PATH="$pcdir"
 cc -O2 -o "$dest/usage" "$src/doc/usage.c" $(pkg-config --cflags --libs libtwheel)
 LD_LIBRARY_PATH="$libdir" "$dest/usage" --no-huge -m 64 --no-pci -l 0 \
-	--file-prefix "usage$$" --log-level=lib.eal:error
+	--file-prefix "usage_$$_$(date +%s%N)" --log-level=lib.eal:error
