@@ -12,8 +12,16 @@
 #include <string.h>
 
 #include <rte_telemetry.h>
+#include <rte_version.h>
 
 #include "twheel_private.h"
+
+/* _u64 is deprecated from 23.03 (for _uint) and gone in 25.11 */
+#if RTE_VERSION >= RTE_VERSION_NUM(23, 3, 0, 0)
+#define tel_dict_u64 rte_tel_data_add_dict_uint
+#else
+#define tel_dict_u64 rte_tel_data_add_dict_u64
+#endif
 
 static void
 list_one(const struct twheel *w, void *arg)
@@ -41,24 +49,24 @@ stats_one(const struct twheel *w, void *arg)
 	twheel_mem_info_get(w, &mi);
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "name", w->name);
-	rte_tel_data_add_dict_u64(d, "capacity", w->capacity);
-	rte_tel_data_add_dict_u64(d, "slots", w->slots);
-	rte_tel_data_add_dict_u64(d, "tick_cycles", w->tick_cycles);
+	tel_dict_u64(d, "capacity", w->capacity);
+	tel_dict_u64(d, "slots", w->slots);
+	tel_dict_u64(d, "tick_cycles", w->tick_cycles);
 	rte_tel_data_add_dict_int(d, "socket_id", w->socket_id);
-	rte_tel_data_add_dict_u64(d, "memory_bytes", mi.total_bytes);
-	rte_tel_data_add_dict_u64(d, "live", st.live);
-	rte_tel_data_add_dict_u64(d, "scheduled", st.scheduled);
-	rte_tel_data_add_dict_u64(d, "cancelled", st.cancelled);
-	rte_tel_data_add_dict_u64(d, "due", st.due);
-	rte_tel_data_add_dict_u64(d, "revisits", st.revisits);
-	rte_tel_data_add_dict_u64(d, "remote_cancels", st.remote_cancels);
-	rte_tel_data_add_dict_u64(d, "remote_schedules", st.remote_schedules);
-	rte_tel_data_add_dict_u64(d, "remote_stale", st.remote_stale);
-	rte_tel_data_add_dict_u64(d, "remote_full", st.remote_full);
-	rte_tel_data_add_dict_u64(d, "rejected", st.rejected);
-	rte_tel_data_add_dict_u64(d, "sweeps", st.sweeps);
-	rte_tel_data_add_dict_u64(d, "budget_exhausted", st.budget_exhausted);
-	rte_tel_data_add_dict_u64(d, "max_lag_cycles", st.max_lag_cycles);
+	tel_dict_u64(d, "memory_bytes", mi.total_bytes);
+	tel_dict_u64(d, "live", st.live);
+	tel_dict_u64(d, "scheduled", st.scheduled);
+	tel_dict_u64(d, "cancelled", st.cancelled);
+	tel_dict_u64(d, "due", st.due);
+	tel_dict_u64(d, "revisits", st.revisits);
+	tel_dict_u64(d, "remote_cancels", st.remote_cancels);
+	tel_dict_u64(d, "remote_schedules", st.remote_schedules);
+	tel_dict_u64(d, "remote_stale", st.remote_stale);
+	tel_dict_u64(d, "remote_full", st.remote_full);
+	tel_dict_u64(d, "rejected", st.rejected);
+	tel_dict_u64(d, "sweeps", st.sweeps);
+	tel_dict_u64(d, "budget_exhausted", st.budget_exhausted);
+	tel_dict_u64(d, "max_lag_cycles", st.max_lag_cycles);
 	return 0;
 }
 

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# The README's test command: install what is missing, build, run the tests
-# (release; ASan/UBSan; a one-minute fuzz run with clang).
-# Tests need no hugepages (they run with --no-huge). The last line is the
-# plain summary "N passed, N failed", summed over every build tested.
+# The README's test command: install what is missing, build, run the tests.
+# Builds: release (fast tests, e2e), AddressSanitizer + UndefinedBehavior-
+# Sanitizer and ThreadSanitizer (fast tests), and a one-minute fuzz run
+# (clang, ASan + UBSan). Tests need no hugepages (they run with --no-huge).
+# The last line is the plain summary "N passed, N failed", summed over
+# every build tested.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,6 +34,10 @@ run_build build "fast-tests e2e" --buildtype=release ||
 run_build build-asan "fast-tests" -Db_sanitize=address,undefined \
 	-Db_lundef=false --buildtype=debugoptimized -Dexamples=false \
 	-Dtest_timeout_multiplier=4 || logs+=(/nonexistent-build-failed)
+# and under ThreadSanitizer (cross-lcore test; see app/test-twheel/tsan.supp)
+run_build build-tsan "fast-tests" -Db_sanitize=thread \
+	-Db_lundef=false --buildtype=debugoptimized -Dexamples=false \
+	-Dtest_timeout_multiplier=6 || logs+=(/nonexistent-build-failed)
 # the libFuzzer harness for about a minute, under ASan/UBSan (clang only;
 # app/fuzz-twheel, doc/reliability.md)
 if scripts/deps.sh clang libclang-rt-14-dev llvm; then
