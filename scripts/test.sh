@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # The README's test command: install what is missing, build, run the tests.
 # Builds: release (fast tests, e2e), AddressSanitizer + UndefinedBehavior-
-# Sanitizer and ThreadSanitizer (fast tests). Tests need no hugepages (they
-# run with --no-huge). The last line is the plain summary "N passed,
-# N failed", summed over every build tested.
+# Sanitizer and ThreadSanitizer (fast tests), and a one-minute fuzz run
+# (clang, ASan + UBSan). Tests need no hugepages (they run with --no-huge).
+# The last line is the plain summary "N passed, N failed", summed over
+# every build tested.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,5 +38,15 @@ run_build build-asan "fast-tests" -Db_sanitize=address,undefined \
 run_build build-tsan "fast-tests" -Db_sanitize=thread \
 	-Db_lundef=false --buildtype=debugoptimized -Dexamples=false \
 	-Dtest_timeout_multiplier=6 || logs+=(/nonexistent-build-failed)
+# the libFuzzer harness for about a minute, under ASan/UBSan (clang only;
+# app/fuzz-twheel, doc/reliability.md)
+if scripts/deps.sh clang libclang-rt-14-dev llvm; then
+	CC=clang run_build build-fuzz "fuzz" -Dfuzz=true \
+		-Db_sanitize=address,undefined -Db_lundef=false \
+		--buildtype=debugoptimized -Dexamples=false -Dtests=false ||
+		logs+=(/nonexistent-build-failed)
+else
+	logs+=(/nonexistent-build-failed)
+fi
 
 python3 scripts/meson-summary.py "${logs[@]}"

@@ -836,6 +836,12 @@ test_telemetry(void)
 	TEST_ASSERT_SUCCESS(telemetry_query("/twheel/stats,nosuch", buf, sizeof(buf)),
 			    "query");
 	TEST_ASSERT(strstr(buf, "null") != NULL, "unknown wheel: %s", buf);
+	TEST_ASSERT_SUCCESS(telemetry_query("/twheel/stats", buf, sizeof(buf)),
+			    "query");
+	TEST_ASSERT(strstr(buf, "null") != NULL, "stats without a name: %s", buf);
+	TEST_ASSERT_SUCCESS(telemetry_query("/twheel/stats,", buf, sizeof(buf)),
+			    "query");
+	TEST_ASSERT(strstr(buf, "null") != NULL, "stats, empty name: %s", buf);
 	twheel_free(w);
 	TEST_ASSERT_SUCCESS(telemetry_query("/twheel/list", buf, sizeof(buf)), "query");
 	TEST_ASSERT(strstr(buf, "\"telem\"") == NULL, "freed wheel listed: %s", buf);

@@ -7,6 +7,8 @@
  * step against the reference model (twheel_model.c), on several wheel
  * geometries: tiny wheels that wrap constantly, a non-power-of-two tick, the
  * standard geometry, fixed deadlines, time at the top of the 64-bit range.
+ * Wheels with a remote ring also get remote schedules and cancels (of live,
+ * dead and forged ids), sent single-threaded, and floods that fill the ring.
  *
  *   TWHEEL_MODEL_SEED=<n>   replay a run (the seed is printed)
  *   TWHEEL_MODEL_OPS=<n>    operations per geometry (default 300000)
@@ -31,19 +33,8 @@ struct model_geometry {
 	uint64_t tick_cycles;
 	bool lazy;
 	uint64_t start;       /* first now */
+	uint32_t ring_size;   /* 0: no remote ring */
 };
-
-static uint64_t
-sat_add(uint64_t a, uint64_t b)
-{
-	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
-static uint64_t
-sat_sub(uint64_t a, uint64_t b)
-{
-	return a < b ? 0 : a - b;
-}
 
 static uint64_t
 pick_deadline(struct tw_model *m, uint64_t *rng)
@@ -53,13 +44,13 @@ pick_deadline(struct tw_model *m, uint64_t *rng)
 	uint32_t r = tw_rand(rng) % 100;
 
 	if (r < 55)
-		return sat_add(now, tw_rand(rng) % (3 * rot + 1));
+		return tw_sat_add(now, tw_rand(rng) % (3 * rot + 1));
 	if (r < 70)
-		return sat_add(now, tw_rand(rng) % (2 * tick + 1));
+		return tw_sat_add(now, tw_rand(rng) % (2 * tick + 1));
 	if (r < 82)
-		return sat_sub(now, tw_rand(rng) % (rot + 1));
+		return tw_sat_sub(now, tw_rand(rng) % (rot + 1));
 	if (r < 90)
-		return sat_add(now, tw_rand(rng) % (100 * rot + 1));
+		return tw_sat_add(now, tw_rand(rng) % (100 * rot + 1));
 	if (r < 93)
 		return UINT64_MAX - tw_rand(rng) % 4;
 	if (r < 96)
@@ -89,20 +80,49 @@ next_now(struct tw_model *m, uint64_t now, uint64_t *rng)
 
 	if (r == 0) {
 		tw_model_note_time(m, false, true);
-		return sat_add(now, HOUR_CYCLES * (1 + tw_rand(rng) % 3));
+		return tw_sat_add(now, HOUR_CYCLES * (1 + tw_rand(rng) % 3));
 	}
 	if (r == 1) {
 		tw_model_note_time(m, true, false);
-		return sat_sub(now, tw_rand(rng) % (HOUR_CYCLES + 1));
+		return tw_sat_sub(now, tw_rand(rng) % (HOUR_CYCLES + 1));
 	}
 	if (r < 6) {
 		tw_model_note_time(m, true, false);
-		return sat_sub(now, tw_rand(rng) % (4 * tw_model_rotation(m) + 1));
+		return tw_sat_sub(now, tw_rand(rng) % (4 * tw_model_rotation(m) + 1));
 	}
 	if (r < 200 && now < tw_model_now(m))
 		/* a clock that went back usually comes back soon */
-		return sat_add(tw_model_now(m), tw_rand(rng) % (2 * tick + 1));
-	return sat_add(now, tw_rand(rng) % (2 * tick + 1));
+		return tw_sat_add(tw_model_now(m), tw_rand(rng) % (2 * tick + 1));
+	return tw_sat_add(now, tw_rand(rng) % (2 * tick + 1));
+}
+
+/*
+ * A remote operation, as another lcore would send it (single-threaded
+ * here, so the model knows the ring's contents exactly). Now and then a
+ * flood: more messages than the ring holds, the rest must be refused.
+ */
+static int
+remote_op(struct tw_model *m, uint64_t *rng, uint64_t *i)
+{
+	uint32_t r = tw_rand(rng) % 100;
+	uint64_t a = tw_rand(rng);
+	uint32_t j, flood;
+	int ret = 0;
+
+	if (r < 55)
+		return tw_model_remote_schedule(m, pick_deadline(m, rng));
+	/* floods about as often whatever the ring's size */
+	if (r < 97 || tw_rand(rng) % (tw_model_ring_size(m) / 16 + 1) != 0)
+		return tw_model_remote_cancel(m, a, (unsigned int)(a >> 59) % 8);
+	flood = tw_model_ring_size(m) - tw_model_queued(m) + 1 + tw_rand(rng) % 4;
+	for (j = 0; j < flood && ret == 0; j++, (*i)++) {
+		a = tw_rand(rng);
+		if (a & 1)
+			ret = tw_model_remote_schedule(m, pick_deadline(m, rng));
+		else
+			ret = tw_model_remote_cancel(m, a, (unsigned int)(a >> 59) % 8);
+	}
+	return ret;
 }
 
 static int
@@ -112,6 +132,7 @@ run_geometry(const struct model_geometry *g, uint64_t seed, uint64_t ops,
 	struct tw_model_cfg cfg = {
 		.name = g->name, .capacity = g->capacity, .slots = g->slots,
 		.tick_cycles = g->tick_cycles, .lazy = g->lazy,
+		.ring_size = g->ring_size,
 	};
 	struct tw_model_tally t;
 	struct tw_model *m;
@@ -125,6 +146,11 @@ run_geometry(const struct model_geometry *g, uint64_t seed, uint64_t ops,
 		uint32_t r = tw_rand(&rng) % 100;
 		uint64_t a = tw_rand(&rng);
 
+		/* remote calls: ~12% of the steps with a ring, rare without */
+		if (a % 1000 < (g->ring_size != 0 ? 120u : 1u)) {
+			ret = remote_op(m, &rng, &i);
+			continue;
+		}
 		if (r < 34)
 			ret = tw_model_schedule(m, pick_deadline(m, &rng));
 		else if (r < 41)
@@ -176,6 +202,13 @@ run_geometry(const struct model_geometry *g, uint64_t seed, uint64_t ops,
 	       t.enospc, t.cancels, t.moves, t.refreshes, t.stale, t.forged,
 	       t.sweeps, t.due, t.revisits, t.drained, t.lateness_checks,
 	       t.jumps, t.backwards);
+	if (g->ring_size != 0)
+		printf("  %-10s remote (ring %u): %" PRIu64 " schedules (%" PRIu64
+		       " adopted, %" PRIu64 " rejected), %" PRIu64 " cancels (%"
+		       PRIu64 " cancelled, %" PRIu64 " stale), %" PRIu64
+		       " refused with -ENOBUFS\n", g->name, g->ring_size,
+		       t.remote_schedules, t.adopted, t.rejected, t.remote_cancels,
+		       t.remote_cancelled, t.remote_stale, t.remote_full);
 	if (ret != 0)
 		printf("  %s: MODEL MISMATCH (seed %#" PRIx64 "): %s\n", g->name,
 		       seed, tw_model_error(m));
@@ -187,13 +220,15 @@ static int
 test_twheel_model(void)
 {
 	const struct model_geometry geometries[] = {
-		{ "m_tiny",  64,   2,    1,        false, 0 },
-		{ "m_wrap",  512,  16,   7,        true,  1000 },
-		{ "m_lazy",  1024, 64,   1000,     true,  123456789 },
-		{ "m_std",   4096, 8192, 26000000, true,  0x0123456789abcdefULL },
-		{ "m_fixed", 2048, 256,  3,        false, UINT64_C(1) << 63 },
+		{ "m_tiny",  64,   2,    1,        false, 0, 0 },
+		{ "m_wrap",  512,  16,   7,        true,  1000, 16 },
+		{ "m_lazy",  1024, 64,   1000,     true,  123456789, 0 },
+		{ "m_std",   4096, 8192, 26000000, true,  0x0123456789abcdefULL, 4096 },
+		{ "m_fixed", 2048, 256,  3,        false, UINT64_C(1) << 63, 8 },
 		/* TSC values near the top: most of the run at the end of time */
-		{ "m_top",   256,  32,   2,        true,  UINT64_MAX - 5000000 },
+		{ "m_top",   256,  32,   2,        true,  UINT64_MAX - 5000000, 32 },
+		/* a small wheel kept full by remote schedules: REJECTED records */
+		{ "m_remote", 32,  8,    5,        true,  77, 64 },
 	};
 	uint64_t seed = test_env_u64("TWHEEL_MODEL_SEED", rte_rdtsc());
 	uint64_t ops = test_env_u64("TWHEEL_MODEL_OPS", 300000);

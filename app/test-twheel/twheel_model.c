@@ -10,6 +10,12 @@
  * nothing of buckets or chunks; the only wheel detail it uses is the tick
  * arithmetic that defines "one tick late" (tick(t) = t / tick_cycles,
  * capped at UINT64_MAX - 1).
+ *
+ * There are capacity + ring_size + 1 items: at most capacity live in the
+ * wheel, at most ring_size in flight in remote schedule messages, and one
+ * for a remote schedule that is refused. The model's
+ * own queue mirrors the ring; adopt_fn only logs (payload, id) pairs, which
+ * the model matches against its queue after the sweep.
  */
 
 #include <errno.h>
@@ -35,12 +41,27 @@ struct item {
 	twheel_id_t id;
 	uint32_t live_pos;     /* index in live[], NONE when not live */
 	uint32_t next_free;
+	bool in_flight;        /* in a remote schedule message */
+};
+
+/* A message in the model's copy of the remote ring. */
+struct msg {
+	bool cancel;
+	twheel_id_t id;        /* cancel */
+	uint64_t deadline;     /* schedule */
+	uint32_t item;         /* schedule: the in-flight item */
+};
+
+struct adoption {
+	void *payload;
+	twheel_id_t id;
 };
 
 struct tw_model {
 	struct twheel *w;
 	struct tw_model_cfg cfg;
-	struct item *items;            /* capacity of them */
+	struct item *items;            /* nb_items of them */
+	uint32_t nb_items;             /* capacity + ring_size */
 	uint32_t *live;                /* live item indices */
 	uint32_t live_n;
 	uint32_t free_head;
@@ -51,8 +72,17 @@ struct tw_model {
 	twheel_id_t dead[DEAD_IDS];    /* recently dead ids */
 	uint32_t dead_n, dead_pos;
 
+	/* the remote ring, as the model expects it */
+	struct msg *queue;             /* ring_size messages */
+	uint32_t q_head, q_len;
+	struct adoption *adopt_log;    /* adopt_fn calls of the current step */
+	uint32_t adopt_n, adopt_room;
+	bool adopt_overflow;
+
 	/* expected statistics */
 	uint64_t scheduled, cancelled, due;
+	uint64_t remote_cancels, remote_schedules, remote_stale, remote_full;
+	uint64_t rejected;
 
 	/* time */
 	bool swept;
@@ -68,6 +98,18 @@ static uint64_t
 model_deadline(void *payload, void *arg __rte_unused)
 {
 	return ((const struct item *)payload)->deadline;
+}
+
+static void
+model_adopt(void *payload, twheel_id_t id, void *arg)
+{
+	struct tw_model *m = arg;
+
+	if (m->adopt_n == m->adopt_room) {
+		m->adopt_overflow = true;
+		return;
+	}
+	m->adopt_log[m->adopt_n++] = (struct adoption){ payload, id };
 }
 
 static uint64_t
@@ -107,8 +149,9 @@ tw_model_create(const struct tw_model_cfg *cfg)
 		.capacity = cfg->capacity,
 		.slots = cfg->slots,
 		.tick_cycles = cfg->tick_cycles,
-		.remote_ring_size = 0,
+		.remote_ring_size = cfg->ring_size,
 		.deadline_fn = cfg->lazy ? model_deadline : NULL,
+		.adopt_fn = model_adopt,
 	};
 	struct tw_model *m = calloc(1, sizeof(*m));
 	uint32_t i;
@@ -116,24 +159,33 @@ tw_model_create(const struct tw_model_cfg *cfg)
 	if (m == NULL)
 		return NULL;
 	m->cfg = *cfg;
-	m->items = calloc(cfg->capacity, sizeof(*m->items));
+	/* live <= capacity, in flight <= ring_size, and one for a refused call */
+	m->nb_items = cfg->capacity + cfg->ring_size + 1;
+	m->items = calloc(m->nb_items, sizeof(*m->items));
 	m->live = calloc(cfg->capacity, sizeof(*m->live));
 	m->slot_last_id = calloc(cfg->capacity, sizeof(*m->slot_last_id));
 	m->slot_item = malloc(cfg->capacity * sizeof(*m->slot_item));
-	m->max_budget = 4 * cfg->capacity + 256;
+	m->queue = calloc(cfg->ring_size + 1, sizeof(*m->queue));
+	/* one sweep applies ring_size messages at most; room for one more */
+	m->adopt_room = cfg->ring_size + 1;
+	m->adopt_log = calloc(m->adopt_room, sizeof(*m->adopt_log));
+	m->max_budget = 4 * cfg->capacity + cfg->ring_size + 256;
 	/* slack past the largest budget, so an overrun is seen, not a crash */
 	m->out = malloc((m->max_budget + 64) * sizeof(*m->out));
 	if (m->items == NULL || m->live == NULL || m->slot_last_id == NULL ||
-	    m->slot_item == NULL || m->out == NULL) {
+	    m->slot_item == NULL || m->queue == NULL || m->adopt_log == NULL ||
+	    m->out == NULL) {
 		tw_model_free(m);
 		return NULL;
 	}
-	for (i = 0; i < cfg->capacity; i++) {
+	for (i = 0; i < cfg->capacity; i++)
 		m->slot_item[i] = NONE;
+	for (i = 0; i < m->nb_items; i++) {
 		m->items[i].live_pos = NONE;
-		m->items[i].next_free = (i + 1 < cfg->capacity) ? i + 1 : NONE;
+		m->items[i].next_free = (i + 1 < m->nb_items) ? i + 1 : NONE;
 	}
 	m->free_head = 0;
+	wc.adopt_arg = m;
 	m->w = twheel_create(&wc);
 	if (m->w == NULL) {
 		printf("model: twheel_create(%s): %s\n", cfg->name,
@@ -154,6 +206,8 @@ tw_model_free(struct tw_model *m)
 	free(m->live);
 	free(m->slot_last_id);
 	free(m->slot_item);
+	free(m->queue);
+	free(m->adopt_log);
 	free(m->out);
 	free(m);
 }
@@ -171,6 +225,18 @@ check_stats(struct tw_model *m, const char *after)
 			    PRIu64 " %" PRIu64 " %" PRIu64, after, st.live,
 			    st.scheduled, st.cancelled, st.due, m->live_n,
 			    m->scheduled, m->cancelled, m->due);
+	if (st.remote_cancels != m->remote_cancels ||
+	    st.remote_schedules != m->remote_schedules ||
+	    st.remote_stale != m->remote_stale ||
+	    st.remote_full != m->remote_full || st.rejected != m->rejected)
+		return fail(m, "after %s: stats remote_cancels %" PRIu64
+			    " remote_schedules %" PRIu64 " remote_stale %" PRIu64
+			    " remote_full %" PRIu64 " rejected %" PRIu64
+			    ", model %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+			    " %" PRIu64, after, st.remote_cancels,
+			    st.remote_schedules, st.remote_stale, st.remote_full,
+			    st.rejected, m->remote_cancels, m->remote_schedules,
+			    m->remote_stale, m->remote_full, m->rejected);
 	return 0;
 }
 
@@ -180,6 +246,35 @@ live_pick(struct tw_model *m, uint64_t pick)
 	if (m->live_n == 0)
 		return NULL;
 	return &m->items[m->live[pick % m->live_n]];
+}
+
+static uint32_t
+item_alloc(struct tw_model *m)
+{
+	uint32_t idx = m->free_head;
+
+	if (idx != NONE)
+		m->free_head = m->items[idx].next_free;
+	return idx;
+}
+
+static void
+item_release(struct tw_model *m, uint32_t idx)
+{
+	m->items[idx].next_free = m->free_head;
+	m->free_head = idx;
+}
+
+/* The item a record's payload points to, or NULL if it is none of ours. */
+static struct item *
+item_of_payload(struct tw_model *m, void *payload)
+{
+	uintptr_t p = (uintptr_t)payload, base = (uintptr_t)m->items;
+
+	if (p < base || (p - base) % sizeof(struct item) != 0 ||
+	    (p - base) / sizeof(struct item) >= m->nb_items)
+		return NULL;
+	return payload;
 }
 
 /* An item leaves the model: off the live set, its id to the dead ones. */
@@ -197,8 +292,7 @@ item_leave(struct tw_model *m, struct item *it)
 	m->dead_pos = (m->dead_pos + 1) % DEAD_IDS;
 	if (m->dead_n < DEAD_IDS)
 		m->dead_n++;
-	it->next_free = m->free_head;
-	m->free_head = idx;
+	item_release(m, idx);
 }
 
 /* The live item whose id this is, or NULL. */
@@ -214,35 +308,13 @@ item_of_id(struct tw_model *m, twheel_id_t id)
 	return it->id == id ? it : NULL;
 }
 
-int
-tw_model_schedule(struct tw_model *m, uint64_t deadline)
+/* Item idx entered the wheel with this id (schedule or adoption). */
+static int
+item_enter(struct tw_model *m, uint32_t idx, twheel_id_t id)
 {
-	struct item *it;
-	twheel_id_t id;
-	uint32_t idx, slot;
+	struct item *it = &m->items[idx];
+	uint32_t slot = (uint32_t)id;
 
-	m->steps++;
-	m->tally.schedules++;
-	if (m->free_head == NONE) {
-		struct item scratch = { .deadline = deadline };
-
-		m->tally.enospc++;
-		rte_errno = 0;
-		id = twheel_schedule(m->w, deadline, &scratch);
-		if (id != TWHEEL_ID_INVALID || rte_errno != ENOSPC)
-			return fail(m, "schedule at capacity %u: id %#" PRIx64
-				    " rte_errno %d, want 0 and ENOSPC",
-				    m->cfg.capacity, id, rte_errno);
-		return check_stats(m, "ENOSPC");
-	}
-	idx = m->free_head;
-	it = &m->items[idx];
-	it->deadline = deadline;
-	id = twheel_schedule(m->w, deadline, it);
-	if (id == TWHEEL_ID_INVALID)
-		return fail(m, "schedule with %u of %u live: %s", m->live_n,
-			    m->cfg.capacity, rte_strerror(rte_errno));
-	slot = (uint32_t)id;
 	if (slot >= m->cfg.capacity || ((id >> 32) & 1) == 0)
 		return fail(m, "schedule returned a malformed id %#" PRIx64, id);
 	if (id == m->slot_last_id[slot] ||
@@ -255,11 +327,43 @@ tw_model_schedule(struct tw_model *m, uint64_t deadline)
 			    slot, id);
 	m->slot_last_id[slot] = id;
 	m->slot_item[slot] = idx;
-	m->free_head = it->next_free;
 	it->id = id;
 	it->live_pos = m->live_n;
 	m->live[m->live_n++] = idx;
 	m->scheduled++;
+	return 0;
+}
+
+int
+tw_model_schedule(struct tw_model *m, uint64_t deadline)
+{
+	twheel_id_t id;
+	uint32_t idx;
+
+	m->steps++;
+	m->tally.schedules++;
+	if (m->live_n == m->cfg.capacity) {
+		struct item scratch = { .deadline = deadline };
+
+		m->tally.enospc++;
+		rte_errno = 0;
+		id = twheel_schedule(m->w, deadline, &scratch);
+		if (id != TWHEEL_ID_INVALID || rte_errno != ENOSPC)
+			return fail(m, "schedule at capacity %u: id %#" PRIx64
+				    " rte_errno %d, want 0 and ENOSPC",
+				    m->cfg.capacity, id, rte_errno);
+		return check_stats(m, "ENOSPC");
+	}
+	idx = item_alloc(m);
+	m->items[idx].deadline = deadline;
+	id = twheel_schedule(m->w, deadline, &m->items[idx]);
+	if (id == TWHEEL_ID_INVALID) {
+		item_release(m, idx);
+		return fail(m, "schedule with %u of %u live: %s", m->live_n,
+			    m->cfg.capacity, rte_strerror(rte_errno));
+	}
+	if (item_enter(m, idx, id) != 0)
+		return -1;
 	return check_stats(m, "schedule");
 }
 
@@ -349,15 +453,14 @@ tw_model_stale(struct tw_model *m, uint64_t pick, uint64_t deadline)
 	return expect_inert(m, id, deadline, "stale");
 }
 
-int
-tw_model_forged(struct tw_model *m, uint64_t raw, unsigned int kind)
+/* A made-up id; kind selects how (see tw_model_forged()). */
+static twheel_id_t
+forge_id(struct tw_model *m, uint64_t raw, unsigned int kind)
 {
 	struct item *it = live_pick(m, raw >> 7);
 	twheel_id_t id;
 
-	m->steps++;
-	m->tally.forged++;
-	switch (kind % 5) {
+	switch (kind % 6) {
 	case 0:
 		id = raw;
 		break;
@@ -371,14 +474,196 @@ tw_model_forged(struct tw_model *m, uint64_t raw, unsigned int kind)
 		id = (raw & 0xffffffff00000000ULL) | (UINT64_C(1) << 32) |
 			(m->cfg.capacity + (uint32_t)(raw % 1000));
 		break;
+	case 4:         /* a dead id's next generation: the even, free one */
+		id = m->dead_n != 0 ?
+			m->dead[raw % m->dead_n] + (UINT64_C(1) << 32) : raw;
+		break;
 	default:
 		id = TWHEEL_ID_INVALID;
 		break;
 	}
+	return id;
+}
+
+int
+tw_model_forged(struct tw_model *m, uint64_t raw, unsigned int kind)
+{
+	twheel_id_t id = forge_id(m, raw, kind);
+
+	m->steps++;
+	m->tally.forged++;
 	if (item_of_id(m, id) != NULL)    /* forged a live id after all */
 		return 0;
 	return expect_inert(m, id, raw, "forged");
 }
+
+/* Remote calls ---------------------------------------------------------- */
+
+/* The model's answer to a remote call: queue the message or refuse it. */
+static int
+remote_call(struct tw_model *m, const struct msg *msg, int ret,
+	    const char *what)
+{
+	int want;
+
+	if (m->cfg.ring_size == 0)
+		want = -ENOTSUP;
+	else if (m->q_len == m->cfg.ring_size)
+		want = -ENOBUFS;
+	else
+		want = 0;
+	if (ret != want)
+		return fail(m, "%s with %u of %u messages queued returned %d, want %d",
+			    what, m->q_len, m->cfg.ring_size, ret, want);
+	if (want == -ENOBUFS) {
+		m->remote_full++;
+		m->tally.remote_full++;
+	}
+	if (want == 0) {
+		m->queue[(m->q_head + m->q_len) % m->cfg.ring_size] = *msg;
+		m->q_len++;
+	}
+	/* a refused message changes nothing but remote_full */
+	return check_stats(m, what);
+}
+
+int
+tw_model_remote_schedule(struct tw_model *m, uint64_t deadline)
+{
+	struct msg msg = { .cancel = false, .deadline = deadline };
+	struct item *it;
+	uint32_t idx;
+	int ret;
+
+	m->steps++;
+	m->tally.remote_schedules++;
+	idx = item_alloc(m);
+	if (idx == NONE)
+		return fail(m, "model out of items");
+	it = &m->items[idx];
+	it->deadline = deadline;
+	it->in_flight = true;
+	msg.item = idx;
+	ret = twheel_remote_schedule(m->w, deadline, it);
+	if (remote_call(m, &msg, ret, "remote schedule") != 0)
+		return -1;
+	if (ret != 0) {
+		it->in_flight = false;
+		item_release(m, idx);
+	}
+	return 0;
+}
+
+int
+tw_model_remote_cancel(struct tw_model *m, uint64_t raw, unsigned int kind)
+{
+	struct msg msg = { .cancel = true };
+	struct item *it;
+
+	m->steps++;
+	m->tally.remote_cancels++;
+	if (kind == 0 && (it = live_pick(m, raw)) != NULL)
+		msg.id = it->id;
+	else if (kind == 1 && m->dead_n != 0)
+		msg.id = m->dead[raw % m->dead_n];
+	else
+		msg.id = forge_id(m, raw, kind >= 2 ? kind - 2 : 0);
+	return remote_call(m, &msg, twheel_remote_cancel(m->w, msg.id),
+			   "remote cancel");
+}
+
+/* The record a message should have produced, compared with the wheel's. */
+static int
+check_record(struct tw_model *m, const struct twheel_fired *rec, unsigned int i,
+	     twheel_id_t id, const struct item *it, uint64_t deadline,
+	     enum twheel_reason reason)
+{
+	if (rec->id != id || rec->payload != it || rec->deadline != deadline ||
+	    rec->reason != reason)
+		return fail(m, "record %u: id %#" PRIx64 " payload %p deadline %"
+			    PRIu64 " reason %d; want %#" PRIx64 " %p %" PRIu64
+			    " %d (a remote message applied out of order?)", i,
+			    rec->id, rec->payload, rec->deadline, rec->reason,
+			    id, (const void *)it, deadline, reason);
+	return 0;
+}
+
+/*
+ * Apply queued messages as the wheel should have: at most max_msgs, and
+ * stop once *pos records reach max_out. Checks the records from out[*pos]
+ * on and the adoptions logged by adopt_fn; returns messages applied or -1.
+ */
+static int
+apply_messages(struct tw_model *m, unsigned int max_msgs, unsigned int max_out,
+	       unsigned int n, unsigned int *pos)
+{
+	const struct twheel_fired *out = m->out;
+	unsigned int applied = 0, adopted = 0;
+
+	while (applied < max_msgs && *pos < max_out && m->q_len != 0) {
+		struct msg *msg = &m->queue[m->q_head];
+
+		m->q_head = (m->q_head + 1) % m->cfg.ring_size;
+		m->q_len--;
+		applied++;
+		if (msg->cancel) {
+			struct item *it = item_of_id(m, msg->id);
+
+			m->remote_cancels++;
+			if (it == NULL) {
+				m->remote_stale++;
+				m->tally.remote_stale++;
+				continue;
+			}
+			if (*pos >= n)
+				return fail(m, "remote cancel of live id %#" PRIx64
+					    " handed nothing back", msg->id);
+			if (check_record(m, &out[*pos], *pos, it->id, it,
+					 it->deadline, TWHEEL_CANCELLED) != 0)
+				return -1;
+			(*pos)++;
+			item_leave(m, it);
+			m->cancelled++;
+			m->tally.remote_cancelled++;
+		} else {
+			struct item *it = &m->items[msg->item];
+
+			m->remote_schedules++;
+			it->in_flight = false;
+			if (m->live_n == m->cfg.capacity) {
+				if (*pos >= n)
+					return fail(m, "remote schedule into a full wheel"
+						    " handed nothing back");
+				if (check_record(m, &out[*pos], *pos,
+						 TWHEEL_ID_INVALID, it, msg->deadline,
+						 TWHEEL_REJECTED) != 0)
+					return -1;
+				(*pos)++;
+				item_release(m, msg->item);
+				m->rejected++;
+				m->tally.rejected++;
+				continue;
+			}
+			if (adopted >= m->adopt_n || m->adopt_log[adopted].payload != it)
+				return fail(m, "remote schedule of item %u: adoption %u"
+					    " of %u is %p, want %p", msg->item,
+					    adopted, m->adopt_n, adopted < m->adopt_n ?
+					    m->adopt_log[adopted].payload : NULL,
+					    (void *)it);
+			if (item_enter(m, msg->item, m->adopt_log[adopted].id) != 0)
+				return -1;
+			adopted++;
+			m->tally.adopted++;
+		}
+	}
+	if (m->adopt_overflow || adopted != m->adopt_n)
+		return fail(m, "adopt_fn called %u times%s, %u adoptions expected",
+			    m->adopt_n, m->adopt_overflow ? " (and more)" : "",
+			    adopted);
+	return (int)applied;
+}
+
+/* Sweep and drain ------------------------------------------------------- */
 
 static int
 check_lateness(struct tw_model *m, uint64_t now)
@@ -408,7 +693,8 @@ tw_model_sweep(struct tw_model *m, uint64_t now, unsigned int budget)
 	struct twheel_fired *out = m->out;
 	struct twheel_stats before, after;
 	uint64_t revisits, work;
-	unsigned int n, i;
+	unsigned int n, i, pos = 0;
+	int msgs;
 
 	m->steps++;
 	budget = RTE_MIN(budget, m->max_budget);
@@ -419,6 +705,8 @@ tw_model_sweep(struct tw_model *m, uint64_t now, unsigned int budget)
 			m->lateness_from = limit_of(m, m->max_now);
 	}
 	twheel_stats_get(m->w, &before);
+	m->adopt_n = 0;
+	m->adopt_overflow = false;
 	n = twheel_sweep(m->w, now, budget, out);
 	twheel_stats_get(m->w, &after);
 	if (!m->swept || now > m->max_now)
@@ -427,16 +715,19 @@ tw_model_sweep(struct tw_model *m, uint64_t now, unsigned int budget)
 
 	if (n > budget)
 		return fail(m, "sweep returned %u records for budget %u", n, budget);
-	for (i = 0; i < n; i++) {
-		struct item *it = out[i].payload;
-		uint32_t idx = (uint32_t)(it - m->items);
+	/* first the ring: min(queued, budget) messages, in order */
+	msgs = apply_messages(m, budget, budget, n, &pos);
+	if (msgs < 0)
+		return -1;
+	for (i = pos; i < n; i++) {
+		struct item *it = item_of_payload(m, out[i].payload);
 
-		if (it < m->items || idx >= m->cfg.capacity)
+		if (it == NULL)
 			return fail(m, "record %u: payload %p is not an item", i,
 				    out[i].payload);
 		if (out[i].reason != TWHEEL_DUE)
-			return fail(m, "record %u: reason %d from a local sweep", i,
-				    out[i].reason);
+			return fail(m, "record %u: reason %d after the ring's %u"
+				    " records", i, out[i].reason, pos);
 		if (it->live_pos == NONE)
 			return fail(m, "record %u: id %#" PRIx64 " is not live "
 				    "(fired twice, or after a cancel)", i, out[i].id);
@@ -452,13 +743,14 @@ tw_model_sweep(struct tw_model *m, uint64_t now, unsigned int budget)
 		item_leave(m, it);
 		m->due++;
 	}
-	m->tally.due += n;
+	m->tally.due += n - pos;
 	revisits = after.revisits - before.revisits;
 	m->tally.revisits += revisits;
-	work = n + revisits;
+	work = (uint64_t)msgs + (n - pos) + revisits;
 	if (work > budget)
-		return fail(m, "budget overrun: %u records + %" PRIu64
-			    " revisits for budget %u", n, revisits, budget);
+		return fail(m, "budget overrun: %d messages + %u due + %" PRIu64
+			    " revisits for budget %u", msgs, n - pos, revisits,
+			    budget);
 	if (after.sweeps != before.sweeps + 1)
 		return fail(m, "sweeps counter moved by %" PRIu64,
 			    after.sweeps - before.sweeps);
@@ -469,6 +761,9 @@ tw_model_sweep(struct tw_model *m, uint64_t now, unsigned int budget)
 		if (after.budget_exhausted != before.budget_exhausted)
 			return fail(m, "budget_exhausted counted with %" PRIu64
 				    " of %u budget used", work, budget);
+		if (m->q_len != 0)
+			return fail(m, "%u messages left in the ring after a sweep"
+				    " within its budget", m->q_len);
 		if (now == UINT64_MAX && m->live_n != 0 &&
 		    m->lateness_from < limit_of(m, now))
 			return fail(m, "%u entries live after a full sweep at "
@@ -482,19 +777,22 @@ int
 tw_model_drain(struct tw_model *m, unsigned int budget)
 {
 	struct twheel_fired *out = m->out;
-	unsigned int n, i;
+	unsigned int n, i, pos = 0;
 
 	m->steps++;
 	budget = RTE_MIN(budget, m->max_budget);
+	m->adopt_n = 0;
+	m->adopt_overflow = false;
 	n = twheel_drain(m->w, budget, out);
 	if (n > budget)
 		return fail(m, "drain returned %u records for budget %u", n, budget);
-	for (i = 0; i < n; i++) {
-		struct item *it = out[i].payload;
-		uint32_t idx = (uint32_t)(it - m->items);
+	/* the ring first, until the records fill the budget */
+	if (apply_messages(m, m->cfg.ring_size, budget, n, &pos) < 0)
+		return -1;
+	for (i = pos; i < n; i++) {
+		struct item *it = item_of_payload(m, out[i].payload);
 
-		if (it < m->items || idx >= m->cfg.capacity ||
-		    it->live_pos == NONE || out[i].id != it->id)
+		if (it == NULL || it->live_pos == NONE || out[i].id != it->id)
 			return fail(m, "drain record %u: id %#" PRIx64
 				    " is not a live item", i, out[i].id);
 		if (out[i].reason != TWHEEL_CANCELLED ||
@@ -505,17 +803,19 @@ tw_model_drain(struct tw_model *m, unsigned int budget)
 		item_leave(m, it);
 		m->cancelled++;
 	}
-	m->tally.drained += n;
-	if (n < budget && m->live_n != 0)
-		return fail(m, "drain returned %u < budget %u with %u live", n,
-			    budget, m->live_n);
+	m->tally.drained += n - pos;
+	if (n < budget && (m->live_n != 0 || m->q_len != 0))
+		return fail(m, "drain returned %u < budget %u with %u live and %u"
+			    " queued", n, budget, m->live_n, m->q_len);
 	return check_stats(m, "drain");
 }
 
 int
 tw_model_finish(struct tw_model *m)
 {
-	while (m->live_n != 0)
+	uint32_t i;
+
+	while (m->live_n != 0 || m->q_len != 0)
 		if (tw_model_drain(m, 64) != 0)
 			return -1;
 	if (tw_model_drain(m, 64) != 0)
@@ -523,6 +823,10 @@ tw_model_finish(struct tw_model *m)
 	if (m->scheduled != m->cancelled + m->due)
 		return fail(m, "scheduled %" PRIu64 " != cancelled %" PRIu64
 			    " + due %" PRIu64, m->scheduled, m->cancelled, m->due);
+	for (i = 0; i < m->nb_items; i++)
+		if (m->items[i].in_flight || m->items[i].live_pos != NONE)
+			return fail(m, "item %u still %s after the final drain", i,
+				    m->items[i].in_flight ? "in flight" : "live");
 	return check_stats(m, "finish");
 }
 
@@ -538,6 +842,24 @@ tw_model_live(const struct tw_model *m)
 	return m->live_n;
 }
 
+uint32_t
+tw_model_queued(const struct tw_model *m)
+{
+	return m->q_len;
+}
+
+uint32_t
+tw_model_capacity(const struct tw_model *m)
+{
+	return m->cfg.capacity;
+}
+
+uint32_t
+tw_model_ring_size(const struct tw_model *m)
+{
+	return m->cfg.ring_size;
+}
+
 uint64_t
 tw_model_steps(const struct tw_model *m)
 {
@@ -547,6 +869,9 @@ tw_model_steps(const struct tw_model *m)
 uint64_t
 tw_model_rotation(const struct tw_model *m)
 {
+	/* saturated: huge ticks make a rotation longer than time itself */
+	if (m->cfg.tick_cycles > UINT64_MAX / m->cfg.slots)
+		return UINT64_MAX;
 	return m->cfg.tick_cycles * m->cfg.slots;
 }
 

@@ -27,8 +27,21 @@
  *   7 time             deadlines in the past, far beyond the span, at
  *                      UINT64_MAX; now jumping and going backwards.
  *
- * Used by twheel_model_autotest (random sequences) and by the fuzzer; the
- * caller chooses operations and times, the model judges them.
+ * The remote API is modelled single-threaded: the model keeps its own copy
+ * of the ring's queue. A remote call must return 0, or -ENOBUFS exactly when
+ * the model's queue holds ring_size messages (counted in remote_full,
+ * nothing enqueued), or -ENOTSUP without a ring. A sweep must apply
+ * min(queued, budget) messages, in order, before anything else: a cancel
+ * whose id names a live entry at that moment hands it back as
+ * TWHEEL_CANCELLED, any other id counts in remote_stale; a schedule calls
+ * adopt_fn with a fresh id, or hands the payload back as TWHEEL_REJECTED
+ * when the wheel is full. Each message is one unit of work (invariant 4:
+ * messages + due + revisits <= budget). A drain applies messages until its
+ * records reach its budget or the queue is empty.
+ *
+ * Used by twheel_model_autotest (random sequences) and by the fuzzer
+ * (app/fuzz-twheel), built into both from this one source; the caller
+ * chooses operations and times, the model judges them.
  */
 
 #ifndef _TWHEEL_MODEL_H_
@@ -37,12 +50,32 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* Saturating time arithmetic, for drivers that pick times and deadlines. */
+static inline uint64_t
+tw_sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static inline uint64_t
+tw_sat_sub(uint64_t a, uint64_t b)
+{
+	return a < b ? 0 : a - b;
+}
+
+static inline uint64_t
+tw_sat_mul(uint64_t a, uint64_t b)
+{
+	return (b != 0 && a > UINT64_MAX / b) ? UINT64_MAX : a * b;
+}
+
 struct tw_model_cfg {
 	const char *name;          /* wheel name */
 	uint32_t capacity;
 	uint32_t slots;
 	uint64_t tick_cycles;
 	bool lazy;                 /* payload deadlines through deadline_fn */
+	uint32_t ring_size;        /* remote ring messages; 0: no ring */
 };
 
 struct tw_model;
@@ -63,16 +96,31 @@ int tw_model_move(struct tw_model *m, uint64_t pick, uint64_t deadline);
 int tw_model_refresh(struct tw_model *m, uint64_t pick, uint64_t extend);
 /* cancel and move of an id whose entry has left (its slot may be reused) */
 int tw_model_stale(struct tw_model *m, uint64_t pick, uint64_t deadline);
-/* cancel and move of a made-up id; kind selects how it is forged */
+/*
+ * cancel and move of a made-up id; kind % 6 selects how: raw, a live slot's
+ * later generation, a live slot's even generation, an index past capacity,
+ * a dead id's next (even, free) generation, TWHEEL_ID_INVALID
+ */
 int tw_model_forged(struct tw_model *m, uint64_t raw, unsigned int kind);
+/* remote schedule of a new item (from "another lcore", single-threaded) */
+int tw_model_remote_schedule(struct tw_model *m, uint64_t deadline);
+/*
+ * remote cancel; kind 0: a live item's id, 1: a dead id, 2..7: forged as by
+ * tw_model_forged(raw, kind - 2). The id is judged when the message is
+ * applied, so a live id may be stale by then and a forged one live.
+ */
+int tw_model_remote_cancel(struct tw_model *m, uint64_t raw, unsigned int kind);
 int tw_model_sweep(struct tw_model *m, uint64_t now, unsigned int budget);
 int tw_model_drain(struct tw_model *m, unsigned int budget);
-/* drain everything and check that every item is accounted for */
+/* drain everything (ring included), check every item is accounted for */
 int tw_model_finish(struct tw_model *m);
 
 /* The latest now given to a sweep, and the model's sizes. */
 uint64_t tw_model_now(const struct tw_model *m);
 uint32_t tw_model_live(const struct tw_model *m);
+uint32_t tw_model_queued(const struct tw_model *m);
+uint32_t tw_model_capacity(const struct tw_model *m);
+uint32_t tw_model_ring_size(const struct tw_model *m);
 uint64_t tw_model_steps(const struct tw_model *m);
 uint64_t tw_model_rotation(const struct tw_model *m);
 uint64_t tw_model_tick_cycles(const struct tw_model *m);
@@ -83,6 +131,8 @@ struct tw_model_tally {
 	uint64_t schedules, enospc, cancels, moves, refreshes, stale, forged;
 	uint64_t sweeps, due, revisits, drained, lateness_checks;
 	uint64_t backwards, jumps;
+	uint64_t remote_schedules, remote_cancels, remote_full, remote_stale;
+	uint64_t adopted, rejected, remote_cancelled;
 };
 void tw_model_tally_get(const struct tw_model *m, struct tw_model_tally *t);
 void tw_model_note_time(struct tw_model *m, bool backwards, bool jump);

@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+/*
+ * fuzz-twheel: a libFuzzer harness that turns its input into a wheel
+ * geometry and a sequence of operations, and runs them through the shared
+ * reference model (app/test-twheel/twheel_model.c, the same source as
+ * twheel_model_autotest), which checks every step against the invariants of
+ * doc/guide.md. A divergence prints the model's message and aborts, so
+ * libFuzzer keeps the input as a crash artifact.
+ *
+ * Input layout (every read past the end gives zeros, so any input decodes):
+ *
+ *   geometry  capacity (2 bytes), slots (1), tick kind (1, + 1..9 bytes),
+ *             flags (1: lazy deadlines, remote ring size), start time (1, + 8)
+ *   then ops  one opcode byte each, followed by its arguments: schedule,
+ *             cancel, move, refresh, stale and forged ids, sweeps with small
+ *             steps, tick edges, jumps of rotations or days, steps backwards
+ *             and UINT64_MAX, budgets 0, 1, small and large, drain, bursts
+ *             past capacity, remote schedules and cancels, ring floods.
+ *
+ * The EAL is initialised once, in LLVMFuzzerInitialize(), without
+ * hugepages or shared config files, with a file prefix of its own per process (so
+ * libFuzzer's -jobs/-fork workers and other DPDK processes never meet).
+ *
+ *   TWHEEL_FUZZ_TRACE=1   print the decoded geometry and every operation
+ *                         (for replaying a crash; see doc/reliability.md)
+ */
+
+#include <inttypes.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_common.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+
+#include <twheel.h>
+
+#include "twheel_model.h"
+
+#define FUZZ_MAX_CAPACITY 600
+#define FUZZ_MAX_OPS 8192
+#define FUZZ_MAX_STEPS 100000     /* model steps per input: bursts, floods */
+#define DAY_CYCLES (UINT64_C(86400) * 2600000000ULL)
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static bool trace;
+
+#define TRACE(...) do { if (trace) printf(__VA_ARGS__); } while (0)
+
+/* A cursor over the input; past its end every read is 0. */
+struct reader {
+	const uint8_t *p;
+	size_t left;
+};
+
+static uint64_t
+take(struct reader *r, unsigned int bytes)
+{
+	uint64_t v = 0;
+	unsigned int i;
+
+	for (i = 0; i < bytes && r->left != 0; i++, r->left--)
+		v |= (uint64_t)*r->p++ << (8 * i);
+	return v;
+}
+
+/* At exit: release the EAL and remove this process's (empty) runtime dir. */
+static void
+eal_done(void)
+{
+	char dir[PATH_MAX];
+
+	snprintf(dir, sizeof(dir), "%s", rte_eal_get_runtime_dir());
+	rte_eal_cleanup();
+	rmdir(dir);
+}
+
+int
+LLVMFuzzerInitialize(int *argc __rte_unused, char ***argv __rte_unused)
+{
+	char prefix[64];
+	char *eal_argv[] = {
+		"fuzz-twheel", "--no-huge", "-m", "128", "--no-pci",
+		"--no-telemetry", "--no-shconf", "-l", "0",
+		"--log-level=lib.eal:error", "--log-level=lib.twheel:error",
+		prefix, NULL,
+	};
+
+	trace = getenv("TWHEEL_FUZZ_TRACE") != NULL;
+	snprintf(prefix, sizeof(prefix), "--file-prefix=fuzz_twheel_%d",
+		 (int)getpid());
+	if (rte_eal_init((int)RTE_DIM(eal_argv) - 1, eal_argv) < 0) {
+		fprintf(stderr, "fuzz-twheel: rte_eal_init: %s\n",
+			rte_strerror(rte_errno));
+		abort();
+	}
+	atexit(eal_done);
+	return 0;
+}
+
+/* Geometry ---------------------------------------------------------------- */
+
+static uint64_t
+decode_tick(struct reader *r)
+{
+	switch (take(r, 1) % 8) {
+	case 0: return 1;
+	case 1: return 2;
+	case 2: return 3;
+	case 3: return 7;
+	case 4: return 1000;
+	case 5: return 26000000;        /* 10 ms at 2.6 GHz */
+	case 6:
+		/* any 32- or 64-bit length: the reciprocal division path */
+		if (take(r, 1) & 1)
+			return 1 + take(r, 4);
+		return RTE_MAX(take(r, 8), UINT64_C(1));
+	default: return UINT64_C(1) << (take(r, 1) % 64);
+	}
+}
+
+static const uint32_t ring_sizes[8] = { 0, 1, 2, 8, 16, 64, 0, 4096 };
+
+static uint64_t
+decode_start(struct reader *r)
+{
+	switch (take(r, 1) % 4) {
+	case 0: return take(r, 2);
+	case 1: return take(r, 8);
+	case 2: return UINT64_MAX - take(r, 4);
+	default: return (UINT64_C(1) << 63) + take(r, 4);
+	}
+}
+
+/* Operands ----------------------------------------------------------------- */
+
+static uint64_t
+decode_deadline(struct reader *r, struct tw_model *m)
+{
+	uint64_t now = tw_model_now(m), rot = tw_model_rotation(m);
+	uint64_t tick = tw_model_tick_cycles(m), edge;
+
+	switch (take(r, 1) % 8) {
+	case 0: return tw_sat_add(now, take(r, 2));
+	case 1: return tw_sat_add(now, take(r, 4) % tw_sat_add(tw_sat_mul(3, rot), 1));
+	case 2: return tw_sat_sub(now, take(r, 4) % tw_sat_add(rot, 1));
+	case 3: return tw_sat_add(tw_sat_add(now, tw_sat_mul(take(r, 1) + 1, rot)),
+			       take(r, 2));
+	case 4: return UINT64_MAX - take(r, 1);
+	case 5: return take(r, 8);
+	case 6: return now;
+	default:
+		/* a tick boundary ahead, or just before or after it */
+		edge = tw_sat_mul(tw_sat_add(now / tick, take(r, 1)), tick);
+		return tw_sat_add(tw_sat_sub(edge, 1), take(r, 1) % 3);
+	}
+}
+
+static unsigned int
+decode_budget(struct reader *r, struct tw_model *m)
+{
+	switch (take(r, 1) % 8) {
+	case 0: return 0;
+	case 1: return 1;
+	case 6: return 3 * tw_model_capacity(m) + tw_model_ring_size(m);
+	case 7: return (unsigned int)take(r, 2);
+	default: return 1 + (unsigned int)(take(r, 1) % 64);
+	}
+}
+
+/* The next now: steps, tick edges, jumps forward, backwards, the end. */
+static uint64_t
+decode_now(struct reader *r, struct tw_model *m, uint64_t now)
+{
+	uint64_t tick = tw_model_tick_cycles(m), rot = tw_model_rotation(m);
+
+	switch (take(r, 1) % 16) {
+	case 0: case 1: case 2: case 3: case 4: case 5:
+		return tw_sat_add(now, take(r, 4) % tw_sat_add(tw_sat_mul(2, tick), 1));
+	case 6: case 7:
+		/* the last cycle of a tick, or the first of the next */
+		return tw_sat_add(tw_sat_mul(tw_sat_add(now / tick, 1), tick),
+			       take(r, 1) % 2) - 1;
+	case 8:
+		tw_model_note_time(m, false, true);
+		return tw_sat_add(now, tw_sat_mul(take(r, 1) + 1, rot));
+	case 9:
+		tw_model_note_time(m, false, true);
+		return tw_sat_add(now, tw_sat_mul(take(r, 1) % 8 + 1, DAY_CYCLES));
+	case 10:
+		tw_model_note_time(m, true, false);
+		return tw_sat_sub(now, take(r, 4) % tw_sat_add(tw_sat_mul(4, tick), 1));
+	case 11:
+		tw_model_note_time(m, true, false);
+		return tw_sat_sub(now, tw_sat_mul(take(r, 1) % 8 + 1, DAY_CYCLES));
+	case 12:
+		/* after going back, come back to where time was */
+		return tw_sat_add(tw_model_now(m), take(r, 2) % tw_sat_add(tick, 1));
+	case 13:
+		return UINT64_MAX - take(r, 1) % 4;
+	case 14:
+		tw_model_note_time(m, true, false);
+		return take(r, 8);
+	default:
+		return now;
+	}
+}
+
+/* One input --------------------------------------------------------------- */
+
+enum fuzz_op {
+	OP_SCHEDULE, OP_CANCEL, OP_MOVE, OP_REFRESH, OP_STALE, OP_FORGED,
+	OP_SWEEP, OP_SWEEP2, OP_SWEEP3, OP_DRAIN, OP_REMOTE_SCHEDULE,
+	OP_REMOTE_CANCEL, OP_BURST, OP_FLOOD, OP_DRAIN_ALL, OP_SCHEDULE2,
+	OP_COUNT
+};
+
+static int
+run_op(struct reader *r, struct tw_model *m, uint64_t *now)
+{
+	uint64_t a, d;
+	unsigned int b, k;
+	uint32_t n, i;
+	int ret = 0;
+
+	switch (take(r, 1) % OP_COUNT) {
+	case OP_SCHEDULE:
+	case OP_SCHEDULE2:
+		d = decode_deadline(r, m);
+		TRACE("schedule %" PRIu64 "\n", d);
+		return tw_model_schedule(m, d);
+	case OP_CANCEL:
+		a = take(r, 2);
+		TRACE("cancel pick %" PRIu64 "\n", a);
+		return tw_model_cancel(m, a);
+	case OP_MOVE:
+		a = take(r, 2);
+		d = decode_deadline(r, m);
+		TRACE("move pick %" PRIu64 " to %" PRIu64 "\n", a, d);
+		return tw_model_move(m, a, d);
+	case OP_REFRESH:
+		a = take(r, 2);
+		d = take(r, 1) % 2 ? take(r, 2) :
+			take(r, 4) % tw_sat_add(tw_sat_mul(2, tw_model_rotation(m)), 1);
+		TRACE("refresh pick %" PRIu64 " by %" PRIu64 "\n", a, d);
+		return tw_model_refresh(m, a, d);
+	case OP_STALE:
+		a = take(r, 2);
+		d = decode_deadline(r, m);
+		TRACE("stale pick %" PRIu64 "\n", a);
+		return tw_model_stale(m, a, d);
+	case OP_FORGED:
+		a = take(r, 8);
+		k = (unsigned int)take(r, 1);
+		TRACE("forged %#" PRIx64 " kind %u\n", a, k % 6);
+		return tw_model_forged(m, a, k);
+	case OP_SWEEP:
+	case OP_SWEEP2:
+	case OP_SWEEP3:
+		*now = decode_now(r, m, *now);
+		b = decode_budget(r, m);
+		TRACE("sweep now %" PRIu64 " budget %u\n", *now, b);
+		return tw_model_sweep(m, *now, b);
+	case OP_DRAIN:
+		b = decode_budget(r, m);
+		TRACE("drain budget %u\n", b);
+		return tw_model_drain(m, b);
+	case OP_REMOTE_SCHEDULE:
+		d = decode_deadline(r, m);
+		TRACE("remote schedule %" PRIu64 "\n", d);
+		return tw_model_remote_schedule(m, d);
+	case OP_REMOTE_CANCEL:
+		a = take(r, 8);
+		k = (unsigned int)take(r, 1) % 8;
+		TRACE("remote cancel %#" PRIx64 " kind %u\n", a, k);
+		return tw_model_remote_cancel(m, a, k);
+	case OP_BURST:
+		/* capacity pressure: fill up, and a few more that must fail */
+		n = tw_model_capacity(m) - tw_model_live(m) + 1 +
+			(uint32_t)take(r, 1) % 4;
+		d = decode_deadline(r, m);
+		TRACE("burst of %u schedules at %" PRIu64 "\n", n, d);
+		for (i = 0; i < n && ret == 0; i++)
+			ret = tw_model_schedule(m, tw_sat_add(d, i));
+		return ret;
+	case OP_FLOOD:
+		/* fill the ring, and a few more that must be refused */
+		n = tw_model_ring_size(m) - tw_model_queued(m) + 1 +
+			(uint32_t)take(r, 1) % 4;
+		d = decode_deadline(r, m);
+		a = take(r, 1);
+		TRACE("flood of %u remote calls\n", n);
+		for (i = 0; i < n && ret == 0; i++)
+			ret = (a >> (i % 8)) & 1 ?
+				tw_model_remote_cancel(m, a + i, (i + a) % 8) :
+				tw_model_remote_schedule(m, tw_sat_add(d, i));
+		return ret;
+	default:
+		b = 1 + (unsigned int)take(r, 1) % 64;
+		TRACE("drain all, budget %u\n", b);
+		while (ret == 0 && (tw_model_live(m) != 0 || tw_model_queued(m) != 0))
+			ret = tw_model_drain(m, b);
+		return ret;
+	}
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct reader r = { data, size };
+	struct tw_model_cfg cfg = { .name = "fz" };
+	struct tw_model *m;
+	uint64_t now;
+	unsigned int ops;
+	uint8_t flags;
+	int ret;
+
+	cfg.capacity = 1 + (uint32_t)(take(&r, 2) % FUZZ_MAX_CAPACITY);
+	cfg.slots = UINT32_C(2) << (take(&r, 1) % 13);
+	cfg.tick_cycles = decode_tick(&r);
+	flags = (uint8_t)take(&r, 1);
+	cfg.lazy = flags & 1;
+	cfg.ring_size = ring_sizes[(flags >> 1) % RTE_DIM(ring_sizes)];
+	now = decode_start(&r);
+	TRACE("geometry: capacity %u slots %u tick %" PRIu64 " %s ring %u start %"
+	      PRIu64 "\n", cfg.capacity, cfg.slots, cfg.tick_cycles,
+	      cfg.lazy ? "lazy" : "fixed", cfg.ring_size, now);
+
+	m = tw_model_create(&cfg);
+	if (m == NULL) {
+		fprintf(stderr, "fuzz-twheel: cannot create the model's wheel\n");
+		abort();
+	}
+	ret = tw_model_sweep(m, now, 1);
+	for (ops = 0; ret == 0 && r.left != 0 && ops < FUZZ_MAX_OPS &&
+	     tw_model_steps(m) < FUZZ_MAX_STEPS; ops++)
+		ret = run_op(&r, m, &now);
+	if (ret == 0)
+		ret = tw_model_finish(m);
+	if (ret != 0) {
+		fprintf(stderr, "fuzz-twheel: MODEL MISMATCH (capacity %u slots %u"
+			" tick %" PRIu64 " %s ring %u): %s\n", cfg.capacity,
+			cfg.slots, cfg.tick_cycles, cfg.lazy ? "lazy" : "fixed",
+			cfg.ring_size, tw_model_error(m));
+		abort();
+	}
+	tw_model_free(m);
+	return 0;
+}
