@@ -16,6 +16,8 @@
  *   TWHEEL_PERF_CSV=path     append one CSV row per figure to path
  *   TWHEEL_PERF_STRICT=1     a missed target fails the test
  *   TWHEEL_PERF_SECTIONS=... twheel_perf_autotest: a subset of timer,flow,mem
+ *   TWHEEL_PERF_TWHEEL_ONLY=1 flow workloads without rte_timer (A/B runs of
+ *                            library changes)
  */
 
 #ifndef _TWHEEL_PERF_H_
@@ -34,6 +36,7 @@
 struct perf_env {
 	bool quick;
 	bool strict;
+	bool twheel_only;            /* flow workloads without rte_timer */
 	unsigned int reps;
 	uint64_t seed;
 	uint64_t hz;                 /* rte_get_tsc_hz() */
@@ -101,6 +104,10 @@ double perf_median(double *v, unsigned int n);
 /* Fill p with a random permutation of 0 .. n-1. */
 void perf_permutation(uint32_t *p, uint32_t n, uint64_t *rng);
 
+/* A new random visiting order, and a value base + [0, span) per visit. */
+void perf_shuffle(uint32_t *order, uint64_t *rel, uint32_t n, uint64_t base,
+		  uint64_t span, uint64_t *rng);
+
 /* Spin until the TSC reaches t. */
 static inline void
 perf_wait_until(uint64_t t)
@@ -130,6 +137,24 @@ perf_us(const struct perf_env *pe, double cycles)
 {
 	return cycles * 1e6 / (double)pe->hz;
 }
+
+/* A flow as the flow workloads see it: one line, its lazy deadline first. */
+struct perf_flow {
+	uint64_t expires;            /* the lazy deadline */
+	uint64_t id;                 /* its timer id */
+	uint32_t key;
+	uint32_t hits;
+	uint8_t rest[40];            /* the rest of a flow's line */
+} __rte_cache_aligned;
+
+/* deadline_fn of the flow workloads: the flow's expires. */
+uint64_t perf_flow_deadline(void *payload, void *arg);
+
+/*
+ * Context switches of this thread so far: a timed call during which it
+ * changed was pre-empted by the scheduler (a shared VM), not slow.
+ */
+uint64_t perf_ctx_switches(void);
 
 /* Print the main lcore, its CPU set, and a warning if it is not pinned. */
 void perf_print_placement(void);

@@ -46,7 +46,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
 #include <rte_common.h>
 #include <rte_cycles.h>
@@ -66,20 +65,6 @@
 #define FW_BUDGET 256
 #define FW_RING 4096                 /* twheel_config_standard()'s ring */
 #define FW_REPS_MAX 100
-
-struct perf_flow {
-	uint64_t expires;            /* the lazy deadline */
-	twheel_id_t id;
-	uint32_t key;
-	uint32_t hits;
-	uint8_t rest[40];            /* the rest of a flow's line */
-} __rte_cache_aligned;
-
-static uint64_t
-flow_deadline(void *payload, void *arg __rte_unused)
-{
-	return ((const struct perf_flow *)payload)->expires;
-}
 
 /* The figures of one repetition. */
 enum fw_metric {
@@ -132,18 +117,14 @@ struct fw_ctx {
 	uint64_t vnow;               /* the wheel's virtual clock */
 	uint64_t tick, rotation;
 	unsigned int lcore, worker;  /* worker == lcore: no second lcore */
-	double v[FW_NB_METRICS][FW_REPS_MAX];
+	double v[FW_NB_METRICS][FW_REPS_MAX];  /* NAN: not measured */
 };
 
 /* A new random visiting order and relative deadlines base + [0, span). */
 static void
 fw_shuffle(struct fw_ctx *c, uint64_t base, uint64_t span)
 {
-	uint32_t k;
-
-	perf_permutation(c->order, c->n, &c->rng);
-	for (k = 0; k < c->n; k++)
-		c->rel[k] = base + tw_rand(&c->rng) % span;
+	perf_shuffle(c->order, c->rel, c->n, base, span, &c->rng);
 }
 
 static double
@@ -161,7 +142,7 @@ tw_setup(struct fw_ctx *c)
 	uint32_t k;
 
 	twheel_config_standard(&cfg, "perf_flow", c->n, rte_socket_id());
-	cfg.deadline_fn = flow_deadline;
+	cfg.deadline_fn = perf_flow_deadline;
 	c->tick = cfg.tick_cycles;
 	c->rotation = cfg.tick_cycles * cfg.slots;
 	c->w = twheel_create(&cfg);
@@ -293,17 +274,6 @@ tw_fill(struct fw_ctx *c)
 	return TEST_SUCCESS;
 }
 
-/* Context switches of this thread so far (voluntary and not). */
-static uint64_t
-ctx_switches(void)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_THREAD, &ru) != 0)
-		return 0;
-	return (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw;
-}
-
 /*
  * The storm. On a shared VM the scheduler may take the CPU in the middle of
  * a sweep call, which is no cost of the sweep: each call is bracketed by
@@ -324,7 +294,7 @@ tw_storm(struct fw_ctx *c, unsigned int rep)
 	now = c->vnow + c->pe->hz + 2 * c->tick;
 	perf_samples_reset(&c->s);
 	while (got < c->n) {
-		cs = ctx_switches();
+		cs = perf_ctx_switches();
 		t0 = rte_rdtsc_precise();
 		k = twheel_sweep(c->w, now, FW_BUDGET, c->out);
 		t1 = rte_rdtsc();
@@ -337,7 +307,7 @@ tw_storm(struct fw_ctx *c, unsigned int rep)
 		t2 = rte_rdtsc_precise();
 		total += t2 - t0;
 		max_call = RTE_MAX(max_call, t1 - t0);
-		if (ctx_switches() != cs) {
+		if (perf_ctx_switches() != cs) {
 			switched++;
 		} else {
 			max_clean = RTE_MAX(max_clean, t1 - t0);
@@ -660,6 +630,9 @@ fw_run_size(struct perf_env *pe, uint32_t n)
 	c->pe = pe;
 	c->n = n;
 	c->rng = pe->seed ^ n;
+	for (k = 0; k < FW_NB_METRICS; k++)
+		for (rep = 0; rep < FW_REPS_MAX; rep++)
+			c->v[k][rep] = NAN;
 	c->lcore = rte_lcore_id();
 	c->worker = rte_get_next_lcore(c->lcore, 1, 1);
 	if (c->worker >= RTE_MAX_LCORE)
@@ -683,10 +656,11 @@ fw_run_size(struct perf_env *pe, uint32_t n)
 		/* take turns to go first */
 		if (rep & 1) {
 			ret = tw_rep(c, rep);
-			if (ret == TEST_SUCCESS)
+			if (ret == TEST_SUCCESS && !pe->twheel_only)
 				ret = rt_rep(c, rep);
 		} else {
-			ret = rt_rep(c, rep);
+			if (!pe->twheel_only)
+				ret = rt_rep(c, rep);
 			if (ret == TEST_SUCCESS)
 				ret = tw_rep(c, rep);
 		}

@@ -26,8 +26,13 @@
  * dataplane would) and once per sweep. A twheel entry fires at the first
  * sweep after its 10 ms tick has ended, so the waits are 1 s plus one tick.
  *
- * Each measurement is repeated TWHEEL_PERF_REPS times, the two libraries
- * taking turns to go first, and the median is reported.
+ * Every phase is timed in batches of PERF_BATCH operations (the callbacks
+ * from inside, every PERF_BATCH callbacks or records); the figure is the
+ * median batch, so a phase in which the scheduler took the CPU away (a
+ * shared VM) is not inflated. The phase's total / N, which is what
+ * dpdk-test prints, is shown beside it. Each measurement is repeated
+ * TWHEEL_PERF_REPS times, the two libraries taking turns to go first, and
+ * the median is reported.
  */
 
 #include <errno.h>
@@ -53,12 +58,56 @@
 /* a loop that has not finished after this long has lost entries */
 #define TP_STUCK_SECONDS 30
 
+/*
+ * The callbacks are timed from inside: every PERF_BATCH callbacks (records,
+ * for twheel) the TSC is read, so a phase gives one sample per batch like
+ * the loops below, and the median is immune to the scheduler taking the
+ * CPU away in the middle of a phase.
+ */
+struct cb_clock {
+	struct perf_samples *s;
+	uint64_t last;
+	uint32_t count;
+};
+
+static struct cb_clock cb_clock;
 static int rt_outstanding;
+
+static inline void
+cb_tick(void)
+{
+	uint64_t t;
+
+	if (unlikely(++cb_clock.count == PERF_BATCH)) {
+		t = rte_rdtsc();
+		perf_samples_add(cb_clock.s, t - cb_clock.last, PERF_BATCH);
+		cb_clock.last = t;
+		cb_clock.count = 0;
+	}
+}
+
+static void
+cb_start(struct perf_samples *s)
+{
+	perf_samples_reset(s);
+	cb_clock.s = s;
+	cb_clock.count = 0;
+	cb_clock.last = rte_rdtsc();
+}
+
+static void
+cb_stop(void)
+{
+	if (cb_clock.count != 0)
+		perf_samples_add(cb_clock.s, rte_rdtsc() - cb_clock.last,
+				 cb_clock.count);
+}
 
 static void
 rt_count_cb(struct rte_timer *t __rte_unused, void *arg __rte_unused)
 {
 	rt_outstanding--;
+	cb_tick();
 }
 
 struct tp_ctx {
@@ -66,6 +115,7 @@ struct tp_ctx {
 	struct rte_timer *tms;
 	struct twheel *w;
 	struct twheel_fired out[TP_BUDGET];
+	struct perf_samples s;
 	unsigned int lcore;
 	uint64_t ticks;              /* 1 s */
 	uint64_t tick_cycles;        /* the wheel's tick */
@@ -79,118 +129,119 @@ static const char * const tp_phase_name[TP_NB_PHASES] = {
 enum { LIB_RT, LIB_TW, NB_LIBS };
 static const char * const lib_name[NB_LIBS] = { "rte_timer", "twheel" };
 
-static uint64_t
-rt_append(struct tp_ctx *c, unsigned int n, unsigned int *fails)
+/* n resets at now + 1 s (random: rte_rand() % 1 s), batch-timed. */
+static void
+rt_reset_n(struct tp_ctx *c, unsigned int n, bool random, unsigned int *fails)
 {
-	uint64_t t0 = rte_rdtsc();
-	unsigned int i;
+	struct rte_timer *tms = c->tms;
+	uint64_t ticks = c->ticks;
+	unsigned int lcore = c->lcore;
+	uint32_t i;
 
-	for (i = 0; i < n; i++)
-		*fails += rte_timer_reset(&c->tms[i], c->ticks, SINGLE, c->lcore,
-					  rt_count_cb, NULL) != 0;
-	return rte_rdtsc() - t0;
+	PERF_TIMED_LOOP(&c->s, n, i,
+		*fails += rte_timer_reset(&tms[i],
+					  random ? rte_rand() % ticks : ticks,
+					  SINGLE, lcore, rt_count_cb, NULL) != 0);
 }
 
-static uint64_t
-rt_reset_random(struct tp_ctx *c, unsigned int n, unsigned int *fails)
-{
-	uint64_t t0 = rte_rdtsc();
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		*fails += rte_timer_reset(&c->tms[i], rte_rand() % c->ticks,
-					  SINGLE, c->lcore, rt_count_cb,
-					  NULL) != 0;
-	return rte_rdtsc() - t0;
-}
-
-/* rte_timer_manage() until n callbacks ran; UINT64_MAX if stuck. */
-static uint64_t
+/* rte_timer_manage() until n callbacks ran; -1 if stuck. */
+static int
 rt_fire_all(struct tp_ctx *c, unsigned int n)
 {
-	uint64_t t0, t1, stuck = c->pe->hz * TP_STUCK_SECONDS;
+	uint64_t t0, stuck = c->pe->hz * TP_STUCK_SECONDS;
 
 	rt_outstanding = (int)n;
+	cb_start(&c->s);
 	t0 = rte_rdtsc();
 	while (rt_outstanding > 0) {
 		rte_timer_manage();
 		if (unlikely(rte_rdtsc() - t0 > stuck))
-			return UINT64_MAX;
+			return -1;
 	}
-	t1 = rte_rdtsc();
-	return rt_outstanding == 0 ? t1 - t0 : UINT64_MAX;
+	cb_stop();
+	return rt_outstanding == 0 ? 0 : -1;
 }
 
-/* n schedules at now + 1 s (random: now + rte_rand() % 1 s). */
-static uint64_t
+/* n schedules at now + 1 s (random: now + rte_rand() % 1 s), batch-timed. */
+static void
 tw_schedule_n(struct tp_ctx *c, unsigned int n, bool random,
 	      unsigned int *fails, uint64_t *last_deadline)
 {
-	uint64_t t0 = rte_rdtsc(), now = t0, d, last = 0;
-	unsigned int i;
+	struct twheel *w = c->w;
+	uint64_t now = 0, d, last = 0, ticks = c->ticks;
+	uint32_t i;
 
-	for (i = 0; i < n; i++) {
+	PERF_TIMED_LOOP(&c->s, n, i,
 		if ((i & 31) == 0)
 			now = rte_rdtsc();
-		d = now + (random ? rte_rand() % c->ticks : c->ticks);
-		*fails += twheel_schedule(c->w, d, NULL) == TWHEEL_ID_INVALID;
-		last = RTE_MAX(last, d);
-	}
+		d = now + (random ? rte_rand() % ticks : ticks);
+		*fails += twheel_schedule(w, d, NULL) == TWHEEL_ID_INVALID;
+		last = RTE_MAX(last, d));
 	*last_deadline = last;
-	return rte_rdtsc() - t0;
 }
 
-/* twheel_sweep() until n entries were due; UINT64_MAX if stuck. */
-static uint64_t
+/* twheel_sweep() until n entries were due; -1 if stuck. */
+static int
 tw_fire_all(struct tp_ctx *c, unsigned int n)
 {
-	uint64_t t0, t1, stuck = c->pe->hz * TP_STUCK_SECONDS;
+	uint64_t t0, stuck = c->pe->hz * TP_STUCK_SECONDS;
 	unsigned int left = n, k, j;
 
+	cb_start(&c->s);
 	t0 = rte_rdtsc();
 	while (left > 0) {
 		k = twheel_sweep(c->w, rte_rdtsc(), TP_BUDGET, c->out);
-		for (j = 0; j < k; j++)
+		for (j = 0; j < k; j++) {
 			left -= c->out[j].reason == TWHEEL_DUE;
+			cb_tick();
+		}
 		if (unlikely(rte_rdtsc() - t0 > stuck))
-			return UINT64_MAX;
+			return -1;
 	}
-	t1 = rte_rdtsc();
-	return t1 - t0;
+	cb_stop();
+	return 0;
 }
 
-/* One phase on one library: total cycles, UINT64_MAX if entries were lost. */
-static uint64_t
+/* One phase on one library; the samples are left in c->s. 0, or -1 if
+ * timers were lost. */
+static int
 tp_phase(struct tp_ctx *c, unsigned int lib, enum tp_phase p, unsigned int n,
 	 unsigned int *fails, uint64_t *tw_last)
 {
+	bool random = p == TP_RESET;
+
 	switch (p) {
 	case TP_APPEND:
-		return lib == LIB_TW ? tw_schedule_n(c, n, false, fails, tw_last) :
-			rt_append(c, n, fails);
 	case TP_RESET:
-		return lib == LIB_TW ? tw_schedule_n(c, n, true, fails, tw_last) :
-			rt_reset_random(c, n, fails);
+		if (lib == LIB_TW)
+			tw_schedule_n(c, n, random, fails, tw_last);
+		else
+			rt_reset_n(c, n, random, fails);
+		return 0;
 	default:
 		return lib == LIB_TW ? tw_fire_all(c, n) : rt_fire_all(c, n);
 	}
 }
 
-/* One repetition at n; cyc[lib][phase] gets cycles per op. */
+/*
+ * One repetition at n: cyc[lib][phase] gets the median batch (cycles per
+ * op), mean[lib][phase] the phase's total over n as dpdk-test prints it.
+ */
 static int
 tp_one_rep(struct tp_ctx *c, unsigned int n, unsigned int first,
-	   double cyc[NB_LIBS][TP_NB_PHASES])
+	   double cyc[NB_LIBS][TP_NB_PHASES], double mean[NB_LIBS][TP_NB_PHASES])
 {
 	unsigned int fails = 0, p, k, l;
-	uint64_t tw_last = 0, t;
+	uint64_t tw_last = 0;
 
 	for (p = 0; p < TP_NB_PHASES; p++) {
 		for (k = 0; k < NB_LIBS; k++) {
 			l = first ^ k;
-			t = tp_phase(c, l, p, n, &fails, &tw_last);
-			TEST_ASSERT(t != UINT64_MAX, "N=%u, %s, %s: not all timers fired",
+			TEST_ASSERT(tp_phase(c, l, p, n, &fails, &tw_last) == 0,
+				    "N=%u, %s, %s: not all timers fired",
 				    n, lib_name[l], tp_phase_name[p]);
-			cyc[l][p] = (double)t / n;
+			cyc[l][p] = perf_samples_median(&c->s);
+			mean[l][p] = perf_samples_mean(&c->s);
 		}
 		TEST_ASSERT(fails == 0, "N=%u, %s: %u calls failed", n,
 			    tp_phase_name[p], fails);
@@ -273,7 +324,7 @@ tp_run(struct tp_ctx *c)
 {
 	unsigned int max_n = c->pe->quick ? 10000 : TP_MAX;
 	unsigned int n, r, reps = c->pe->reps, p, l;
-	double cyc[100][NB_LIBS][TP_NB_PHASES];
+	double cyc[100][NB_LIBS][TP_NB_PHASES], mean[100][NB_LIBS][TP_NB_PHASES];
 	double med[NB_LIBS][TP_NB_PHASES], tmp[100];
 	twheel_id_t *ids;
 	unsigned int i;
@@ -297,13 +348,14 @@ tp_run(struct tp_ctx *c)
 	}
 	free(ids);
 
-	printf("\n[1] timer_perf_autotest workload (cycles per timer, median of %u; ratio = rte_timer / twheel)\n",
-	       reps);
-	printf("  %9s  %-13s %10s %10s %9s\n", "N", "phase", "rte_timer",
+	printf("\n[1] timer_perf_autotest workload (cycles per timer: median batch of %d, median of %u;\n"
+	       "    in brackets the phase's total / N as dpdk-test prints it; ratio = rte_timer / twheel)\n",
+	       PERF_BATCH, reps);
+	printf("  %9s  %-13s %20s %20s %9s\n", "N", "phase", "rte_timer",
 	       "twheel", "ratio");
 	for (n = 100; n <= max_n; n *= 10) {
 		for (r = 0; r < reps; r++) {
-			ret = tp_one_rep(c, n, r & 1, cyc[r]);
+			ret = tp_one_rep(c, n, r & 1, cyc[r], mean[r]);
 			if (ret != TEST_SUCCESS)
 				return ret;
 		}
@@ -315,13 +367,23 @@ tp_run(struct tp_ctx *c)
 				perf_record(c->pe, "timer_perf", lib_name[l],
 					    tp_phase_name[p], n, "cycles_per_op",
 					    med[l][p], "cycles");
+				for (r = 0; r < reps; r++)
+					tmp[r] = mean[r][l][p];
+				perf_record(c->pe, "timer_perf", lib_name[l],
+					    tp_phase_name[p], n, "total_over_n",
+					    perf_median(tmp, reps), "cycles");
 			}
 		for (p = 0; p < TP_NB_PHASES; p++) {
 			perf_record(c->pe, "timer_perf", "ratio", tp_phase_name[p],
 				    n, "rte_timer_over_twheel",
 				    med[LIB_RT][p] / med[LIB_TW][p], "x");
-			printf("  %9u  %-13s %10.1f %10.1f %8.1fx\n", n,
-			       tp_phase_name[p], med[LIB_RT][p], med[LIB_TW][p],
+			printf("  %9u  %-13s %9.1f (%8.1f) %9.1f (%8.1f) %8.1fx\n", n,
+			       tp_phase_name[p], med[LIB_RT][p],
+			       perf_lookup("timer_perf", "rte_timer", tp_phase_name[p],
+					   n, "total_over_n"),
+			       med[LIB_TW][p],
+			       perf_lookup("timer_perf", "twheel", tp_phase_name[p],
+					   n, "total_over_n"),
 			       med[LIB_RT][p] / med[LIB_TW][p]);
 		}
 	}
@@ -355,8 +417,10 @@ perf_timer_workload(struct perf_env *pe)
 	} else {
 		for (i = 0; i < max_n; i++)
 			rte_timer_init(&c->tms[i]);
-		ret = tp_run(c);
+		ret = perf_samples_init(&c->s, max_n / PERF_BATCH + 2) == 0 ?
+			tp_run(c) : TEST_FAILED;
 	}
+	perf_samples_free(&c->s);
 	twheel_free(c->w);
 	rte_free(c->tms);
 	free(c);

@@ -18,6 +18,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include <rte_eal.h>
 #include <rte_lcore.h>
@@ -68,6 +69,7 @@ perf_env_init(struct perf_env *pe, const char *test_name)
 	memset(pe, 0, sizeof(*pe));
 	pe->quick = test_env_u64("TWHEEL_PERF_QUICK", 0) != 0;
 	pe->strict = test_env_u64("TWHEEL_PERF_STRICT", 0) != 0;
+	pe->twheel_only = test_env_u64("TWHEEL_PERF_TWHEEL_ONLY", 0) != 0;
 	pe->reps = (unsigned int)test_env_u64("TWHEEL_PERF_REPS",
 					      pe->quick ? 1 : 3);
 	if (pe->reps == 0 || pe->reps > 100) {
@@ -222,6 +224,17 @@ perf_permutation(uint32_t *p, uint32_t n, uint64_t *rng)
 	}
 }
 
+void
+perf_shuffle(uint32_t *order, uint64_t *rel, uint32_t n, uint64_t base,
+	     uint64_t span, uint64_t *rng)
+{
+	uint32_t k;
+
+	perf_permutation(order, n, rng);
+	for (k = 0; k < n; k++)
+		rel[k] = base + tw_rand(rng) % span;
+}
+
 /* Results ------------------------------------------------------------------ */
 
 #define PERF_RESULTS_MAX 1024
@@ -306,4 +319,20 @@ perf_print_placement(void)
 		}
 	printf("; %u lcore(s)%s\n", rte_lcore_count(),
 	       count == 1 ? "" : " - WARNING: not pinned to one CPU, figures will be noisier");
+}
+
+uint64_t
+perf_flow_deadline(void *payload, void *arg __rte_unused)
+{
+	return ((const struct perf_flow *)payload)->expires;
+}
+
+uint64_t
+perf_ctx_switches(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru) != 0)
+		return 0;
+	return (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw;
 }
