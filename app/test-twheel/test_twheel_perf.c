@@ -92,7 +92,7 @@ print_targets(struct perf_env *pe)
 		{ "expiry per entry: rte_timer / twheel (timer_perf)",
 		  ratio(tp, "callbacks", tn, "cycles_per_op"), "x", 1, true },
 		{ "expiry per entry: rte_timer / twheel (flow storm)",
-		  ratio(fl, "storm", fn, "cycles_per_entry"), "x", 1, true },
+		  ratio(fl, "storm", fn, "wall_cycles_per_entry"), "x", 1, true },
 		{ "lazy refresh, packet path (cycles)",
 		  perf_lookup(fl, "twheel", "refresh", fn, "cycles_per_op"),
 		  "cycles", 10, false },
