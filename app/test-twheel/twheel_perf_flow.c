@@ -638,7 +638,7 @@ fw_run_size(struct perf_env *pe, uint32_t n)
 		for (rep = 0; rep < FW_REPS_MAX; rep++)
 			c->v[k][rep] = NAN;
 	c->lcore = rte_lcore_id();
-	c->worker = rte_get_next_lcore(c->lcore, 1, 1);
+	c->worker = rte_get_next_lcore(-1, 1, 0);
 	if (c->worker >= RTE_MAX_LCORE)
 		c->worker = c->lcore;
 	c->flows = rte_malloc(NULL, sizeof(*c->flows) * n, RTE_CACHE_LINE_SIZE);
