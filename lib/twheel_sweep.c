@@ -48,9 +48,9 @@
  *
  * Where the cycles go: at a million entries neither chunks, entries nor
  * payloads are in cache. Chunks give the next 14 indices without chasing a
- * pointer, so while one chunk is processed the entries of the next are
- * prefetched, and before a chunk is processed the payload lines of its
- * entries (read by deadline_fn) are prefetched together.
+ * pointer, so the sweep runs a prefetch pipeline a chunk per stage
+ * (prefetch_ahead()): chunk lines three chunks ahead, entries two ahead,
+ * payload lines (read by deadline_fn) one ahead.
  */
 
 #include <rte_common.h>
@@ -78,6 +78,54 @@ prefetch_chunk_entries(const struct twheel *w, const struct twheel_chunk *c,
 		prefetch_entry(twheel_entry_at(w, c->ref[i]));
 }
 
+/*
+ * The prefetch pipeline over the pending list, one stage per chunk: while
+ * chunk k is processed, the payloads of chunk k+1 (read by deadline_fn),
+ * the entries of chunk k+2 and the line of chunk k+3 are requested, each
+ * stage from lines the previous stage brought in. So an entry's payload is
+ * asked for two chunks after its entry and one before it is needed, and a
+ * sweep waits for memory only while the pipeline fills.
+ */
+static inline void
+prefetch_ahead(const struct twheel *w, const struct twheel_chunk *c, bool lazy)
+{
+	const struct twheel_chunk *c1, *c2;
+	uint32_t i;
+
+	if (c->next == TWHEEL_NIL)
+		return;
+	c1 = &w->chunks[c->next];       /* every chunk after the head is full */
+	if (lazy)
+		for (i = 0; i < TWHEEL_CHUNK_REFS; i++)
+			rte_prefetch0(twheel_entry_at(w, c1->ref[i])->payload);
+	if (c1->next == TWHEEL_NIL)
+		return;
+	c2 = &w->chunks[c1->next];
+	prefetch_chunk_entries(w, c2, TWHEEL_CHUNK_REFS);
+	if (c2->next != TWHEEL_NIL)
+		rte_prefetch0(&w->chunks[c2->next]);
+}
+
+/* Fill the pipeline at the start of a sweep: entries of the head chunk and
+ * the next, the line after; then the head chunk's payloads. */
+static inline void
+prefetch_prime(const struct twheel *w, const struct twheel_list *l, bool lazy)
+{
+	const struct twheel_chunk *c = &w->chunks[l->head], *c1;
+	uint32_t i;
+
+	prefetch_chunk_entries(w, c, l->fill);
+	if (c->next != TWHEEL_NIL) {
+		c1 = &w->chunks[c->next];
+		prefetch_chunk_entries(w, c1, TWHEEL_CHUNK_REFS);
+		if (c1->next != TWHEEL_NIL)
+			rte_prefetch0(&w->chunks[c1->next]);
+	}
+	if (lazy)
+		for (i = 0; i < l->fill; i++)
+			rte_prefetch0(twheel_entry_at(w, c->ref[i])->payload);
+}
+
 /* Per-sweep tallies, stored to the shared counters once at the end. */
 struct sweep_tally {
 	uint64_t due;
@@ -96,30 +144,22 @@ sweep_pending(struct twheel *w, uint64_t now, unsigned int budget,
 	struct twheel_list *l = &w->lists[w->pending];
 	struct twheel_entry *batch[TWHEEL_CHUNK_REFS];
 	uint32_t batch_idx[TWHEEL_CHUNK_REFS];
+	bool lazy = w->deadline_fn != NULL;
 	unsigned int done = 0;
 	unsigned int nout = *nb_out;
 	uint32_t i, n;
 
+	if (l->head != TWHEEL_NIL)
+		prefetch_prime(w, l, lazy);
 	while (done < budget && l->head != TWHEEL_NIL) {
 		const struct twheel_chunk *c = &w->chunks[l->head];
 
-		/* the next chunk is full: start on its entries and its successor */
-		if (c->next != TWHEEL_NIL) {
-			const struct twheel_chunk *nc = &w->chunks[c->next];
-
-			prefetch_chunk_entries(w, nc, TWHEEL_CHUNK_REFS);
-			if (nc->next != TWHEEL_NIL)
-				rte_prefetch0(&w->chunks[nc->next]);
-		}
-
+		prefetch_ahead(w, c, lazy);
 		n = RTE_MIN(l->fill, budget - done);
 		for (i = 0; i < n; i++) {
 			batch_idx[i] = c->ref[l->fill - 1 - i];
 			batch[i] = twheel_entry_at(w, batch_idx[i]);
 		}
-		if (w->deadline_fn != NULL)
-			for (i = 0; i < n; i++)
-				rte_prefetch0(batch[i]->payload);
 
 		for (i = 0; i < n; i++) {
 			struct twheel_entry *e = batch[i];
