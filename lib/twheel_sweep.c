@@ -181,7 +181,12 @@ sweep_pending(struct twheel *w, uint64_t now, unsigned int budget,
 						    TWHEEL_DUE, &out[nout++]);
 				tally->due++;
 			} else {
-				/* never into pending: that list is this one */
+				/*
+				 * never into pending: that list is this one. The
+				 * stored deadline follows, so the entry stays filed
+				 * at or before it (twheel_ops.c, move).
+				 */
+				e->deadline = d;
 				twheel_list_insert(w, twheel_bucket_list_for(w, d),
 						   batch_idx[i], e);
 				tally->revisits++;
