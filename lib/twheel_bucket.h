@@ -15,6 +15,12 @@
 
 #include "twheel_private.h"
 
+/*
+ * Chunks leave the pool in the order they came back, which after a sweep
+ * or a drained free stack is anything but the cache's: the next free chunk
+ * is prefetched when one is taken, so the next allocation (at least a
+ * chunk's worth of inserts later) finds its link and line in cache.
+ */
 static inline uint32_t
 twheel_chunk_alloc(struct twheel *w)
 {
@@ -22,6 +28,8 @@ twheel_chunk_alloc(struct twheel *w)
 
 	RTE_ASSERT(c != TWHEEL_NIL);
 	w->chunk_free = w->chunks[c].next;
+	if (likely(w->chunk_free != TWHEEL_NIL))
+		rte_prefetch0(&w->chunks[w->chunk_free]);
 	return c;
 }
 
@@ -123,7 +131,7 @@ twheel_list_pop(struct twheel *w, uint32_t list)
  * ahead. A free entry's link is not kept: nothing unlinks a free entry.
  *
  * An allocation prefetches the entry it will hand out this many
- * allocations later, so a run of schedules (new flows in a burst) overlaps
+ * allocations later (at most a chunk's worth), so a run of schedules (new flows in a burst) overlaps
  * its entries' cache misses instead of taking them one after the other.
  */
 #define TWHEEL_SLAB_PREFETCH_AHEAD 8
@@ -145,9 +153,6 @@ twheel_slab_prefetch(const struct twheel *w)
 		rte_prefetch0(twheel_entry_at(w,
 			nc->ref[TWHEEL_CHUNK_REFS - 1 - (j - f)]));
 	}
-	/* the next chunk's line, well before its indices are read */
-	if (f == TWHEEL_CHUNK_REFS - 1 && h->next != TWHEEL_NIL)
-		rte_prefetch0(&w->chunks[h->next]);
 }
 
 /* Push a free index (its entry's generation is even). */
@@ -179,6 +184,10 @@ twheel_slab_alloc(struct twheel *w)
 		w->free_head = w->chunks[h].next;
 		w->free_fill = TWHEEL_CHUNK_REFS;
 		twheel_chunk_release(w, h);
+		/* the line after the new head's, a chunk's worth ahead */
+		if (w->free_head != TWHEEL_NIL &&
+		    w->chunks[w->free_head].next != TWHEEL_NIL)
+			rte_prefetch0(&w->chunks[w->chunks[w->free_head].next]);
 	}
 	twheel_slab_prefetch(w);
 	twheel_entry_at(w, idx)->gen++;
