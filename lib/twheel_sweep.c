@@ -323,7 +323,8 @@ twheel_sweep(struct twheel *w, uint64_t now, unsigned int budget,
 	TWHEEL_STAT_ADD(w, sweeps, 1);
 	if (unlikely(budget == 0))
 		return 0;
-	if (w->ring != NULL)
+	/* an empty ring costs a load of its two tails, not a dequeue call */
+	if (w->ring != NULL && rte_ring_count(w->ring) != 0)
 		work = twheel_remote_apply(w, budget, out, &nout, budget);
 	if (now > w->now)
 		w->now = now;
