@@ -18,6 +18,7 @@
  *   TWHEEL_PERF_SECTIONS=... twheel_perf_autotest: a subset of timer,flow,mem
  *   TWHEEL_PERF_TWHEEL_ONLY=1 flow workloads without rte_timer (A/B runs of
  *                            library changes)
+ *   TWHEEL_PERF_TIMER_FROM=N timer workload from N up (100 by default)
  */
 
 #ifndef _TWHEEL_PERF_H_

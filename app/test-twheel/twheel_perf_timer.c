@@ -279,6 +279,8 @@ static int
 tp_run(struct tp_ctx *c)
 {
 	unsigned int max_n = c->pe->quick ? 10000 : TP_MAX;
+	/* TWHEEL_PERF_TIMER_FROM=N starts the series at N (A/B runs at 1M) */
+	unsigned int first_n = (unsigned int)test_env_u64("TWHEEL_PERF_TIMER_FROM", 100);
 	unsigned int n, r, reps = c->pe->reps, p, l;
 	double cyc[100][NB_LIBS][TP_NB_PHASES], mean[100][NB_LIBS][TP_NB_PHASES];
 	double med[NB_LIBS][TP_NB_PHASES], tmp[100];
@@ -309,7 +311,7 @@ tp_run(struct tp_ctx *c)
 	       reps, PERF_BATCH);
 	printf("  %9s  %-13s %20s %20s %9s\n", "N", "phase", "rte_timer",
 	       "twheel", "ratio");
-	for (n = 100; n <= max_n; n *= 10) {
+	for (n = first_n; n <= max_n; n *= 10) {
 		for (r = 0; r < reps; r++) {
 			ret = tp_one_rep(c, n, r & 1, cyc[r], mean[r]);
 			if (ret != TEST_SUCCESS)
