@@ -28,8 +28,10 @@
  * payload loads for a whole chunk at once (twheel_sweep.c); doc/guide.md has
  * the measurements that decided it.
  *
- * Chunks come from a pool sized at create time. Every list has at most one
- * partly filled chunk, so capacity / 14 + min(capacity, lists) chunks always
+ * Chunks come from a pool sized at create time. Every slab index is in
+ * exactly one list at all times (a bucket, pending, or the free stack of
+ * unused entries, twheel_bucket.h), and each has at most one partly filled
+ * chunk, so capacity / 14 + min(capacity, lists + 1) chunks always
  * suffice: insert can never run out.
  *
  * A bucket owns a list through bucket_list[]. Detaching a bucket for a sweep
@@ -55,8 +57,9 @@ twheel_lists_init(struct twheel *w)
 	uint64_t nb_chunks;
 	uint32_t i;
 
+	/* the lists and the free stack each have at most one partial chunk */
 	nb_chunks = w->capacity / TWHEEL_CHUNK_REFS +
-		RTE_MIN((uint64_t)w->capacity, (uint64_t)nb_lists);
+		RTE_MIN((uint64_t)w->capacity, (uint64_t)nb_lists + 1);
 	w->nb_chunks = (uint32_t)nb_chunks;
 
 	w->chunks = rte_malloc_socket("twheel_chunks",
@@ -96,12 +99,30 @@ twheel_lists_init(struct twheel *w)
 	w->lists[w->pending] = (struct twheel_list){
 		.head = TWHEEL_NIL, .fill = 0, .bucket = TWHEEL_BUCKET_PENDING,
 	};
+
+	/* every entry is free; the lowest index is handed out first */
+	w->free_head = TWHEEL_NIL;
+	w->free_fill = 0;
+	for (i = w->capacity; i-- > 0;)
+		twheel_free_push(w, i);
+	w->slab->taken = 0;
+	w->slab->owner = w;
 	return 0;
 }
 
 void
 twheel_lists_free(struct twheel *w)
 {
+	/*
+	 * The free list goes with the chunks: rte_mempool_free() dequeues
+	 * every object before it frees the memory, so leave it nothing to
+	 * walk.
+	 */
+	if (w->slab != NULL && w->slab->owner == w) {
+		w->slab->owner = NULL;
+		w->slab->free_head = TWHEEL_NIL;
+		w->slab->free_count = 0;
+	}
 	rte_free(w->chunks);
 	rte_free(w->lists);
 	rte_free(w->bucket_list);

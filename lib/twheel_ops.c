@@ -16,6 +16,15 @@
  * next sweep; otherwise it goes to its tick's bucket, never behind the
  * cursor. A deadline beyond one rotation simply lands in tick & mask and is
  * re-filed each time the sweep passes it early.
+ *
+ * The rule that makes moves cheap: an entry is always filed at or before
+ * the tick of its stored deadline (schedule and move file it there or
+ * earlier; a sweep that re-files it stores the deadline it re-filed for).
+ * So a move to a later deadline only stores it, as Linux's mod_timer does
+ * for a timer that stays in its bucket: the entry is examined where it is
+ * and re-filed then (one revisit), instead of being unlinked from a chunk
+ * and linked into another now (two more cache misses). Only a move to an
+ * earlier deadline moves the entry.
  */
 
 #include <errno.h>
@@ -77,6 +86,15 @@ twheel_move(struct twheel *w, twheel_id_t id, uint64_t deadline)
 
 	if (unlikely(e == NULL))
 		return -ENOENT;
+	/*
+	 * Later: the entry is filed no later than the tick of its stored
+	 * deadline, so where it is, it is examined no later than it would be
+	 * in the bucket of the new one, and the sweep re-files it then.
+	 */
+	if (deadline >= e->deadline) {
+		e->deadline = deadline;
+		return 0;
+	}
 	e->deadline = deadline;
 	to = twheel_list_for(w, deadline);
 	/* same list: rewriting the deadline was all it took */

@@ -9,14 +9,20 @@
  * pointers rounded up to a power of two, 8 to 16 bytes per entry on top of
  * the 24-byte object header and the 24-byte entry, which would break the
  * 64-byte budget at 1M entries. Entries are single-owner, so the free list
- * needs no ring at all: it is a LIFO of slab indices threaded through the
- * free entries' link field, which costs no memory and hands back the most
- * recently freed (cache-warm) entry first.
+ * needs no ring at all.
+ *
+ * Until the wheel exists (while the mempool library populates the pool),
+ * free objects are counted and threaded through their link field. Then
+ * twheel_lists_init() makes the free entries a list of index chunks like
+ * the buckets' (twheel_bucket.h: a LIFO that hands back the most recently
+ * freed, cache-warm entry first, costs no memory, and lets an allocation
+ * prefetch the entries it will hand out next), and the callbacks below use
+ * it too.
  *
  * The pool is populated from one memory chunk, objects back to back with a
  * fixed stride, so entry <-> index is base + index * stride; a second chunk
  * (the socket too fragmented for one) is refused and create fails with
- * ENOMEM. The wheel pops and pushes the free list inline (twheel_private.h);
+ * ENOMEM. The wheel pops and pushes the free list inline (twheel_bucket.h);
  * the callbacks below serve the mempool library itself (populate,
  * rte_mempool_avail_count(), dump, audit), so both views stay consistent.
  *
@@ -32,6 +38,7 @@
 #include <rte_mempool.h>
 
 #include "twheel_private.h"
+#include "twheel_bucket.h"
 
 const char twheel_slab_ops_name[] = "twheel_slab";
 
@@ -67,12 +74,35 @@ slab_free(struct rte_mempool *mp)
 	rte_free(mp->pool_data);
 }
 
+/*
+ * Free objects. The wheel does not count its free entries on its fast
+ * path: they are those neither live (its statistics) nor taken through the
+ * mempool API.
+ */
+static unsigned int
+slab_get_count(const struct rte_mempool *mp)
+{
+	const struct twheel_slab *s = mp->pool_data;
+
+	if (s->owner != NULL)
+		return s->capacity - s->taken - (uint32_t)
+			__atomic_load_n(&s->owner->st.live, __ATOMIC_RELAXED);
+	return s->free_count;
+}
+
 static int
 slab_enqueue(struct rte_mempool *mp, void * const *objs, unsigned int n)
 {
 	struct twheel_slab *s = mp->pool_data;
 	unsigned int i;
 
+	if (s->owner != NULL) {
+		for (i = 0; i < n; i++)
+			twheel_slab_release(s->owner, slab_index(s, objs[i]),
+					    objs[i]);
+		s->taken -= n;
+		return 0;
+	}
 	for (i = 0; i < n; i++) {
 		struct twheel_entry *e = objs[i];
 		uint32_t idx = slab_index(s, e);
@@ -90,8 +120,15 @@ slab_dequeue(struct rte_mempool *mp, void **objs, unsigned int n)
 	struct twheel_slab *s = mp->pool_data;
 	unsigned int i;
 
-	if (s->free_count < n)
+	if (slab_get_count(mp) < n)
 		return -ENOBUFS;
+	if (s->owner != NULL) {
+		for (i = 0; i < n; i++)
+			objs[i] = twheel_entry_at(s->owner,
+						  twheel_slab_alloc(s->owner));
+		s->taken += n;
+		return 0;
+	}
 	for (i = 0; i < n; i++) {
 		struct twheel_entry *e = (struct twheel_entry *)
 			(s->base + (size_t)s->free_head * s->stride);
@@ -103,13 +140,7 @@ slab_dequeue(struct rte_mempool *mp, void **objs, unsigned int n)
 	return 0;
 }
 
-static unsigned int
-slab_get_count(const struct rte_mempool *mp)
-{
-	const struct twheel_slab *s = mp->pool_data;
 
-	return s->free_count;
-}
 
 static int
 slab_populate(struct rte_mempool *mp, unsigned int max_objs, void *vaddr,

@@ -48,9 +48,9 @@
  *
  * Where the cycles go: at a million entries neither chunks, entries nor
  * payloads are in cache. Chunks give the next 14 indices without chasing a
- * pointer, so while one chunk is processed the entries of the next are
- * prefetched, and before a chunk is processed the payload lines of its
- * entries (read by deadline_fn) are prefetched together.
+ * pointer, so the sweep runs a prefetch pipeline a chunk per stage
+ * (prefetch_ahead()): chunk lines four chunks ahead, entries three ahead,
+ * payload lines (read by deadline_fn) two ahead.
  */
 
 #include <rte_common.h>
@@ -78,6 +78,89 @@ prefetch_chunk_entries(const struct twheel *w, const struct twheel_chunk *c,
 		prefetch_entry(twheel_entry_at(w, c->ref[i]));
 }
 
+/*
+ * The prefetch pipeline over the pending list, one stage per chunk: while
+ * chunk k is examined, the payloads of chunk k+2 (read by deadline_fn),
+ * the entries of chunk k+3 and the line of chunk k+4 are requested, each
+ * from lines an earlier stage brought in. A chunk is examined in a few
+ * hundred cycles when nothing is lazy, about one memory round trip on
+ * these machines, so the entries are asked for three chunks ahead and the
+ * payloads two; a sweep waits for memory only while the pipeline fills.
+ */
+#define SWEEP_AHEAD_PAYLOAD 2
+#define SWEEP_AHEAD_ENTRIES 3
+
+/* The chunk k chunks after c (full ones), or NULL. */
+static inline const struct twheel_chunk *
+chunk_after(const struct twheel *w, const struct twheel_chunk *c, unsigned int k)
+{
+	while (k-- > 0) {
+		if (c->next == TWHEEL_NIL)
+			return NULL;
+		c = &w->chunks[c->next];
+	}
+	return c;
+}
+
+static inline void
+prefetch_payloads(const struct twheel *w, const struct twheel_chunk *c,
+		  uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		rte_prefetch0(twheel_entry_at(w, c->ref[i])->payload);
+}
+
+static inline void
+prefetch_ahead(const struct twheel *w, const struct twheel_chunk *c, bool lazy)
+{
+	const struct twheel_chunk *p, *e;
+
+	p = chunk_after(w, c, SWEEP_AHEAD_PAYLOAD);
+	if (p == NULL)
+		return;
+	if (lazy)
+		prefetch_payloads(w, p, TWHEEL_CHUNK_REFS);
+	e = chunk_after(w, p, SWEEP_AHEAD_ENTRIES - SWEEP_AHEAD_PAYLOAD);
+	if (e == NULL)
+		return;
+	prefetch_chunk_entries(w, e, TWHEEL_CHUNK_REFS);
+	if (e->next != TWHEEL_NIL)
+		rte_prefetch0(&w->chunks[e->next]);
+}
+
+/*
+ * Fill the pipeline at the start of a sweep: the entries of the head chunk
+ * and of the chunks up to k+3, the lines up to k+4, then the payloads of
+ * the chunks up to k+2 (the first of them wait for their entries).
+ */
+static inline void
+prefetch_prime(const struct twheel *w, const struct twheel_list *l, bool lazy)
+{
+	const struct twheel_chunk *c = &w->chunks[l->head], *x = c;
+	unsigned int k;
+
+	prefetch_chunk_entries(w, c, l->fill);
+	for (k = 1; k <= SWEEP_AHEAD_ENTRIES; k++) {
+		x = chunk_after(w, x, 1);
+		if (x == NULL)
+			break;
+		prefetch_chunk_entries(w, x, TWHEEL_CHUNK_REFS);
+	}
+	if (x != NULL && x->next != TWHEEL_NIL)
+		rte_prefetch0(&w->chunks[x->next]);
+	if (!lazy)
+		return;
+	prefetch_payloads(w, c, l->fill);
+	for (k = 1, x = c; k <= SWEEP_AHEAD_PAYLOAD; k++) {
+		x = chunk_after(w, x, 1);
+		if (x == NULL)
+			break;
+		prefetch_payloads(w, x, TWHEEL_CHUNK_REFS);
+	}
+}
+
 /* Per-sweep tallies, stored to the shared counters once at the end. */
 struct sweep_tally {
 	uint64_t due;
@@ -96,59 +179,78 @@ sweep_pending(struct twheel *w, uint64_t now, unsigned int budget,
 	struct twheel_list *l = &w->lists[w->pending];
 	struct twheel_entry *batch[TWHEEL_CHUNK_REFS];
 	uint32_t batch_idx[TWHEEL_CHUNK_REFS];
+	twheel_deadline_fn fn = w->deadline_fn;
+	void *fn_arg = w->deadline_arg;
+	bool lazy = fn != NULL;
+	uint32_t freed[TWHEEL_CHUNK_REFS], nfreed;
+	/* tallies in locals: stores to records and entries cannot alias them */
+	uint64_t due = 0, revisits = 0, max_lag = tally->max_lag;
 	unsigned int done = 0;
 	unsigned int nout = *nb_out;
-	uint32_t i, n;
+	uint32_t i, n, fill;
 
+	if (l->head != TWHEEL_NIL)
+		prefetch_prime(w, l, lazy);
 	while (done < budget && l->head != TWHEEL_NIL) {
 		const struct twheel_chunk *c = &w->chunks[l->head];
 
-		/* the next chunk is full: start on its entries and its successor */
-		if (c->next != TWHEEL_NIL) {
-			const struct twheel_chunk *nc = &w->chunks[c->next];
-
-			prefetch_chunk_entries(w, nc, TWHEEL_CHUNK_REFS);
-			if (nc->next != TWHEEL_NIL)
-				rte_prefetch0(&w->chunks[nc->next]);
-		}
-
-		n = RTE_MIN(l->fill, budget - done);
+		prefetch_ahead(w, c, lazy);
+		fill = l->fill;
+		n = RTE_MIN(fill, budget - done);
 		for (i = 0; i < n; i++) {
-			batch_idx[i] = c->ref[l->fill - 1 - i];
+			batch_idx[i] = c->ref[fill - 1 - i];
 			batch[i] = twheel_entry_at(w, batch_idx[i]);
 		}
-		if (w->deadline_fn != NULL)
-			for (i = 0; i < n; i++)
-				rte_prefetch0(batch[i]->payload);
+		/*
+		 * Pop the batch before re-filing any of it: an emptied head
+		 * chunk goes back to the pool first, so the pool's bound (one
+		 * partial chunk per list) holds at every step. batch[] keeps
+		 * what the chunk held.
+		 */
+		l->fill = fill - n;
+		if (l->fill == 0)
+			twheel_list_drop_head(w, l);
 
+		nfreed = 0;
 		for (i = 0; i < n; i++) {
 			struct twheel_entry *e = batch[i];
-			uint64_t d = twheel_current_deadline(w, e);
-
-			/*
-			 * Pop before re-filing: an emptied head chunk goes back
-			 * to the pool first, so the pool's bound (one partial
-			 * chunk per list) holds at every step. batch[] keeps
-			 * what the chunk held.
-			 */
-			if (--l->fill == 0)
-				twheel_list_drop_head(w, l);
+			uint64_t d = lazy ? fn(e->payload, fn_arg) : e->deadline;
 
 			if (d <= now) {
-				if (now - d > tally->max_lag)
-					tally->max_lag = now - d;
-				twheel_entry_retire(w, batch_idx[i], e, d,
-						    TWHEEL_DUE, &out[nout++]);
-				tally->due++;
+				uint32_t gen = e->gen;
+
+				if (now - d > max_lag)
+					max_lag = now - d;
+				/* leaves: its id goes stale; its slot is freed below */
+				e->gen = gen + 1;
+				out[nout++] = (struct twheel_fired){
+					.id = twheel_make_id(batch_idx[i], gen),
+					.payload = e->payload,
+					.deadline = d,
+					.reason = TWHEEL_DUE,
+				};
+				freed[nfreed++] = batch_idx[i];
 			} else {
-				/* never into pending: that list is this one */
+				/*
+				 * never into pending: that list is this one. The
+				 * stored deadline follows, so the entry stays filed
+				 * at or before it (twheel_ops.c, move).
+				 */
+				e->deadline = d;
 				twheel_list_insert(w, twheel_bucket_list_for(w, d),
 						   batch_idx[i], e);
-				tally->revisits++;
+				revisits++;
 			}
 		}
+		/* the slots of the batch's due entries, in one go */
+		for (i = 0; i < nfreed; i++)
+			twheel_free_push(w, freed[i]);
+		due += nfreed;
 		done += n;
 	}
+	tally->due += due;
+	tally->revisits += revisits;
+	tally->max_lag = max_lag;
 	*nb_out = nout;
 	return done;
 }
@@ -221,7 +323,8 @@ twheel_sweep(struct twheel *w, uint64_t now, unsigned int budget,
 	TWHEEL_STAT_ADD(w, sweeps, 1);
 	if (unlikely(budget == 0))
 		return 0;
-	if (w->ring != NULL)
+	/* an empty ring costs a load of its two tails, not a dequeue call */
+	if (w->ring != NULL && rte_ring_count(w->ring) != 0)
 		work = twheel_remote_apply(w, budget, out, &nout, budget);
 	if (now > w->now)
 		w->now = now;

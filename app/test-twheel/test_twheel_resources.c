@@ -15,7 +15,6 @@
  *                          above 64 bytes per entry.
  */
 
-#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,34 +28,6 @@
 
 #include "test.h"
 #include "test_twheel_util.h"
-
-struct heap_snapshot {
-	size_t rte_alloc_bytes;
-	unsigned int rte_alloc_count;
-	size_t libc_in_use;
-	size_t libc_mmapped;
-	size_t libc_arena;
-};
-
-static void
-heap_snapshot(struct heap_snapshot *s)
-{
-	struct rte_malloc_socket_stats st;
-	struct mallinfo2 mi;
-	unsigned int i;
-
-	memset(s, 0, sizeof(*s));
-	for (i = 0; i < rte_socket_count(); i++) {
-		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i), &st) != 0)
-			continue;
-		s->rte_alloc_bytes += st.heap_allocsz_bytes;
-		s->rte_alloc_count += st.alloc_count;
-	}
-	mi = mallinfo2();
-	s->libc_in_use = mi.uordblks;
-	s->libc_mmapped = mi.hblkhd;
-	s->libc_arena = mi.arena;
-}
 
 #define NOALLOC_CAP 65536
 #define NOALLOC_OPS 1000000

@@ -2,7 +2,12 @@
  * Copyright(c) 2026 The twheel authors
  */
 
+#include <malloc.h>
+#include <string.h>
+
 #include <rte_common.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
 #include <rte_memory.h>
 
 #include "test_twheel_util.h"
@@ -49,4 +54,24 @@ tw_sweep_all(struct twheel *w, uint64_t now, struct twheel_fired *out,
 			break;
 	}
 	return total;
+}
+
+void
+heap_snapshot(struct heap_snapshot *s)
+{
+	struct rte_malloc_socket_stats st;
+	struct mallinfo2 mi;
+	unsigned int i;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < rte_socket_count(); i++) {
+		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i), &st) != 0)
+			continue;
+		s->rte_alloc_bytes += st.heap_allocsz_bytes;
+		s->rte_alloc_count += st.alloc_count;
+	}
+	mi = mallinfo2();
+	s->libc_in_use = mi.uordblks;
+	s->libc_mmapped = mi.hblkhd;
+	s->libc_arena = mi.arena;
 }

@@ -8,6 +8,7 @@
 #define _TEST_TWHEEL_UTIL_H_
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <rte_memory.h>
@@ -48,5 +49,16 @@ tw_make_lazy(const char *name, uint32_t capacity, uint32_t slots,
 /* Sweep at now until a sweep ends within its budget or max records; total. */
 unsigned int tw_sweep_all(struct twheel *w, uint64_t now,
 			  struct twheel_fired *out, unsigned int max);
+
+/* What the rte_malloc heaps and the libc heap have given out. */
+struct heap_snapshot {
+	size_t rte_alloc_bytes;
+	unsigned int rte_alloc_count;
+	size_t libc_in_use;
+	size_t libc_mmapped;
+	size_t libc_arena;
+};
+
+void heap_snapshot(struct heap_snapshot *s);
 
 #endif /* _TEST_TWHEEL_UTIL_H_ */
