@@ -185,10 +185,13 @@ int twheel_cancel(struct twheel *w, twheel_id_t id);
 /**
  * Move an entry to a new deadline. Owner lcore only. O(1).
  *
- * The stored deadline becomes @p deadline and the entry is re-filed in the
- * bucket of that deadline. With a @c deadline_fn the payload still has the
- * last word when the entry comes due; use this to bring a lazy deadline
- * closer.
+ * The stored deadline becomes @p deadline. An earlier deadline re-files the
+ * entry in the bucket of that deadline at once. A later one only stores it,
+ * as Linux's mod_timer does: the entry is filed no later than its old
+ * deadline's tick, and when the sweep reaches it there it is re-filed for
+ * the new one (counted in @c revisits). Either way it comes due at the same
+ * time. With a @c deadline_fn the payload still has the last word when the
+ * entry comes due; use this to bring a lazy deadline closer.
  *
  * @param w
  *   The wheel.
