@@ -137,6 +137,9 @@ print_targets(struct perf_env *pe)
 		perf_record(pe, "target", "twheel", t[i].what, 0, "value",
 			    t[i].value, t[i].unit);
 	}
+	printf("  (the machine's floor in this run: calls of fixed arithmetic as long as the\n"
+	       "   storm's median call, on the same lcore, peaked at %.1f us)\n",
+	       perf_lookup(fl, "machine", "storm", fn, "fixed_work_max_call_us"));
 	for (i = 0; i < RTE_DIM(vpp); i++)
 		printf("  VPP at %u: re-arm %.0f ns, expire %.0f ns; twheel: re-arm %.1f ns, expire %.1f ns\n",
 		       vpp[i].n, vpp[i].rearm, vpp[i].expire,

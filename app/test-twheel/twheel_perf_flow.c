@@ -24,7 +24,9 @@
  *   cancel         twheel_cancel() every flow
  *   storm          every flow scheduled within one second, then swept at a
  *                  time when all are due, budget 256 per call: cycles per
- *                  entry (records consumed), the longest call, total time
+ *                  entry (records consumed), the longest call, total time;
+ *                  beside it, the longest of as many calls of fixed
+ *                  arithmetic of the same length (the machine's floor)
  *   revisit        every flow at now + 7440 s (TCP established); one
  *                  rotation of sweeps examines and re-files each once
  *   remote cancel  ids sent by another lcore with twheel_remote_cancel()
@@ -70,7 +72,7 @@
 enum fw_metric {
 	TW_INSERT, TW_REFRESH_COLD, TW_LOOKUP, TW_LOOKUP_REFRESH, TW_REFRESH,
 	TW_MOVE, TW_CANCEL, TW_STORM, TW_STORM_WALL, TW_STORM_MAX_US, TW_STORM_MAX_RAW_US,
-	TW_STORM_SWITCHED, TW_STORM_P999_US,
+	TW_STORM_SWITCHED, TW_STORM_P999_US, TW_FLOOR_MAX_US, TW_FLOOR_P999_US,
 	TW_STORM_MS, TW_REVISIT, TW_REMOTE_ENQ, TW_REMOTE_APPLY,
 	RT_INSERT, RT_REARM, RT_STOP, RT_REMOTE_STOP, RT_STORM, RT_STORM_MS,
 	FW_NB_METRICS
@@ -92,6 +94,8 @@ static const struct {
 	[TW_STORM_MAX_RAW_US] = { "twheel", "storm", "max_call_any_us", "us" },
 	[TW_STORM_SWITCHED] = { "twheel", "storm", "calls_switched_out", "calls" },
 	[TW_STORM_P999_US] = { "twheel", "storm", "p999_call_us", "us" },
+	[TW_FLOOR_MAX_US] = { "machine", "storm", "fixed_work_max_call_us", "us" },
+	[TW_FLOOR_P999_US] = { "machine", "storm", "fixed_work_p999_call_us", "us" },
 	[TW_STORM_MS] = { "twheel", "storm", "total_ms", "ms" },
 	[TW_REVISIT] = { "twheel", "revisit_7440s", "cycles_per_revisit", "cycles" },
 	[TW_REMOTE_ENQ] = { "twheel", "remote_cancel_enqueue", "cycles_per_op", "cycles" },
@@ -276,6 +280,52 @@ tw_fill(struct fw_ctx *c)
 }
 
 /*
+ * The machine's own floor for "the longest call": as many calls of pure
+ * arithmetic as the storm made, each as long as the storm's median call,
+ * on the same lcore, bracketed the same way. On a VM the hypervisor and the
+ * guest kernel interrupt any code for tens of microseconds now and then; a
+ * sweep's longest call cannot be judged below that floor.
+ */
+static uint64_t
+fixed_work(uint64_t iters)
+{
+	uint64_t x = iters;
+
+	while (iters-- > 0) {
+		x = x * UINT64_C(6364136223846793005) + 1;
+		__asm__ volatile("" : "+r" (x));
+	}
+	return x;
+}
+
+static void
+machine_floor(struct fw_ctx *c, unsigned int rep, uint64_t calls,
+	      double call_cycles)
+{
+	const uint64_t probe = 1000000;
+	uint64_t t0, t1, cs, iters, i, max_clean = 0;
+	double per_iter;
+
+	t0 = rte_rdtsc_precise();
+	fixed_work(probe);
+	per_iter = (double)(rte_rdtsc_precise() - t0) / probe;
+	iters = (uint64_t)(call_cycles / per_iter) + 1;
+	perf_samples_reset(&c->s);
+	for (i = 0; i < calls; i++) {
+		cs = perf_ctx_switches();
+		t0 = rte_rdtsc_precise();
+		fixed_work(iters);
+		t1 = rte_rdtsc_precise();
+		if (perf_ctx_switches() == cs)
+			max_clean = RTE_MAX(max_clean, t1 - t0);
+		perf_samples_add(&c->s, t1 - t0, 1);
+	}
+	c->v[TW_FLOOR_MAX_US][rep] = perf_us(c->pe, (double)max_clean);
+	c->v[TW_FLOOR_P999_US][rep] = perf_us(c->pe,
+					      perf_samples_quantile(&c->s, 0.999));
+}
+
+/*
  * The storm. On a shared VM the scheduler may take the CPU in the middle of
  * a sweep call, which is no cost of the sweep: each call is bracketed by
  * the thread's context-switch count (read outside the timed window), and
@@ -287,7 +337,7 @@ static int
 tw_storm(struct fw_ctx *c, unsigned int rep)
 {
 	uint64_t now, t0, t1, t2, total = 0, max_call = 0, max_clean = 0, cs;
-	uint64_t clean_cycles = 0, clean_entries = 0;
+	uint64_t clean_cycles = 0, clean_entries = 0, calls = 0;
 	uint32_t got = 0, bad = 0, switched = 0, j, k;
 
 	fw_shuffle(c, 0, c->pe->hz);
@@ -316,6 +366,7 @@ tw_storm(struct fw_ctx *c, unsigned int rep)
 			clean_entries += k;
 		}
 		perf_samples_add(&c->s, t1 - t0, 1);
+		calls++;
 		got += k;
 		if (k == 0)
 			break;
@@ -333,6 +384,7 @@ tw_storm(struct fw_ctx *c, unsigned int rep)
 	c->v[TW_STORM_SWITCHED][rep] = switched;
 	c->v[TW_STORM_P999_US][rep] = perf_us(c->pe,
 					      perf_samples_quantile(&c->s, 0.999));
+	machine_floor(c, rep, calls, perf_samples_median(&c->s));
 	return TEST_SUCCESS;
 }
 
@@ -609,6 +661,8 @@ fw_report(struct fw_ctx *c, unsigned int reps)
 	fw_row("  calls switched out by the scheduler", NAN,
 	       m[TW_STORM_SWITCHED], "calls");
 	fw_row("  99.9th percentile call", NAN, m[TW_STORM_P999_US], "us");
+	fw_row("  same calls of fixed arithmetic: longest", NAN, m[TW_FLOOR_MAX_US], "us");
+	fw_row("  same calls of fixed arithmetic: 99.9th", NAN, m[TW_FLOOR_P999_US], "us");
 	fw_row("expiry storm, total", m[RT_STORM_MS], m[TW_STORM_MS], "ms");
 	fw_row("revisit of a 7440 s deadline, per rotation", NAN, m[TW_REVISIT],
 	       "cycles/revisit");
