@@ -183,7 +183,16 @@ check_config(void)
 	const struct fx_lcore_params *lp;
 	unsigned int i, lcore, port, nrxq;
 	char msg[128];
+	int max_q;
 
+	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
+		if ((fx_conf.portmask & (1u << port)) &&
+		    !rte_eth_dev_is_valid_port((uint16_t)port)) {
+			printf("-p: port %u does not exist (%u ports found)\n",
+			       port, rte_eth_dev_count_avail());
+			return -1;
+		}
+	}
 	for (i = 0; i < fx_conf.nb_lcore_params; i++) {
 		lp = &fx_conf.lcore_params[i];
 		lcore = lp->lcore_id;
@@ -220,17 +229,21 @@ check_config(void)
 	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
 		if (!(fx_conf.portmask & (1u << port)))
 			continue;
-		if (!rte_eth_dev_is_valid_port((uint16_t)port)) {
-			printf("-p: port %u does not exist (%u ports found)\n",
-			       port, rte_eth_dev_count_avail());
-			return -1;
-		}
 		nrxq = 0;
-		for (i = 0; i < fx_conf.nb_lcore_params; i++)
-			if (fx_conf.lcore_params[i].port_id == port)
-				nrxq++;
+		max_q = -1;
+		for (i = 0; i < fx_conf.nb_lcore_params; i++) {
+			if (fx_conf.lcore_params[i].port_id != port)
+				continue;
+			nrxq++;
+			max_q = RTE_MAX(max_q, (int)fx_conf.lcore_params[i].queue_id);
+		}
 		if (nrxq == 0) {
 			printf("--config: port %u is in the portmask but has no rx queue\n", port);
+			return -1;
+		}
+		if (max_q + 1 != (int)nrxq) {
+			printf("--config: the rx queues of port %u must be 0..%u, each once\n",
+			       port, nrxq - 1);
 			return -1;
 		}
 	}

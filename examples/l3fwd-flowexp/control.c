@@ -40,6 +40,7 @@
 enum { ST_PENDING, ST_DONE, ST_ABANDONED };
 
 static struct rte_ring *ctl_ring;
+static bool ctl_closed;               /* set at shutdown */
 static struct fx_ctl_req *cur;        /* being carried out */
 static bool cur_flushing;
 static uint32_t cursor[RTE_MAX_LCORE];
@@ -201,6 +202,7 @@ fx_control_fini(void)
 {
 	void *p;
 
+	__atomic_store_n(&ctl_closed, true, __ATOMIC_RELEASE);
 	if (cur != NULL) {
 		cur->rc = -ESHUTDOWN;
 		complete(cur);
@@ -219,6 +221,8 @@ fx_control_call(struct fx_ctl_req *req)
 	struct fx_ctl_req *r;
 	unsigned int ms;
 
+	if (__atomic_load_n(&ctl_closed, __ATOMIC_ACQUIRE))
+		return -ESHUTDOWN;
 	r = malloc(sizeof(*r));
 	if (r == NULL)
 		return -ENOMEM;

@@ -66,7 +66,8 @@ void fx_control_fini(void);
 /**
  * Any thread but the main lcore: queue a request and wait (up to 30 s) for
  * its result, which is copied back into *req.
- * @return 0 with req->rc set, -EBUSY if the queue is full, -ETIMEDOUT.
+ * @return 0 with req->rc set, -EBUSY if the queue is full, -ETIMEDOUT,
+ *   -ESHUTDOWN once the application is stopping.
  */
 int fx_control_call(struct fx_ctl_req *req);
 

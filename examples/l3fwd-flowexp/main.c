@@ -252,6 +252,7 @@ main(int argc, char **argv)
 		if (rte_eal_wait_lcore(w) < 0)
 			ret = -1;
 	}
+	fx_telemetry_stop();
 	fx_control_fini();
 	if (fx_conf.stats_period != 0)
 		fx_stats_print(stdout);

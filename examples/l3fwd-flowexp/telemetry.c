@@ -14,11 +14,17 @@
  *   /l3fwd_flowexp/routes                   the route list
  *
  * The commands run in the telemetry thread. Reading statistics is safe
- * there; everything that changes state is handed to the main lcore
- * (control.c) and the reply waits for its result.
+ * there while the workers run; at shutdown fx_telemetry_stop() waits for a
+ * statistics command in progress and makes later ones fail, before the
+ * main lcore frees what they read (the wheels). This lock is between the
+ * telemetry thread and the main lcore only; workers never take it.
+ * Everything that changes state is handed to the main lcore (control.c)
+ * and the reply waits for its result.
  */
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +35,9 @@
 #include "route.h"
 #include "stats.h"
 #include "telemetry.h"
+
+static pthread_mutex_t tel_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool tel_stopped;
 
 /* ---- emitter into rte_tel_data: one level of nested dictionaries ---- */
 
@@ -88,8 +97,14 @@ cmd_stats(const char *cmd __rte_unused, const char *params __rte_unused,
 {
 	struct tel_ctx t = { .top = d };
 
+	pthread_mutex_lock(&tel_lock);
+	if (tel_stopped) {
+		pthread_mutex_unlock(&tel_lock);
+		return -ESHUTDOWN;
+	}
 	rte_tel_data_start_dict(d);
 	fx_stats_emit(&tel_emitter, &t);
+	pthread_mutex_unlock(&tel_lock);
 	return 0;
 }
 
@@ -97,7 +112,10 @@ static int
 cmd_reset(const char *cmd __rte_unused, const char *params __rte_unused,
 	  struct rte_tel_data *d)
 {
-	fx_stats_reset_maxima();
+	pthread_mutex_lock(&tel_lock);
+	if (!tel_stopped)
+		fx_stats_reset_maxima();
+	pthread_mutex_unlock(&tel_lock);
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "status", "ok");
 	return 0;
@@ -214,4 +232,12 @@ fx_telemetry_register(void)
 		"Delete a route and flush its flows. Parameters: PREFIX/LEN");
 	rte_telemetry_register_cmd("/l3fwd_flowexp/routes", cmd_routes,
 		"The route list. Takes no parameters");
+}
+
+void
+fx_telemetry_stop(void)
+{
+	pthread_mutex_lock(&tel_lock);
+	tel_stopped = true;
+	pthread_mutex_unlock(&tel_lock);
 }

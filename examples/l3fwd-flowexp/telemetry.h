@@ -12,4 +12,10 @@
 /** Register the commands; after rte_eal_init(). */
 void fx_telemetry_register(void);
 
+/**
+ * Shutdown: wait for a statistics command in progress and make later ones
+ * fail, so what they read can be freed. Main lcore.
+ */
+void fx_telemetry_stop(void);
+
 #endif /* _FX_TELEMETRY_H_ */
