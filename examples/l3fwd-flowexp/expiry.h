@@ -66,7 +66,11 @@ void fx_expiry_apply_requests(struct fx_lcore *lc, unsigned int budget,
 /** Queue a delete request for the owner. */
 int fx_expiry_request(struct fx_lcore *lc, uint32_t slot, uint64_t fid);
 
-/* Owner-side flow removal, in worker.c: both delete the flow and count it. */
+/*
+ * Owner-side flow removal, in worker.c. Each counts the flow and takes it
+ * out of sight at once (fid = 0); the hash deletions are batched and done
+ * by fx_flows_flush(), which the worker calls after every poll and drain.
+ */
 
 /** The flow's deadline passed at lc->now; lag counted from its deadline. */
 void fx_flow_expired(struct fx_lcore *lc, struct fx_flow *f, uint64_t deadline);
@@ -74,5 +78,7 @@ void fx_flow_expired(struct fx_lcore *lc, struct fx_flow *f, uint64_t deadline);
 void fx_flow_invalidated(struct fx_lcore *lc, struct fx_flow *f);
 /** Removed at shutdown. */
 void fx_flow_drained(struct fx_lcore *lc, struct fx_flow *f);
+/** Delete the flows removed since the last call from the hash. */
+void fx_flows_flush(struct fx_lcore *lc);
 
 #endif /* _FX_EXPIRY_H_ */

@@ -33,6 +33,18 @@ const char *const fx_tmo_names[FX_TMO_MAX] = {
 #undef FX_TMO_NAME
 };
 
+/* rte_hash key compare: 40 bytes as five 8-byte words */
+static int
+fx_key_cmp(const void *a, const void *b, size_t len __rte_unused)
+{
+	uint64_t x[5], y[5];
+
+	memcpy(x, a, sizeof(x));
+	memcpy(y, b, sizeof(y));
+	return ((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) |
+		(x[3] ^ y[3]) | (x[4] ^ y[4])) != 0;
+}
+
 int
 ft_create(struct fx_flow_table *ft, const char *name, uint32_t capacity,
 	  int socket, bool del_ring)
@@ -55,6 +67,7 @@ ft_create(struct fx_flow_table *ft, const char *name, uint32_t capacity,
 	ft->hash = rte_hash_create(&hp);
 	if (ft->hash == NULL)
 		return -(rte_errno ? rte_errno : ENOMEM);
+	rte_hash_set_cmp_func(ft->hash, fx_key_cmp);
 	ft->flows = rte_zmalloc_socket("fx_flows",
 				       (size_t)capacity * sizeof(struct fx_flow),
 				       RTE_CACHE_LINE_SIZE, socket);
@@ -83,6 +96,29 @@ ft_free(struct fx_flow_table *ft)
 	rte_free(ft->flows);
 	rte_hash_free(ft->hash);
 	memset(ft, 0, sizeof(*ft));
+}
+
+void
+ft_delete_bulk(struct fx_flow_table *ft, struct fx_flow *const *f,
+	       unsigned int n)
+{
+	const void *keys[RTE_HASH_LOOKUP_BULK_MAX];
+	hash_sig_t sig[RTE_HASH_LOOKUP_BULK_MAX];
+	int32_t pos[RTE_HASH_LOOKUP_BULK_MAX];
+	unsigned int i, m;
+
+	while (n != 0) {
+		m = RTE_MIN(n, (unsigned int)RTE_HASH_LOOKUP_BULK_MAX);
+		for (i = 0; i < m; i++) {
+			keys[i] = &f[i]->key;
+			sig[i] = f[i]->sig;
+		}
+		rte_hash_lookup_with_hash_bulk(ft->hash, keys, sig, m, pos);
+		for (i = 0; i < m; i++)
+			rte_hash_del_key_with_hash(ft->hash, keys[i], sig[i]);
+		f += m;
+		n -= m;
+	}
 }
 
 int

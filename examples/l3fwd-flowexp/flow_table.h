@@ -7,6 +7,9 @@
  * a slab of struct fx_flow indexed by the position rte_hash gives the key,
  * one cache line per flow.
  *
+ * Only the owner lcore changes the table. Keys are compared 8 bytes at a
+ * time (fx_key_cmp) instead of by memcmp.
+ *
  * Only the owner lcore changes the table. The main lcore reads the slab to
  * find flows for the control path (flush by prefix, route change); for that
  * each flow's id `fid` doubles as a sequence word: a flow is published by
@@ -108,15 +111,27 @@ ft_publish(struct fx_flow *f, uint64_t fid)
 	__atomic_store_n(&f->fid, fid, __ATOMIC_RELEASE);
 }
 
-/** Remove a flow from hash and slab. Owner only. */
+/**
+ * First half of removing a flow: unpublish it (fid = 0), so neither the
+ * main lcore nor an expiry back-end sees it again. Its key stays in the
+ * hash, and its slot taken, until ft_delete_bulk(). Owner only.
+ */
 static inline void
-ft_delete(struct fx_flow_table *ft, struct fx_flow *f)
+ft_unpublish(struct fx_flow *f)
 {
 	__atomic_store_n(&f->fid, 0, __ATOMIC_RELAXED);
 	/* a later reuse of the slot must not be seen before fid == 0 */
 	__atomic_thread_fence(__ATOMIC_RELEASE);
-	rte_hash_del_key_with_hash(ft->hash, &f->key, f->sig);
 }
+
+/**
+ * Second half: delete n unpublished flows from the hash, which frees their
+ * slots. The keys are looked up together first, so the cache misses on
+ * their buckets and keys overlap instead of following one another.
+ * Owner only; no packet may be processed between the two halves.
+ */
+void ft_delete_bulk(struct fx_flow_table *ft, struct fx_flow *const *f,
+		    unsigned int n);
 
 /**
  * Read a flow's fid and key consistently, from any thread.

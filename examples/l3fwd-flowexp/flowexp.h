@@ -53,6 +53,7 @@ extern int fx_logtype;
 #define FX_EXPIRE_BUDGET_DEFAULT 256u
 #define FX_EXPIRE_BUDGET_MAX 65536u
 #define FX_TICK_US_DEFAULT 10000u
+#define FX_GONE_BATCH 64u           /* flows deleted from the hash together */
 
 /** How flows expire (--expiry). */
 enum fx_expiry {
@@ -139,6 +140,8 @@ struct fx_lcore {
 	uint64_t next_fid;              /**< fids for rte_timer and scan */
 	void *scratch;                  /**< back-end work area (twheel: records) */
 	uint64_t now;                   /**< time of the current burst */
+	uint32_t n_gone;                /**< flows unpublished, to delete (gone[]) */
+	struct fx_flow *gone[FX_GONE_BATCH];
 	uint32_t reset_seen;
 	struct fx_txbuf tx[RTE_MAX_ETHPORTS];
 

@@ -50,11 +50,24 @@
 
 /* ---- flow removal, shared by the back-ends ---- */
 
+void
+fx_flows_flush(struct fx_lcore *lc)
+{
+	if (lc->n_gone == 0)
+		return;
+	ft_delete_bulk(&lc->ft, lc->gone, lc->n_gone);
+	FX_STAT_SET(&lc->st, active, lc->st.active - lc->n_gone);
+	lc->n_gone = 0;
+}
+
+/* unpublish now, delete from the hash with the next batch */
 static inline void
 flow_remove(struct fx_lcore *lc, struct fx_flow *f)
 {
-	ft_delete(&lc->ft, f);
-	FX_STAT_SET(&lc->st, active, lc->st.active - 1);
+	ft_unpublish(f);
+	lc->gone[lc->n_gone++] = f;
+	if (lc->n_gone == FX_GONE_BATCH)
+		fx_flows_flush(lc);
 }
 
 void
@@ -354,6 +367,7 @@ fx_worker_main(void *arg __rte_unused)
 		if (lc->ops != NULL) {
 			lc->now = t0;
 			lc->ops->poll(lc);
+			fx_flows_flush(lc);
 			t1 = rte_rdtsc();
 			FX_STAT_MAX(st, sweep_max, t1 - t0);
 		} else {
@@ -380,7 +394,7 @@ fx_worker_main(void *arg __rte_unused)
 		lc->now = rte_rdtsc();
 		lc->drain_cursor = 0;
 		while (lc->ops->drain(lc, fx_conf.expire_budget) != 0)
-			;
+			fx_flows_flush(lc);
 	}
 	tx_flush_all(lc);
 	return 0;

@@ -22,14 +22,16 @@ import ipaddress
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "tools"))
 import fxpkt as P  # noqa: E402
+import fxtel  # noqa: E402
 import gen_traffic as G  # noqa: E402
 
 EAL = ["--no-huge", "-m", "512", "--no-pci", "--log-level=lib.eal:error"]
@@ -52,14 +54,6 @@ def check(cond, what):
     return cond
 
 
-def runtime_dir(prefix):
-    if os.geteuid() == 0:
-        base = "/var/run"
-    else:
-        base = os.environ.get("XDG_RUNTIME_DIR", "/tmp")
-    return os.path.join(base, "dpdk", prefix)
-
-
 class Example:
     """One run of the example, its log, and its telemetry socket."""
 
@@ -72,22 +66,9 @@ class Example:
         print("run: " + " ".join(cmd))
         self.logf = open(self.log, "w")
         self.proc = subprocess.Popen(cmd, stdout=self.logf, stderr=subprocess.STDOUT)
-        self.sock = os.path.join(runtime_dir(self.prefix), "dpdk_telemetry.v2")
 
     def tel(self, cmd):
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        try:
-            s.connect(self.sock)
-            info = json.loads(s.recv(4096).decode())
-            s.send(cmd.encode())
-            reply = json.loads(s.recv(info.get("max_output_len", 16384)).decode())
-        finally:
-            s.close()
-        value = reply[cmd.split(",")[0]]
-        if value is None:
-            # the socket exists from EAL start-up, the command from later
-            raise ValueError("%s: not registered yet" % cmd)
-        return value
+        return fxtel.query(self.prefix, cmd)
 
     def stats(self):
         return self.tel("/l3fwd_flowexp/stats")
