@@ -145,8 +145,11 @@ struct fx_lcore {
 	uint32_t reset_seen;
 	struct fx_txbuf tx[RTE_MAX_ETHPORTS];
 
+	uint32_t poll_removed;          /**< flows removed by the current poll */
+
 	/* written by the main lcore / telemetry thread, read by the owner */
 	uint32_t reset_req __rte_cache_aligned;   /**< reset maxima when != reset_seen */
+	uint64_t hold_until;            /**< TSC: no expiry poll before (benchmarks) */
 
 	/* written by the owner only, read by anyone */
 	struct fx_lcore_stats st __rte_cache_aligned;

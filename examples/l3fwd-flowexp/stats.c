@@ -113,6 +113,16 @@ fx_stats_reset_maxima(void)
 		__atomic_fetch_add(&fx_workers[w]->reset_req, 1, __ATOMIC_RELAXED);
 }
 
+void
+fx_stats_hold_expiry(unsigned int ms)
+{
+	uint64_t until = rte_rdtsc() + rte_get_tsc_hz() / 1000 * ms;
+	unsigned int w;
+
+	for (w = 0; w < fx_nb_workers; w++)
+		__atomic_store_n(&fx_workers[w]->hold_until, until, __ATOMIC_RELAXED);
+}
+
 static void
 emit_lcore(const struct fx_lcore *lc, const struct fx_emitter *e, void *ctx)
 {
@@ -126,6 +136,7 @@ emit_lcore(const struct fx_lcore *lc, const struct fx_emitter *e, void *ctx)
 	e->u64(ctx, "lag_mean_us", to_us(lag_mean(lc)));
 	e->u64(ctx, "sweep_max_us", to_us(GET(lc, sweep_max)));
 	e->u64(ctx, "loop_max_us", to_us(GET(lc, loop_max)));
+	e->u64(ctx, "poll_removed_max", GET(lc, poll_removed_max));
 	for (t = 0; t < FX_TMO_MAX; t++) {
 		snprintf(name, sizeof(name), "expired_%s", fx_tmo_names[t]);
 		e->u64(ctx, name, GET(lc, expired_tmo[t]));
@@ -155,6 +166,7 @@ fx_stats_emit(const struct fx_emitter *e, void *ctx)
 	e->u64(ctx, "lag_mean_us", to_us(lag_n ? SUM(lag_sum) / lag_n : 0));
 	e->u64(ctx, "sweep_max_us", to_us(MAXOF(sweep_max)));
 	e->u64(ctx, "loop_max_us", to_us(MAXOF(loop_max)));
+	e->u64(ctx, "poll_removed_max", MAXOF(poll_removed_max));
 	for (t = 0; t < FX_TMO_MAX; t++) {
 		snprintf(name, sizeof(name), "expired_%s", fx_tmo_names[t]);
 		e->u64(ctx, name, SUM(expired_tmo[t]));
@@ -380,6 +392,8 @@ fx_stats_summary(FILE *f)
 	fprintf(f, "longest loop iteration: %" PRIu64 " us (%" PRIu64
 		" iterations over 100 us of %" PRIu64 ")\n",
 		to_us(MAXOF(loop_max)), SUM(stalls), SUM(loops));
+	fprintf(f, "most flows removed by one expiry poll: %" PRIu64 "\n",
+		MAXOF(poll_removed_max));
 	fprintf(f, "expiry lag: max %.3f ms, mean %.3f ms\n",
 		(double)to_us(MAXOF(lag_max)) / 1e3,
 		(double)to_us(lag_n ? SUM(lag_sum) / lag_n : 0) / 1e3);

@@ -37,6 +37,7 @@ struct fx_lcore_stats {
 	uint64_t lag_n;
 	uint64_t sweep_max;                  /**< cycles, one expiry poll */
 	uint64_t loop_max;                   /**< cycles, one loop iteration */
+	uint64_t poll_removed_max;           /**< most flows one expiry poll removed */
 	uint64_t last_rx;                    /**< TSC of the last packet received */
 	uint64_t expired_tmo[FX_TMO_MAX];    /**< expiries by timeout class */
 	uint64_t malformed[FX_CAUSE_MAX];
@@ -82,6 +83,13 @@ int fx_stats_write_json(const char *path);
 
 /** Ask every worker to reset its maxima and lag figures. Any thread. */
 void fx_stats_reset_maxima(void);
+
+/**
+ * Make every worker skip its expiry polls for ms milliseconds (forwarding
+ * goes on), so that what comes due meanwhile is due all at once when the
+ * hold ends: the benchmark's expiry storm. Any thread.
+ */
+void fx_stats_hold_expiry(unsigned int ms);
 
 /** Start time of the run, for the uptime figure. */
 void fx_stats_start(void);

@@ -8,6 +8,7 @@
  *
  *   /l3fwd_flowexp/stats                    every counter (stats.c)
  *   /l3fwd_flowexp/reset                    zero the maxima and lag figures
+ *   /l3fwd_flowexp/hold,MS                  no expiry for MS ms (benchmarks)
  *   /l3fwd_flowexp/flush,PREFIX             invalidate the flows in PREFIX
  *   /l3fwd_flowexp/route_add,PREFIX,PORT    add or replace a route, flush PREFIX
  *   /l3fwd_flowexp/route_del,PREFIX         delete a route, flush PREFIX
@@ -121,6 +122,30 @@ cmd_reset(const char *cmd __rte_unused, const char *params __rte_unused,
 	return 0;
 }
 
+static int
+cmd_hold(const char *cmd __rte_unused, const char *params, struct rte_tel_data *d)
+{
+	unsigned long ms;
+	char *end;
+
+	rte_tel_data_start_dict(d);
+	errno = 0;
+	ms = params ? strtoul(params, &end, 10) : 0;
+	if (params == NULL || *params == '\0' || *end != '\0' || errno != 0 ||
+	    ms > 600000) {
+		rte_tel_data_add_dict_string(d, "status",
+			"expected milliseconds, 0..600000");
+		return 0;
+	}
+	pthread_mutex_lock(&tel_lock);
+	if (!tel_stopped)
+		fx_stats_hold_expiry((unsigned int)ms);
+	pthread_mutex_unlock(&tel_lock);
+	rte_tel_data_add_dict_string(d, "status", "ok");
+	rte_tel_data_add_dict_u64(d, "hold_ms", ms);
+	return 0;
+}
+
 /* Run a control request and describe its result in d. */
 static int
 run(struct fx_ctl_req *req, struct rte_tel_data *d)
@@ -224,6 +249,9 @@ fx_telemetry_register(void)
 		"Flow tracking and forwarding statistics. Takes no parameters");
 	rte_telemetry_register_cmd("/l3fwd_flowexp/reset", cmd_reset,
 		"Reset the maxima (sweep, loop, lag, stalls). Takes no parameters");
+	rte_telemetry_register_cmd("/l3fwd_flowexp/hold", cmd_hold,
+		"Skip expiry polls for a while, to make what comes due meanwhile due at once "
+		"(benchmarks). Parameters: MS");
 	rte_telemetry_register_cmd("/l3fwd_flowexp/flush", cmd_flush,
 		"Invalidate the flows with an endpoint in a prefix. Parameters: PREFIX/LEN");
 	rte_telemetry_register_cmd("/l3fwd_flowexp/route_add", cmd_route_add,

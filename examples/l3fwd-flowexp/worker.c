@@ -15,7 +15,9 @@
  *      hands it to the back-end; the packet leaves by the flow's cached
  *      route, resolved once per direction;
  *   3. send what is buffered per port;
- *   4. one expiry poll (expiry_*.c), timed: the longest is "sweep_max";
+ *   4. one expiry poll (expiry_*.c), timed: the longest is "sweep_max",
+ *      the most flows one poll removed "poll_removed_max" (a benchmark
+ *      may hold the polls for a while with /l3fwd_flowexp/hold);
  *   5. report a quiescent state for route replacement, and time the whole
  *      iteration: the longest is "loop_max", longer than 100 us a "stall".
  * No lock, no system call, no allocation: the mbufs come from the pools
@@ -65,6 +67,7 @@ static inline void
 flow_remove(struct fx_lcore *lc, struct fx_flow *f)
 {
 	ft_unpublish(f);
+	lc->poll_removed++;
 	lc->gone[lc->n_gone++] = f;
 	if (lc->n_gone == FX_GONE_BATCH)
 		fx_flows_flush(lc);
@@ -330,6 +333,7 @@ reset_maxima(struct fx_lcore *lc)
 	FX_STAT_SET(st, lag_n, 0);
 	FX_STAT_SET(st, sweep_max, 0);
 	FX_STAT_SET(st, loop_max, 0);
+	FX_STAT_SET(st, poll_removed_max, 0);
 	FX_STAT_SET(st, stalls, 0);
 }
 
@@ -364,12 +368,15 @@ fx_worker_main(void *arg __rte_unused)
 		tx_flush_all(lc);
 
 		t0 = rte_rdtsc();
-		if (lc->ops != NULL) {
+		if (lc->ops != NULL &&
+		    likely(t0 >= __atomic_load_n(&lc->hold_until, __ATOMIC_RELAXED))) {
 			lc->now = t0;
+			lc->poll_removed = 0;
 			lc->ops->poll(lc);
 			fx_flows_flush(lc);
 			t1 = rte_rdtsc();
 			FX_STAT_MAX(st, sweep_max, t1 - t0);
+			FX_STAT_MAX(st, poll_removed_max, lc->poll_removed);
 		} else {
 			t1 = t0;
 		}
