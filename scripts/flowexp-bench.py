@@ -291,6 +291,11 @@ def med(results, key):
     return statistics.median(r[key] for r in results)
 
 
+def rng(results, key, scale=1.0):
+    v = [r[key] / scale for r in results]
+    return "%.3g..%.3g" % (min(v), max(v))
+
+
 def main():
     # stop cleanly (the runs' finally clauses stop testpmd and the example)
     # also when started in the background, where SIGINT is ignored
@@ -328,15 +333,17 @@ def main():
                 log("  run %d mpps   none      %s" % (rep + 1,
                     ", ".join("%s=%.4g" % kv for kv in sorted(out.items()))))
 
-    log("\nmedians of %d run(s); CPU = the worker thread's share of a CPU" % a.repeat)
+    log("\nmedians of %d run(s), ranges over the runs; CPU = the worker thread's share of a CPU"
+        % a.repeat)
     if "new" in scen:
         log("\nnew flows/s per lcore at ~1M concurrent flows")
-        log("%-10s %12s %10s %9s %6s %14s %8s" % ("expiry", "new/s", "active", "timeout", "CPU",
-                                                 "new/CPU-s", "windows"))
+        log("%-10s %12s %10s %9s %6s %14s %8s  %s" % ("expiry", "new/s", "active", "timeout", "CPU",
+                                                     "new/CPU-s", "windows", "new/CPU-s range (M)"))
         for m in modes:
             r = res[("new", m)]
-            log("%-10s %12.0f %10.0f %8.2fs %6.2f %14.0f %8.0f" % (m, med(r, "new_per_s"), med(r, "active"),
-                med(r, "timeout_s"), med(r, "cpu"), med(r, "new_per_cpu_s"), med(r, "windows_kept")))
+            log("%-10s %12.0f %10.0f %8.2fs %6.2f %14.0f %8.0f  %s" % (
+                m, med(r, "new_per_s"), med(r, "active"), med(r, "timeout_s"), med(r, "cpu"),
+                med(r, "new_per_cpu_s"), med(r, "windows_kept"), rng(r, "new_per_cpu_s", 1e6)))
         if "twheel" in modes:
             base = med(res[("new", "twheel")], "new_per_cpu_s")
             for m in modes:
@@ -345,11 +352,12 @@ def main():
                         m, base / max(1.0, med(res[("new", m)], "new_per_cpu_s"))))
     if "mpps" in scen:
         log("\npackets/s with 1M live flows (flowgen over memif)")
-        log("%-10s %12s %10s %6s %14s" % ("expiry", "pps", "active", "CPU", "pps/CPU-s"))
+        log("%-10s %12s %10s %6s %14s  %s" % ("expiry", "pps", "active", "CPU", "pps/CPU-s",
+                                             "pps/CPU-s range (M)"))
         for m in modes + ["none"]:
             r = res[("mpps", m)]
-            log("%-10s %12.0f %10.0f %6.2f %14.0f" % (m, med(r, "pps"), med(r, "active"),
-                med(r, "cpu"), med(r, "pps_per_cpu_s")))
+            log("%-10s %12.0f %10.0f %6.2f %14.0f  %s" % (m, med(r, "pps"), med(r, "active"),
+                med(r, "cpu"), med(r, "pps_per_cpu_s"), rng(r, "pps_per_cpu_s", 1e6)))
         none = med(res[("mpps", "none")], "pps_per_cpu_s")
         for m in modes:
             log("%s / none: %.2f of the packet rate without flow tracking (per CPU-second)"
@@ -367,15 +375,16 @@ def main():
                 med(r, "idle_loop_max_us"), med(r, "idle_stalls")))
     if "burst" in scen:
         log("\n1M flows due at once (expiry held %s s, then released)" % "3.5")
-        log("%-10s %8s %10s %10s %8s %12s %10s %12s %10s %11s" % (
+        log("%-10s %8s %10s %10s %8s %12s %12s %10s %11s  %s" % (
             "expiry", "drain", "loop max", "sweep max", "stalls", "most/poll",
-            "lag max", "ns CPU/exp", "idle loop", "idle stalls"))
+            "ns CPU/exp", "idle loop", "idle stalls", "loop max range (us)"))
         for m in modes:
             r = res[("burst", m)]
-            log("%-10s %7.3fs %8.0fus %8.0fus %8.0f %12.0f %8.0fms %12.0f %8.0fus %11.0f" % (
+            log("%-10s %7.3fs %8.0fus %8.0fus %8.0f %12.0f %12.0f %8.0fus %11.0f  %s" % (
                 m, med(r, "drain_s"), med(r, "loop_max_us"), med(r, "sweep_max_us"),
-                med(r, "stalls"), med(r, "poll_removed_max"), med(r, "lag_max_ms"),
-                med(r, "ns_cpu_per_expiry"), med(r, "idle_loop_max_us"), med(r, "idle_stalls")))
+                med(r, "stalls"), med(r, "poll_removed_max"),
+                med(r, "ns_cpu_per_expiry"), med(r, "idle_loop_max_us"), med(r, "idle_stalls"),
+                rng(r, "loop_max_us")))
     return 0
 
 
