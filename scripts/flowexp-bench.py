@@ -288,11 +288,13 @@ def scen_burst(app, mode, huge):
 
 
 def med(results, key):
-    return statistics.median(r[key] for r in results)
+    return statistics.median(r[key] for r in results) if results else float("nan")
 
 
 def rng(results, key, scale=1.0):
     v = [r[key] / scale for r in results]
+    if not v:
+        return "-"
     return "%.3g..%.3g" % (min(v), max(v))
 
 
@@ -323,12 +325,21 @@ def main():
             for sc in scen:
                 fn = {"new": scen_new, "mpps": scen_mpps, "storm": scen_storm,
                       "burst": scen_burst}[sc]
-                out = fn(app, m, huge)
+                try:
+                    out = fn(app, m, huge)
+                except (RuntimeError, OSError, ValueError, KeyError) as e:
+                    # a run that fails (the example or testpmd gone) is left out
+                    log("  run %d %-6s %-9s FAILED: %r" % (rep + 1, sc, m, e))
+                    continue
                 res.setdefault((sc, m), []).append(out)
                 log("  run %d %-6s %-9s %s" % (rep + 1, sc, m,
                     ", ".join("%s=%.4g" % kv for kv in sorted(out.items()))))
             if "mpps" in scen and m == modes[-1]:
-                out = scen_mpps(app, "none", huge)
+                try:
+                    out = scen_mpps(app, "none", huge)
+                except (RuntimeError, OSError, ValueError, KeyError) as e:
+                    log("  run %d mpps   none      FAILED: %r" % (rep + 1, e))
+                    continue
                 res.setdefault(("mpps", "none"), []).append(out)
                 log("  run %d mpps   none      %s" % (rep + 1,
                     ", ".join("%s=%.4g" % kv for kv in sorted(out.items()))))
@@ -340,35 +351,35 @@ def main():
         log("%-10s %12s %10s %9s %6s %14s %8s  %s" % ("expiry", "new/s", "active", "timeout", "CPU",
                                                      "new/CPU-s", "windows", "new/CPU-s range (M)"))
         for m in modes:
-            r = res[("new", m)]
+            r = res.get(("new", m), [])
             log("%-10s %12.0f %10.0f %8.2fs %6.2f %14.0f %8.0f  %s" % (
                 m, med(r, "new_per_s"), med(r, "active"), med(r, "timeout_s"), med(r, "cpu"),
                 med(r, "new_per_cpu_s"), med(r, "windows_kept"), rng(r, "new_per_cpu_s", 1e6)))
         if "twheel" in modes:
-            base = med(res[("new", "twheel")], "new_per_cpu_s")
+            base = med(res.get(("new", "twheel"), []), "new_per_cpu_s")
             for m in modes:
                 if m != "twheel":
                     log("twheel / %s: %.2fx new flows per CPU-second" % (
-                        m, base / max(1.0, med(res[("new", m)], "new_per_cpu_s"))))
+                        m, base / max(1.0, med(res.get(("new", m), []), "new_per_cpu_s"))))
     if "mpps" in scen:
         log("\npackets/s with 1M live flows (flowgen over memif)")
         log("%-10s %12s %10s %6s %14s  %s" % ("expiry", "pps", "active", "CPU", "pps/CPU-s",
                                              "pps/CPU-s range (M)"))
         for m in modes + ["none"]:
-            r = res[("mpps", m)]
+            r = res.get(("mpps", m), [])
             log("%-10s %12.0f %10.0f %6.2f %14.0f  %s" % (m, med(r, "pps"), med(r, "active"),
                 med(r, "cpu"), med(r, "pps_per_cpu_s"), rng(r, "pps_per_cpu_s", 1e6)))
-        none = med(res[("mpps", "none")], "pps_per_cpu_s")
+        none = med(res.get(("mpps", "none"), []), "pps_per_cpu_s")
         for m in modes:
             log("%s / none: %.2f of the packet rate without flow tracking (per CPU-second)"
-                % (m, med(res[("mpps", m)], "pps_per_cpu_s") / max(1.0, none)))
+                % (m, med(res.get(("mpps", m), []), "pps_per_cpu_s") / max(1.0, none)))
     if "storm" in scen:
         log("\n1M-flow expiry storm (flows created within 'spread' seconds, then idle)")
         log("%-10s %8s %8s %10s %10s %8s %11s %12s %13s" % (
             "expiry", "spread", "drain", "loop max", "sweep max", "stalls",
             "lag max", "idle loop", "idle stalls"))
         for m in modes:
-            r = res[("storm", m)]
+            r = res.get(("storm", m), [])
             log("%-10s %7.2fs %7.2fs %8.0fus %8.0fus %8.0f %9.1fms %10.0fus %13.0f" % (
                 m, med(r, "spread_s"), med(r, "drain_s"), med(r, "loop_max_us"),
                 med(r, "sweep_max_us"), med(r, "stalls"), med(r, "lag_max_ms"),
@@ -379,7 +390,7 @@ def main():
             "expiry", "drain", "loop max", "sweep max", "stalls", "most/poll",
             "ns CPU/exp", "idle loop", "idle stalls", "loop max range (us)"))
         for m in modes:
-            r = res[("burst", m)]
+            r = res.get(("burst", m), [])
             log("%-10s %7.3fs %8.0fus %8.0fus %8.0f %12.0f %12.0f %8.0fus %11.0f  %s" % (
                 m, med(r, "drain_s"), med(r, "loop_max_us"), med(r, "sweep_max_us"),
                 med(r, "stalls"), med(r, "poll_removed_max"),
