@@ -26,7 +26,9 @@ main lcore with testpmd on CPU 1. For each --expiry mode, in one run:
 
 Every rate is also given per CPU-second of the worker thread (from
 /proc/PID/task/TID/stat), which is what a dedicated core would do when the
-machine is shared. Each scenario runs --repeat times; medians are printed.
+machine is shared. Each scenario runs --repeat times, all modes one after
+the other each time; medians are printed, and ratios between modes are
+medians of the ratios between such neighbouring runs.
 
   scripts/flowexp-bench.py [--repeat N] [--modes twheel,rte_timer,scan]
                            [--scenarios new,mpps,storm,burst] [--no-huge]
@@ -320,66 +322,73 @@ def main():
     log("memory: %s; load average %s" % ("hugepages" if huge else "--no-huge",
                                          open("/proc/loadavg").read().split()[:3]))
     res = {}
+    # one scenario at a time for all modes, so that the runs compared with
+    # each other are a minute apart at most: the machine's load drifts
     for rep in range(a.repeat):
-        for m in modes:
-            for sc in scen:
-                fn = {"new": scen_new, "mpps": scen_mpps, "storm": scen_storm,
-                      "burst": scen_burst}[sc]
+        for sc in scen:
+            fn = {"new": scen_new, "mpps": scen_mpps, "storm": scen_storm,
+                  "burst": scen_burst}[sc]
+            for m in modes + (["none"] if sc == "mpps" else []):
                 try:
                     out = fn(app, m, huge)
                 except (RuntimeError, OSError, ValueError, KeyError) as e:
                     # a run that fails (the example or testpmd gone) is left out
                     log("  run %d %-6s %-9s FAILED: %r" % (rep + 1, sc, m, e))
-                    continue
+                    out = None
                 res.setdefault((sc, m), []).append(out)
-                log("  run %d %-6s %-9s %s" % (rep + 1, sc, m,
-                    ", ".join("%s=%.4g" % kv for kv in sorted(out.items()))))
-            if "mpps" in scen and m == modes[-1]:
-                try:
-                    out = scen_mpps(app, "none", huge)
-                except (RuntimeError, OSError, ValueError, KeyError) as e:
-                    log("  run %d mpps   none      FAILED: %r" % (rep + 1, e))
-                    continue
-                res.setdefault(("mpps", "none"), []).append(out)
-                log("  run %d mpps   none      %s" % (rep + 1,
-                    ", ".join("%s=%.4g" % kv for kv in sorted(out.items()))))
+                if out is not None:
+                    log("  run %d %-6s %-9s %s" % (rep + 1, sc, m,
+                        ", ".join("%s=%.4g" % kv for kv in sorted(out.items()))))
+    # runs that failed are None: keep them in place for the pairing below
+    ok = {k: [r for r in v if r is not None] for k, v in res.items()}
 
-    log("\nmedians of %d run(s), ranges over the runs; CPU = the worker thread's share of a CPU"
-        % a.repeat)
+    def ratios(sc, a_mode, b_mode, key):
+        """Per-repeat ratios of two modes' runs of one scenario."""
+        out = []
+        for x, y in zip(res.get((sc, a_mode), []), res.get((sc, b_mode), [])):
+            if x is not None and y is not None and y[key] > 0:
+                out.append(x[key] / y[key])
+        return out
+
+    def ratio_line(what, v):
+        if v:
+            log("%s: median %.2f, range %.2f..%.2f over %d paired runs"
+                % (what, statistics.median(v), min(v), max(v), len(v)))
+
+    log("\nmedians of %d run(s), ranges over the runs; CPU = the worker thread's share of a CPU;"
+        " ratios are medians of ratios between runs made one after the other" % a.repeat)
     if "new" in scen:
         log("\nnew flows/s per lcore at ~1M concurrent flows")
         log("%-10s %12s %10s %9s %6s %14s %8s  %s" % ("expiry", "new/s", "active", "timeout", "CPU",
                                                      "new/CPU-s", "windows", "new/CPU-s range (M)"))
         for m in modes:
-            r = res.get(("new", m), [])
+            r = ok.get(("new", m), [])
             log("%-10s %12.0f %10.0f %8.2fs %6.2f %14.0f %8.0f  %s" % (
                 m, med(r, "new_per_s"), med(r, "active"), med(r, "timeout_s"), med(r, "cpu"),
                 med(r, "new_per_cpu_s"), med(r, "windows_kept"), rng(r, "new_per_cpu_s", 1e6)))
         if "twheel" in modes:
-            base = med(res.get(("new", "twheel"), []), "new_per_cpu_s")
             for m in modes:
                 if m != "twheel":
-                    log("twheel / %s: %.2fx new flows per CPU-second" % (
-                        m, base / max(1.0, med(res.get(("new", m), []), "new_per_cpu_s"))))
+                    ratio_line("twheel / %s, new flows per CPU-second" % m,
+                               ratios("new", "twheel", m, "new_per_cpu_s"))
     if "mpps" in scen:
         log("\npackets/s with 1M live flows (flowgen over memif)")
         log("%-10s %12s %10s %6s %14s  %s" % ("expiry", "pps", "active", "CPU", "pps/CPU-s",
                                              "pps/CPU-s range (M)"))
         for m in modes + ["none"]:
-            r = res.get(("mpps", m), [])
+            r = ok.get(("mpps", m), [])
             log("%-10s %12.0f %10.0f %6.2f %14.0f  %s" % (m, med(r, "pps"), med(r, "active"),
                 med(r, "cpu"), med(r, "pps_per_cpu_s"), rng(r, "pps_per_cpu_s", 1e6)))
-        none = med(res.get(("mpps", "none"), []), "pps_per_cpu_s")
         for m in modes:
-            log("%s / none: %.2f of the packet rate without flow tracking (per CPU-second)"
-                % (m, med(res.get(("mpps", m), []), "pps_per_cpu_s") / max(1.0, none)))
+            ratio_line("%s / none (no flow tracking), packets per CPU-second" % m,
+                       ratios("mpps", m, "none", "pps_per_cpu_s"))
     if "storm" in scen:
         log("\n1M-flow expiry storm (flows created within 'spread' seconds, then idle)")
         log("%-10s %8s %8s %10s %10s %8s %11s %12s %13s" % (
             "expiry", "spread", "drain", "loop max", "sweep max", "stalls",
             "lag max", "idle loop", "idle stalls"))
         for m in modes:
-            r = res.get(("storm", m), [])
+            r = ok.get(("storm", m), [])
             log("%-10s %7.2fs %7.2fs %8.0fus %8.0fus %8.0f %9.1fms %10.0fus %13.0f" % (
                 m, med(r, "spread_s"), med(r, "drain_s"), med(r, "loop_max_us"),
                 med(r, "sweep_max_us"), med(r, "stalls"), med(r, "lag_max_ms"),
@@ -390,12 +399,17 @@ def main():
             "expiry", "drain", "loop max", "sweep max", "stalls", "most/poll",
             "ns CPU/exp", "idle loop", "idle stalls", "loop max range (us)"))
         for m in modes:
-            r = res.get(("burst", m), [])
+            r = ok.get(("burst", m), [])
             log("%-10s %7.3fs %8.0fus %8.0fus %8.0f %12.0f %12.0f %8.0fus %11.0f  %s" % (
                 m, med(r, "drain_s"), med(r, "loop_max_us"), med(r, "sweep_max_us"),
                 med(r, "stalls"), med(r, "poll_removed_max"),
                 med(r, "ns_cpu_per_expiry"), med(r, "idle_loop_max_us"), med(r, "idle_stalls"),
                 rng(r, "loop_max_us")))
+        if "twheel" in modes:
+            for m in modes:
+                if m != "twheel":
+                    ratio_line("%s / twheel, longest loop iteration" % m,
+                               ratios("burst", m, "twheel", "loop_max_us"))
     return 0
 
 
