@@ -32,7 +32,7 @@ max_traffic=300
 
 usage() {
 	cat <<EOF
-usage: scripts/demo.sh [--flows N] [--rate PCT] [--timeout SECONDS]
+usage: scripts/demo.sh [--flows N] [--rate PPS] [--timeout SECONDS]
                        [--traffic SECONDS] [--expiry twheel|rte_timer|scan]
                        [--no-huge]
   --flows N        distinct flows testpmd's flowgen cycles through (default $flows)
@@ -53,11 +53,15 @@ is_uint() { [[ $1 =~ ^[0-9]+$ ]]; }
 
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--flows) flows=${2:-}; shift 2 ;;
-	--rate) rate=${2:-}; shift 2 ;;
-	--timeout) timeout=${2:-}; shift 2 ;;
-	--traffic) traffic=${2:-}; shift 2 ;;
-	--expiry) expiry=${2:-}; shift 2 ;;
+	--flows|--rate|--timeout|--traffic|--expiry)
+		[ $# -ge 2 ] || { usage >&2; die "$1 needs a value"; } ;;
+	esac
+	case "$1" in
+	--flows) flows=$2; shift 2 ;;
+	--rate) rate=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--traffic) traffic=$2; shift 2 ;;
+	--expiry) expiry=$2; shift 2 ;;
 	--no-huge) force_nohuge=1; shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) usage >&2; die "unknown argument '$1'" ;;
