@@ -1,0 +1,539 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+/*
+ * Command-line parsing and validation.
+ *
+ * l3fwd's options keep their meaning (-p, -P, --config, --lookup,
+ * --eth-dest, --rx-queue-size, --tx-queue-size, --parse-ptype,
+ * --relax-rx-offload), -T is l2fwd's statistics period, and the rest set up
+ * flow tracking. Every value is checked completely (no trailing junk, in
+ * range); the first bad one is named, the usage text printed, and main()
+ * exits non-zero.
+ */
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+#include <rte_ether.h>
+#include <rte_lcore.h>
+
+#include "args.h"
+#include "flowexp.h"
+#include "route.h"
+
+#define RXQ_MAX_PER_PORT 1024
+#define RING_SIZE_MAX 32768
+#define TIMEOUT_MAX_S 1000000.0
+#define TICK_US_MIN 10u
+#define TICK_US_MAX 1000000u
+
+void
+fx_usage(const char *prgname)
+{
+	printf("usage: %s [EAL options] --"
+	       " -p PORTMASK [-P] [--config (port,queue,lcore)[,(port,queue,lcore)]]\n"
+	       "  [--lookup lpm|em] [--eth-dest=X,MM:MM:MM:MM:MM:MM]\n"
+	       "  [--rx-queue-size NPKTS] [--tx-queue-size NPKTS] [--parse-ptype] [--relax-rx-offload]\n"
+	       "  [-T SECONDS] [--expiry twheel|rte_timer|scan|none] [--max-flows N]\n"
+	       "  [--expire-budget N] [--tick-us US] [--timeout-CLASS SECONDS]...\n"
+	       "  [--table-full drop|forward] [--route PREFIX/LEN,PORT]...\n"
+	       "  [--stats-file PATH] [--exit-when-drained] [--duration SECONDS]\n\n"
+	       "  -p PORTMASK: hexadecimal bitmask of the ports to use\n"
+	       "  -P: promiscuous mode on every port\n"
+	       "  --config (port,queue,lcore): rx queues and the worker lcore polling each;\n"
+	       "      default: queue 0 of every port on the first worker lcore. The main lcore\n"
+	       "      runs statistics and the control path and may not be given here.\n"
+	       "  --lookup: lpm (longest prefix, default) or em (exact match, host routes)\n"
+	       "  --eth-dest=X,MM:MM:MM:MM:MM:MM: destination MAC of packets leaving port X\n"
+	       "  --rx-queue-size, --tx-queue-size: descriptors per queue (default 1024)\n"
+	       "  --parse-ptype: classify packets in software (ports without packet types)\n"
+	       "  --relax-rx-offload: mask rx offloads the port cannot do (virtual devices)\n"
+	       "  -T SECONDS: statistics table period (default 10, 0: off)\n"
+	       "  --expiry: twheel (default), rte_timer or scan: how flows expire;\n"
+	       "      none: no flow tracking (plain l3fwd)\n"
+	       "  --max-flows N: flows per lcore, %u..%u (default %u)\n"
+	       "  --expire-budget N: expiry work per loop iteration, 1..%u (default %u)\n"
+	       "  --tick-us US: wheel tick, %u..%u microseconds (default %u)\n"
+	       "  --timeout-oneway S: flows seen one way only (default 5)\n"
+	       "  --timeout-tcp S, --timeout-tcp-close S, --timeout-udp S, --timeout-icmp S,\n"
+	       "  --timeout-other S: flows seen both ways (defaults 7440, 240, 300, 60, 600);\n"
+	       "      seconds, fractions allowed, up to 1000000\n"
+	       "  --table-full: drop (default) or forward packets of flows that find the table full\n"
+	       "  --route PREFIX/LEN,PORT: a route (repeat; replaces the defaults\n"
+	       "      198.18.P.0/24 and 2001:200:0:P::/64 -> P for every port P)\n"
+	       "  --stats-file PATH: write the final statistics as JSON at exit\n"
+	       "  --exit-when-drained: stop once traffic was seen, none arrived for 100 ms\n"
+	       "      and no flow is left\n"
+	       "  --duration SECONDS: stop after this long\n",
+	       prgname, FX_MAX_FLOWS_MIN, FX_MAX_FLOWS_MAX, FX_MAX_FLOWS_DEFAULT,
+	       FX_EXPIRE_BUDGET_MAX, FX_EXPIRE_BUDGET_DEFAULT,
+	       TICK_US_MIN, TICK_US_MAX, FX_TICK_US_DEFAULT);
+}
+
+/* ---- value parsers: 0 on success ---- */
+
+static int
+parse_uint(const char *s, int base, unsigned long min, unsigned long max,
+	   unsigned long *out)
+{
+	unsigned long v;
+	char *end;
+
+	if (s == NULL || *s == '\0' || *s == '-' || *s == '+')
+		return -1;
+	errno = 0;
+	v = strtoul(s, &end, base);
+	if (errno != 0 || *end != '\0' || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int
+parse_seconds(const char *s, double min, double max, double *out)
+{
+	char *end;
+	double v;
+
+	if (s == NULL || *s == '\0')
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || *end != '\0' || !isfinite(v) || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* "(port,queue,lcore)[,(port,queue,lcore)]..." */
+static int
+parse_config(const char *s)
+{
+	struct fx_lcore_params *lp;
+	unsigned long v[3];
+	char num[16];
+	const char *p = s;
+	unsigned int i, k;
+
+	fx_conf.nb_lcore_params = 0;
+	while (*p != '\0') {
+		if (*p != '(')
+			return -1;
+		p++;
+		for (i = 0; i < 3; i++) {
+			for (k = 0; *p >= '0' && *p <= '9' && k < sizeof(num) - 1; k++)
+				num[k] = *p++;
+			num[k] = '\0';
+			if (*p != (i < 2 ? ',' : ')'))
+				return -1;
+			p++;
+			if (parse_uint(num, 10, 0, i == 2 ? RTE_MAX_LCORE - 1 :
+				       (i == 0 ? RTE_MAX_ETHPORTS - 1 : RXQ_MAX_PER_PORT - 1),
+				       &v[i]) != 0)
+				return -1;
+		}
+		if (fx_conf.nb_lcore_params == MAX_LCORE_PARAMS)
+			return -1;
+		lp = &fx_conf.lcore_params[fx_conf.nb_lcore_params++];
+		lp->port_id = (uint16_t)v[0];
+		lp->queue_id = (uint16_t)v[1];
+		lp->lcore_id = (uint32_t)v[2];
+		if (*p == ',')
+			p++;
+		else if (*p != '\0')
+			return -1;
+	}
+	return fx_conf.nb_lcore_params ? 0 : -1;
+}
+
+static int
+parse_eth_dest(const char *s)
+{
+	struct rte_ether_addr mac;
+	unsigned long port;
+	char buf[32], *comma;
+
+	if (strlen(s) >= sizeof(buf))
+		return -1;
+	strcpy(buf, s);
+	comma = strchr(buf, ',');
+	if (comma == NULL)
+		return -1;
+	*comma = '\0';
+	if (parse_uint(buf, 10, 0, RTE_MAX_ETHPORTS - 1, &port) != 0)
+		return -1;
+	if (rte_ether_unformat_addr(comma + 1, &mac) != 0)
+		return -1;
+	fx_conf.eth_dest[port] = mac;
+	return 0;
+}
+
+/* ---- checks that need EAL ---- */
+
+static int
+check_config(void)
+{
+	const struct fx_lcore_params *lp;
+	unsigned int i, lcore, port, nrxq;
+	char msg[128];
+	int max_q;
+
+	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
+		if ((fx_conf.portmask & (1u << port)) &&
+		    !rte_eth_dev_is_valid_port((uint16_t)port)) {
+			printf("-p: port %u does not exist (%u ports found)\n",
+			       port, rte_eth_dev_count_avail());
+			return -1;
+		}
+	}
+	for (i = 0; i < fx_conf.nb_lcore_params; i++) {
+		lp = &fx_conf.lcore_params[i];
+		lcore = lp->lcore_id;
+		port = lp->port_id;
+		if (!rte_lcore_is_enabled(lcore)) {
+			printf("--config: lcore %u is not enabled in the EAL lcore list\n", lcore);
+			return -1;
+		}
+		if (lcore == rte_get_main_lcore()) {
+			printf("--config: lcore %u is the main lcore, which runs statistics and the control path; "
+			       "use another (--lcores can put two lcores on one CPU)\n", lcore);
+			return -1;
+		}
+		if (!(fx_conf.portmask & (1u << port))) {
+			printf("--config: port %u is not in the portmask\n", port);
+			return -1;
+		}
+		if (!rte_eth_dev_is_valid_port((uint16_t)port)) {
+			printf("--config: port %u does not exist\n", port);
+			return -1;
+		}
+	}
+	for (lcore = 0; lcore < RTE_MAX_LCORE; lcore++) {
+		nrxq = 0;
+		for (i = 0; i < fx_conf.nb_lcore_params; i++)
+			if (fx_conf.lcore_params[i].lcore_id == lcore)
+				nrxq++;
+		if (nrxq > MAX_RX_QUEUE_PER_LCORE) {
+			printf("--config: lcore %u polls %u rx queues, at most %u\n",
+			       lcore, nrxq, MAX_RX_QUEUE_PER_LCORE);
+			return -1;
+		}
+	}
+	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
+		if (!(fx_conf.portmask & (1u << port)))
+			continue;
+		nrxq = 0;
+		max_q = -1;
+		for (i = 0; i < fx_conf.nb_lcore_params; i++) {
+			if (fx_conf.lcore_params[i].port_id != port)
+				continue;
+			nrxq++;
+			max_q = RTE_MAX(max_q, (int)fx_conf.lcore_params[i].queue_id);
+		}
+		if (nrxq == 0) {
+			printf("--config: port %u is in the portmask but has no rx queue\n", port);
+			return -1;
+		}
+		if (max_q + 1 != (int)nrxq) {
+			printf("--config: the rx queues of port %u must be 0..%u, each once\n",
+			       port, nrxq - 1);
+			return -1;
+		}
+	}
+	for (i = 0; i < fx_conf.nb_routes; i++) {
+		const struct fx_route_rule *r = &fx_conf.routes[i];
+
+		fx_route_format(r, true, msg, sizeof(msg));
+		if (!(fx_conf.portmask & (1u << r->port))) {
+			printf("--route %s: port %u is not in the portmask\n", msg, r->port);
+			return -1;
+		}
+		if (fx_conf.lookup == FX_LOOKUP_EM &&
+		    r->depth != (r->family == FX_FAMILY_V4 ? 32 : 128)) {
+			printf("--route %s: --lookup em takes host routes (/32, /128) only\n", msg);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* queue 0 of every port on the first worker lcore */
+static int
+default_config(void)
+{
+	unsigned int lcore = rte_get_next_lcore(-1, 1, 0), port;
+
+	if (lcore >= RTE_MAX_LCORE) {
+		printf("no worker lcore: give EAL at least two lcores (e.g. -l 0-1 or --lcores 0@0,1@0)\n");
+		return -1;
+	}
+	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
+		if (!(fx_conf.portmask & (1u << port)))
+			continue;
+		fx_conf.lcore_params[fx_conf.nb_lcore_params++] =
+			(struct fx_lcore_params){ .port_id = (uint16_t)port,
+				.queue_id = 0, .lcore_id = lcore };
+	}
+	return 0;
+}
+
+static void
+defaults(void)
+{
+	unsigned int p;
+
+	memset(&fx_conf, 0, sizeof(fx_conf));
+	fx_conf.lookup = FX_LOOKUP_LPM;
+	fx_conf.nb_rxd = 1024;
+	fx_conf.nb_txd = 1024;
+	fx_conf.stats_period = 10;
+	fx_conf.expiry = FX_EXPIRY_TWHEEL;
+	fx_conf.max_flows = FX_MAX_FLOWS_DEFAULT;
+	fx_conf.expire_budget = FX_EXPIRE_BUDGET_DEFAULT;
+	fx_conf.tick_us = FX_TICK_US_DEFAULT;
+	fx_conf.full_policy = FX_FULL_DROP;
+#define FX_TMO_DEFAULT(e, n, o, d) fx_conf.timeout_s[FX_TMO_ ## e] = d;
+	FX_TMOS(FX_TMO_DEFAULT)
+#undef FX_TMO_DEFAULT
+	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
+		/* locally administered 02:00:00:00:00:p, as l3fwd */
+		memset(&fx_conf.eth_dest[p], 0, sizeof(fx_conf.eth_dest[p]));
+		fx_conf.eth_dest[p].addr_bytes[0] = 0x02;
+		fx_conf.eth_dest[p].addr_bytes[5] = (uint8_t)p;
+	}
+}
+
+enum {
+	OPT_CONFIG = 256,
+	OPT_LOOKUP,
+	OPT_ETH_DEST,
+	OPT_RXQ_SIZE,
+	OPT_TXQ_SIZE,
+	OPT_PARSE_PTYPE,
+	OPT_RELAX,
+	OPT_EXPIRY,
+	OPT_MAX_FLOWS,
+	OPT_BUDGET,
+	OPT_TICK,
+	OPT_TABLE_FULL,
+	OPT_ROUTE,
+	OPT_STATS_FILE,
+	OPT_EXIT_DRAINED,
+	OPT_DURATION,
+	OPT_HELP,
+	OPT_TIMEOUT,   /* + enum fx_tmo */
+};
+
+static const struct option lgopts[] = {
+	{ "config", required_argument, NULL, OPT_CONFIG },
+	{ "lookup", required_argument, NULL, OPT_LOOKUP },
+	{ "eth-dest", required_argument, NULL, OPT_ETH_DEST },
+	{ "rx-queue-size", required_argument, NULL, OPT_RXQ_SIZE },
+	{ "tx-queue-size", required_argument, NULL, OPT_TXQ_SIZE },
+	{ "parse-ptype", no_argument, NULL, OPT_PARSE_PTYPE },
+	{ "relax-rx-offload", no_argument, NULL, OPT_RELAX },
+	{ "expiry", required_argument, NULL, OPT_EXPIRY },
+	{ "max-flows", required_argument, NULL, OPT_MAX_FLOWS },
+	{ "expire-budget", required_argument, NULL, OPT_BUDGET },
+	{ "tick-us", required_argument, NULL, OPT_TICK },
+	{ "table-full", required_argument, NULL, OPT_TABLE_FULL },
+	{ "route", required_argument, NULL, OPT_ROUTE },
+	{ "stats-file", required_argument, NULL, OPT_STATS_FILE },
+	{ "exit-when-drained", no_argument, NULL, OPT_EXIT_DRAINED },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "help", no_argument, NULL, OPT_HELP },
+#define FX_TMO_OPT(e, n, o, d) { o, required_argument, NULL, OPT_TIMEOUT + FX_TMO_ ## e },
+	FX_TMOS(FX_TMO_OPT)
+#undef FX_TMO_OPT
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char *
+opt_name(int opt)
+{
+	const struct option *o;
+
+	for (o = lgopts; o->name != NULL; o++)
+		if (o->val == opt)
+			return o->name;
+	return "?";
+}
+
+/* one option; 0, or -1 with a message printed */
+static int
+parse_one(int opt, const char *arg)
+{
+	char err[160];
+	unsigned long v;
+	double d;
+
+	switch (opt) {
+	case 'p':
+		if (parse_uint(arg, 16, 1, (1ul << RTE_MAX_ETHPORTS) - 1, &v) != 0)
+			goto bad;
+		fx_conf.portmask = (uint32_t)v;
+		return 0;
+	case 'P':
+		fx_conf.promiscuous = true;
+		return 0;
+	case 'T':
+		if (parse_uint(arg, 10, 0, 86400, &v) != 0)
+			goto bad;
+		fx_conf.stats_period = (unsigned int)v;
+		return 0;
+	case OPT_CONFIG:
+		if (parse_config(arg) != 0)
+			goto bad;
+		return 0;
+	case OPT_LOOKUP:
+		if (strcmp(arg, "lpm") == 0)
+			fx_conf.lookup = FX_LOOKUP_LPM;
+		else if (strcmp(arg, "em") == 0)
+			fx_conf.lookup = FX_LOOKUP_EM;
+		else
+			goto bad;
+		return 0;
+	case OPT_ETH_DEST:
+		if (parse_eth_dest(arg) != 0)
+			goto bad;
+		return 0;
+	case OPT_RXQ_SIZE:
+	case OPT_TXQ_SIZE:
+		if (parse_uint(arg, 10, 1, RING_SIZE_MAX, &v) != 0)
+			goto bad;
+		if (opt == OPT_RXQ_SIZE)
+			fx_conf.nb_rxd = (uint16_t)v;
+		else
+			fx_conf.nb_txd = (uint16_t)v;
+		return 0;
+	case OPT_PARSE_PTYPE:
+		fx_conf.parse_ptype = true;
+		return 0;
+	case OPT_RELAX:
+		fx_conf.relax_rx_offload = true;
+		return 0;
+	case OPT_EXPIRY:
+		if (strcmp(arg, "twheel") == 0)
+			fx_conf.expiry = FX_EXPIRY_TWHEEL;
+		else if (strcmp(arg, "rte_timer") == 0)
+			fx_conf.expiry = FX_EXPIRY_TIMER;
+		else if (strcmp(arg, "scan") == 0)
+			fx_conf.expiry = FX_EXPIRY_SCAN;
+		else if (strcmp(arg, "none") == 0)
+			fx_conf.expiry = FX_EXPIRY_NONE;
+		else
+			goto bad;
+		return 0;
+	case OPT_MAX_FLOWS:
+		if (parse_uint(arg, 10, FX_MAX_FLOWS_MIN, FX_MAX_FLOWS_MAX, &v) != 0)
+			goto bad;
+		fx_conf.max_flows = (uint32_t)v;
+		return 0;
+	case OPT_BUDGET:
+		if (parse_uint(arg, 10, 1, FX_EXPIRE_BUDGET_MAX, &v) != 0)
+			goto bad;
+		fx_conf.expire_budget = (uint32_t)v;
+		return 0;
+	case OPT_TICK:
+		if (parse_uint(arg, 10, TICK_US_MIN, TICK_US_MAX, &v) != 0)
+			goto bad;
+		fx_conf.tick_us = (uint32_t)v;
+		return 0;
+	case OPT_TABLE_FULL:
+		if (strcmp(arg, "drop") == 0)
+			fx_conf.full_policy = FX_FULL_DROP;
+		else if (strcmp(arg, "forward") == 0)
+			fx_conf.full_policy = FX_FULL_FORWARD;
+		else
+			goto bad;
+		return 0;
+	case OPT_ROUTE:
+		if (fx_conf.nb_routes == FX_MAX_ROUTES) {
+			printf("--route: more than %u routes\n", FX_MAX_ROUTES);
+			return -1;
+		}
+		if (fx_route_parse(arg, &fx_conf.routes[fx_conf.nb_routes], true,
+				   err, sizeof(err)) != 0) {
+			printf("--route: %s\n", err);
+			return -1;
+		}
+		fx_conf.nb_routes++;
+		return 0;
+	case OPT_STATS_FILE:
+		if (*arg == '\0')
+			goto bad;
+		fx_conf.stats_file = arg;
+		return 0;
+	case OPT_EXIT_DRAINED:
+		fx_conf.exit_when_drained = true;
+		return 0;
+	case OPT_DURATION:
+		if (parse_seconds(arg, 0.001, TIMEOUT_MAX_S, &d) != 0)
+			goto bad;
+		fx_conf.duration_s = d;
+		return 0;
+	default:
+		if (opt >= OPT_TIMEOUT && opt < OPT_TIMEOUT + FX_TMO_MAX) {
+			if (parse_seconds(arg, 0.001, TIMEOUT_MAX_S, &d) != 0)
+				goto bad;
+			fx_conf.timeout_s[opt - OPT_TIMEOUT] = d;
+			return 0;
+		}
+		return -1;
+	}
+bad:
+	if (opt < 256)
+		printf("invalid value '%s' for -%c\n", arg, opt);
+	else
+		printf("invalid value '%s' for --%s\n", arg, opt_name(opt));
+	return -1;
+}
+
+int
+fx_parse_args(int argc, char **argv)
+{
+	const char *prgname = argv[0];
+	int opt, idx;
+
+	defaults();
+	optind = 1;
+	opterr = 1;
+	while ((opt = getopt_long(argc, argv, "p:PT:", lgopts, &idx)) != EOF) {
+		if (opt == OPT_HELP) {
+			fx_usage(prgname);
+			return 1;
+		}
+		if (opt == '?' || opt == ':' || parse_one(opt, optarg) != 0) {
+			fx_usage(prgname);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		printf("unexpected argument '%s'\n", argv[optind]);
+		fx_usage(prgname);
+		return -1;
+	}
+	if (fx_conf.portmask == 0) {
+		printf("-p PORTMASK is required\n");
+		fx_usage(prgname);
+		return -1;
+	}
+	if (fx_conf.nb_lcore_params == 0 && default_config() != 0) {
+		fx_usage(prgname);
+		return -1;
+	}
+	if (fx_conf.nb_routes == 0)
+		fx_route_defaults(&fx_conf);
+	if (check_config() != 0) {
+		fx_usage(prgname);
+		return -1;
+	}
+	return 0;
+}

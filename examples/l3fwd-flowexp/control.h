@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+/*
+ * The control path: flows invalidated on the workers from the main lcore.
+ *
+ * Requests come from the telemetry thread (telemetry.c) and are carried
+ * out on the main lcore, one at a time:
+ *   flush PREFIX        - every flow with an endpoint in PREFIX, on every
+ *                         worker, is invalidated;
+ *   route add/del       - the route table is replaced (route.c), then the
+ *                         flows with an endpoint in the changed prefix are
+ *                         flushed, so they resolve their route again;
+ *   routes              - the current rule list.
+ * A flush reads each worker's flow slab with ft_snapshot() (no lock, see
+ * flow_table.h) and sends each matching (slot, fid) to its owner through
+ * the back-end: twheel_remote_cancel() for twheel, the table's request ring
+ * for the baselines. A full ring (-ENOBUFS) is counted, and that worker's
+ * walk resumes at the same slot on a later poll, so nothing is skipped.
+ */
+
+#ifndef _FX_CONTROL_H_
+#define _FX_CONTROL_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "flowexp.h"
+#include "stats.h"
+
+enum fx_ctl_type {
+	FX_CTL_FLUSH,
+	FX_CTL_ROUTE_ADD,
+	FX_CTL_ROUTE_DEL,
+	FX_CTL_ROUTES,
+};
+
+#define FX_CTL_ROUTES_MAX 64
+
+/** One request and, once done, its result. */
+struct fx_ctl_req {
+	enum fx_ctl_type type;
+	struct fx_route_rule rule;        /**< prefix; port for ROUTE_ADD */
+	int rc;                           /**< 0 or a negative errno */
+	uint64_t matched[RTE_MAX_LCORE];  /**< flows matched, by worker index */
+	uint64_t sent;                    /**< invalidations queued */
+	uint64_t enobufs;                 /**< sends that found the ring full */
+	uint32_t nb_routes;               /**< ROUTES: rules copied */
+	struct fx_route_rule routes[FX_CTL_ROUTES_MAX];
+	uint32_t state;                   /**< internal: pending, done, abandoned */
+};
+
+/** Create the request ring. 0 or -errno. */
+int fx_control_init(void);
+
+/** Main lcore: take requests and advance the current one. */
+void fx_control_poll(void);
+
+/** Main lcore: whether a request is being carried out (poll sooner). */
+bool fx_control_busy(void);
+
+/** Main lcore at shutdown: finish what is queued with -ESHUTDOWN. */
+void fx_control_fini(void);
+
+/**
+ * Any thread but the main lcore: queue a request and wait (up to 30 s) for
+ * its result, which is copied back into *req.
+ * @return 0 with req->rc set, -EBUSY if the queue is full, -ETIMEDOUT,
+ *   -ESHUTDOWN once the application is stopping.
+ */
+int fx_control_call(struct fx_ctl_req *req);
+
+/** Add the control-path counters to the statistics. Any thread. */
+void fx_control_emit(const struct fx_emitter *e, void *ctx);
+
+#endif /* _FX_CONTROL_H_ */

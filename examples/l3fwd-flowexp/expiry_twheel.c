@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+/*
+ * Expiry back-end "twheel": one wheel per worker lcore, with the flow as
+ * payload and a lazy deadline.
+ *
+ * A new flow is scheduled at its first deadline. A hit only stores the new
+ * deadline in the flow (worker.c); when the old one comes due the wheel
+ * calls flow_deadline(), sees the later value and re-files the entry, so a
+ * flow that lives for an hour costs one revisit per timeout period, not
+ * one operation per packet. Shortening (TCP FIN/RST) uses twheel_move().
+ *
+ * Each loop iteration runs one sweep of at most --expire-budget units of
+ * work, so an expiry storm is spread over iterations instead of stalling
+ * one. The sweep first applies the control path's cancels (sent with
+ * twheel_remote_cancel from the main lcore): their TWHEEL_CANCELLED records
+ * delete the flow like a Due record does. A cancel for a flow that has
+ * left already is counted by the wheel as remote_stale and changes nothing.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_prefetch.h>
+
+#include <twheel.h>
+
+#include "expiry.h"
+
+static uint64_t
+flow_deadline(void *payload, void *arg __rte_unused)
+{
+	return ((const struct fx_flow *)payload)->expire;
+}
+
+static int
+tw_init(struct fx_lcore *lc)
+{
+	char name[TWHEEL_NAME_MAX_LEN + 1];
+	struct twheel_config cfg;
+	int socket = (int)rte_lcore_to_socket_id(lc->lcore_id);
+	uint64_t tick;
+
+	snprintf(name, sizeof(name), "fx%u", lc->lcore_id);
+	twheel_config_standard(&cfg, name, fx_conf.max_flows, socket);
+	tick = (uint64_t)((double)rte_get_tsc_hz() * fx_conf.tick_us / 1e6);
+	cfg.tick_cycles = tick ? tick : 1;
+	cfg.deadline_fn = flow_deadline;
+	lc->wheel = twheel_create(&cfg);
+	if (lc->wheel == NULL) {
+		FX_LOG(ERR, "lcore %u: twheel_create: %s", lc->lcore_id,
+		       rte_strerror(rte_errno));
+		return -rte_errno;
+	}
+	lc->scratch = rte_malloc_socket("fx_fired",
+			sizeof(struct twheel_fired) * fx_conf.expire_budget,
+			RTE_CACHE_LINE_SIZE, socket);
+	if (lc->scratch == NULL) {
+		twheel_free(lc->wheel);
+		lc->wheel = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void
+tw_fini(struct fx_lcore *lc)
+{
+	twheel_free(lc->wheel);
+	lc->wheel = NULL;
+	rte_free(lc->scratch);
+	lc->scratch = NULL;
+}
+
+static uint64_t
+tw_add(struct fx_lcore *lc, struct fx_flow *f)
+{
+	return twheel_schedule(lc->wheel, f->expire, f);
+}
+
+static void
+tw_shorten(struct fx_lcore *lc, struct fx_flow *f)
+{
+	twheel_move(lc->wheel, f->fid, f->expire);
+}
+
+/* Hand each record to the flow layer; n records in out. */
+static void
+tw_records(struct fx_lcore *lc, struct twheel_fired *out, unsigned int n,
+	   bool draining)
+{
+	struct fx_flow *f;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		rte_prefetch0(out[i].payload);
+	for (i = 0; i < n; i++) {
+		f = out[i].payload;
+		if (unlikely(f->fid != out[i].id)) {
+			FX_LOG(ERR, "lcore %u: wheel record for id %#" PRIx64
+			       " but the flow has %#" PRIx64, lc->lcore_id,
+			       out[i].id, f->fid);
+			continue;
+		}
+		if (draining)
+			fx_flow_drained(lc, f);
+		else if (out[i].reason == TWHEEL_DUE)
+			fx_flow_expired(lc, f, out[i].deadline);
+		else if (out[i].reason == TWHEEL_CANCELLED)
+			fx_flow_invalidated(lc, f);
+	}
+}
+
+static void
+tw_poll(struct fx_lcore *lc)
+{
+	struct twheel_fired *out = lc->scratch;
+	unsigned int n;
+
+	n = twheel_sweep(lc->wheel, lc->now, fx_conf.expire_budget, out);
+	tw_records(lc, out, n, false);
+}
+
+static unsigned int
+tw_drain(struct fx_lcore *lc, unsigned int budget)
+{
+	struct twheel_fired *out = lc->scratch;
+	unsigned int n;
+
+	n = twheel_drain(lc->wheel, RTE_MIN(budget, fx_conf.expire_budget), out);
+	tw_records(lc, out, n, true);
+	return n;
+}
+
+static int
+tw_invalidate(struct fx_lcore *lc, uint32_t slot __rte_unused, uint64_t fid)
+{
+	return twheel_remote_cancel(lc->wheel, fid);
+}
+
+static void
+tw_emit(const struct fx_lcore *lc, const struct fx_emitter *e, void *ctx)
+{
+	struct twheel_stats ws;
+
+	twheel_stats_get(lc->wheel, &ws);
+	e->u64(ctx, "wheel_revisits", ws.revisits);
+	e->u64(ctx, "wheel_remote_cancels", ws.remote_cancels);
+	e->u64(ctx, "wheel_remote_stale", ws.remote_stale);
+	e->u64(ctx, "wheel_remote_full", ws.remote_full);
+	e->u64(ctx, "wheel_budget_exhausted", ws.budget_exhausted);
+}
+
+const struct fx_expiry_ops fx_expiry_twheel = {
+	.name = "twheel",
+	.init = tw_init,
+	.fini = tw_fini,
+	.add = tw_add,
+	.shorten = tw_shorten,
+	.poll = tw_poll,
+	.drain = tw_drain,
+	.invalidate = tw_invalidate,
+	.emit = tw_emit,
+};

@@ -1,0 +1,291 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+/*
+ * Packet parsing and validation (see parse.h for the key).
+ *
+ * Rules, in the order they are checked (the first failing one is the cause):
+ *  - L3 class from m->packet_type: neither IPv4 nor IPv6 -> non_ip.
+ *  - The frame must hold the Ethernet header and the fixed IP header
+ *    -> runt; the IP version nibble must match the EtherType -> ip_version.
+ *  - IPv4: IHL >= 5 and the header inside the frame -> ipv4_ihl;
+ *    IHL*4 <= total length <= frame -> ipv4_len (Ethernet padding after
+ *    the IP packet is allowed and forwarded as is); a checksum the NIC
+ *    marked bad -> ipv4_cksum.
+ *  - IPv6: 40 + payload length <= frame -> ipv6_len. Hop-by-hop, routing,
+ *    destination options and AH headers are walked (at most
+ *    FX_IPV6_EXT_MAX, each inside the payload, else ipv6_ext); a fragment
+ *    header ends the walk.
+ *  - Fragments (IPv4 MF or offset, IPv6 fragment header) are tracked as
+ *    3-tuple flows (ports 0), since later fragments carry no L4 header.
+ *  - TCP needs 20 bytes, UDP, ICMP and ICMPv6 8, inside the IP payload
+ *    -> l4_trunc. Other protocols are tracked with ports 0. ICMP echo-like
+ *    messages use their identifier as both ports, so the reply matches.
+ *  - TTL or hop limit <= 1 -> ttl_exceeded (a router would answer with an
+ *    ICMP error; this example counts and drops).
+ */
+
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_ether.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+#include <rte_mbuf_ptype.h>
+#include <rte_tcp.h>
+#include <rte_udp.h>
+
+#include "parse.h"
+
+const char *const fx_cause_names[FX_CAUSE_MAX] = {
+#define FX_CAUSE_NAME(e, s) s,
+	FX_CAUSES(FX_CAUSE_NAME)
+#undef FX_CAUSE_NAME
+};
+
+#define IPV6_EXT_HOPOPTS 0
+#define IPV6_EXT_ROUTING 43
+#define IPV6_EXT_FRAGMENT 44
+#define IPV6_EXT_AH 51
+#define IPV6_EXT_DSTOPTS 60
+#define ICMPV6_ECHO_REQUEST 128
+#define ICMPV6_ECHO_REPLY 129
+
+/* Put the endpoints in symmetric order: lower (address, port) first. */
+static inline void
+key_order(struct fx_pkt *p, unsigned int alen)
+{
+	struct fx_key *k = &p->key;
+	int c = memcmp(k->addr[0], k->addr[1], alen);
+	uint8_t tmp[16];
+	uint16_t tp;
+
+	if (c == 0)
+		c = (int)k->port[0] - (int)k->port[1];
+	if (c <= 0) {
+		p->dir = 0;
+		return;
+	}
+	memcpy(tmp, k->addr[0], alen);
+	memcpy(k->addr[0], k->addr[1], alen);
+	memcpy(k->addr[1], tmp, alen);
+	tp = k->port[0];
+	k->port[0] = k->port[1];
+	k->port[1] = tp;
+	p->dir = 1;
+}
+
+/* ICMPv4 messages with an identifier that the answer repeats */
+static inline int
+icmp4_has_id(uint8_t type)
+{
+	switch (type) {
+	case 0: case 8:     /* echo reply, request */
+	case 13: case 14:   /* timestamp */
+	case 15: case 16:   /* information */
+	case 17: case 18:   /* address mask */
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Ports from the L4 header at l4 with `len` bytes of IP payload left, of
+ * which `avail` are in the segment. Returns FX_PARSE_OK or l4_trunc.
+ */
+static inline int
+parse_l4(struct fx_pkt *p, const uint8_t *l4, uint32_t len, uint32_t avail)
+{
+	struct fx_key *k = &p->key;
+	uint32_t need;
+	uint16_t id;
+
+	if (avail > len)
+		avail = len;
+	switch (k->proto) {
+	case IPPROTO_TCP:
+		need = sizeof(struct rte_tcp_hdr);
+		break;
+	case IPPROTO_UDP:
+	case IPPROTO_ICMP:
+	case IPPROTO_ICMPV6:
+		need = 8;
+		break;
+	default:
+		return FX_PARSE_OK;
+	}
+	if (avail < need)
+		return FX_CAUSE_L4_TRUNC;
+	switch (k->proto) {
+	case IPPROTO_TCP:
+	case IPPROTO_UDP:
+		/* source and destination port at the same offsets */
+		memcpy(&k->port[0], l4, 2);
+		memcpy(&k->port[1], l4 + 2, 2);
+		if (k->proto == IPPROTO_TCP)
+			p->tcp_flags = ((const struct rte_tcp_hdr *)l4)->tcp_flags &
+				(FX_TCP_FIN | FX_TCP_RST);
+		break;
+	case IPPROTO_ICMP:
+		if (icmp4_has_id(l4[0])) {
+			memcpy(&id, l4 + 4, 2);
+			k->port[0] = k->port[1] = id;
+		}
+		break;
+	case IPPROTO_ICMPV6:
+		if (l4[0] == ICMPV6_ECHO_REQUEST || l4[0] == ICMPV6_ECHO_REPLY) {
+			memcpy(&id, l4 + 4, 2);
+			k->port[0] = k->port[1] = id;
+		}
+		break;
+	}
+	return FX_PARSE_OK;
+}
+
+static inline int
+parse_ipv4(const struct rte_mbuf *m, const uint8_t *l3, uint32_t seg,
+	   uint32_t frame, struct fx_pkt *p)
+{
+	const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)l3;
+	struct fx_key *k = &p->key;
+	uint32_t ihl, tot;
+	uint16_t frag;
+	int rc;
+
+	if (seg < sizeof(*ip))
+		return FX_CAUSE_RUNT;
+	if ((ip->version_ihl >> 4) != 4)
+		return FX_CAUSE_IP_VERSION;
+	ihl = (ip->version_ihl & RTE_IPV4_HDR_IHL_MASK) * RTE_IPV4_IHL_MULTIPLIER;
+	if (ihl < sizeof(*ip) || ihl > seg)
+		return FX_CAUSE_IPV4_IHL;
+	tot = rte_be_to_cpu_16(ip->total_length);
+	if (tot < ihl || tot > frame)
+		return FX_CAUSE_IPV4_LEN;
+	if ((m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) == RTE_MBUF_F_RX_IP_CKSUM_BAD)
+		return FX_CAUSE_IPV4_CKSUM;
+
+	k->family = FX_FAMILY_V4;
+	k->proto = ip->next_proto_id;
+	memcpy(k->addr[0], &ip->src_addr, 4);
+	memcpy(k->addr[1], &ip->dst_addr, 4);
+	frag = rte_be_to_cpu_16(ip->fragment_offset);
+	if (frag & (RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK)) {
+		p->fragment = 1;
+	} else {
+		rc = parse_l4(p, l3 + ihl, tot - ihl, seg - ihl);
+		if (rc != FX_PARSE_OK)
+			return rc;
+	}
+	if (ip->time_to_live <= 1)
+		return FX_CAUSE_TTL;
+	key_order(p, 4);
+	return FX_PARSE_OK;
+}
+
+static inline int
+parse_ipv6(const uint8_t *l3, uint32_t seg, uint32_t frame, struct fx_pkt *p)
+{
+	const struct rte_ipv6_hdr *ip = (const struct rte_ipv6_hdr *)l3;
+	struct fx_key *k = &p->key;
+	uint32_t end, ofs = sizeof(*ip), hlen, n;
+	const uint8_t *ext;
+	uint8_t nh;
+	int rc;
+
+	if (seg < sizeof(*ip))
+		return FX_CAUSE_RUNT;
+	if ((rte_be_to_cpu_32(ip->vtc_flow) >> 28) != 6)
+		return FX_CAUSE_IP_VERSION;
+	end = sizeof(*ip) + rte_be_to_cpu_16(ip->payload_len);
+	if (end > frame)
+		return FX_CAUSE_IPV6_LEN;
+	if (seg > end)
+		seg = end;
+
+	nh = ip->proto;
+	for (n = 0; ; n++) {
+		if (nh != IPV6_EXT_HOPOPTS && nh != IPV6_EXT_ROUTING &&
+		    nh != IPV6_EXT_DSTOPTS && nh != IPV6_EXT_AH &&
+		    nh != IPV6_EXT_FRAGMENT)
+			break;
+		if (n == FX_IPV6_EXT_MAX || ofs + 8 > seg)
+			return FX_CAUSE_IPV6_EXT;
+		ext = l3 + ofs;
+		if (nh == IPV6_EXT_FRAGMENT) {
+			/* offset or M flag: a fragment; the walk ends here */
+			if ((ext[2] << 8 | ext[3]) & 0xfff9)
+				p->fragment = 1;
+			hlen = 8;
+		} else if (nh == IPV6_EXT_AH) {
+			hlen = ((uint32_t)ext[1] + 2) * 4;
+		} else {
+			hlen = ((uint32_t)ext[1] + 1) * 8;
+		}
+		if (ofs + hlen > end)
+			return FX_CAUSE_IPV6_EXT;
+		nh = ext[0];
+		ofs += hlen;
+		if (p->fragment)
+			break;
+	}
+
+	k->family = FX_FAMILY_V6;
+	k->proto = nh;
+	memcpy(k->addr[0], ip->src_addr, 16);
+	memcpy(k->addr[1], ip->dst_addr, 16);
+	if (!p->fragment) {
+		rc = parse_l4(p, l3 + ofs, end - ofs, seg > ofs ? seg - ofs : 0);
+		if (rc != FX_PARSE_OK)
+			return rc;
+	}
+	if (ip->hop_limits <= 1)
+		return FX_CAUSE_TTL;
+	key_order(p, 16);
+	return FX_PARSE_OK;
+}
+
+int
+fx_parse(const struct rte_mbuf *m, struct fx_pkt *p)
+{
+	const uint8_t *l2 = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint32_t seg = rte_pktmbuf_data_len(m);
+	uint32_t frame = rte_pktmbuf_pkt_len(m);
+	uint32_t l2len = sizeof(struct rte_ether_hdr);
+
+	memset(p, 0, sizeof(*p));
+	if (seg < l2len)
+		return FX_CAUSE_RUNT;
+	if (RTE_ETH_IS_IPV4_HDR(m->packet_type))
+		return parse_ipv4(m, l2 + l2len, seg - l2len, frame - l2len, p);
+	if (RTE_ETH_IS_IPV6_HDR(m->packet_type))
+		return parse_ipv6(l2 + l2len, seg - l2len, frame - l2len, p);
+	return FX_CAUSE_NON_IP;
+}
+
+uint16_t
+fx_ptype_rx_cb(uint16_t port __rte_unused, uint16_t queue __rte_unused,
+	       struct rte_mbuf *pkts[], uint16_t nb_pkts,
+	       uint16_t max_pkts __rte_unused, void *arg __rte_unused)
+{
+	const struct rte_ether_hdr *eth;
+	uint16_t i, type;
+	uint32_t ptype;
+
+	for (i = 0; i < nb_pkts; i++) {
+		ptype = RTE_PTYPE_UNKNOWN;
+		if (rte_pktmbuf_data_len(pkts[i]) >= sizeof(*eth)) {
+			eth = rte_pktmbuf_mtod(pkts[i], const struct rte_ether_hdr *);
+			type = eth->ether_type;
+			ptype = RTE_PTYPE_L2_ETHER;
+			if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4))
+				ptype |= RTE_PTYPE_L3_IPV4_EXT_UNKNOWN;
+			else if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6))
+				ptype |= RTE_PTYPE_L3_IPV6_EXT_UNKNOWN;
+		}
+		pkts[i]->packet_type = ptype;
+	}
+	return nb_pkts;
+}

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+/*
+ * Packet parsing: validate the Ethernet, IPv4/IPv6 and L4 headers of a
+ * received frame and build its symmetric flow key.
+ *
+ * The key names the two endpoints (address, port) of a connection in a
+ * fixed order, the lower one first, so both directions of a connection
+ * produce the same key; `dir` tells which endpoint sent this packet. Every
+ * frame that cannot be forwarded safely gets a cause (enum fx_cause) that
+ * is counted and the frame dropped; the rules are in doc/example.md.
+ */
+
+#ifndef _FX_PARSE_H_
+#define _FX_PARSE_H_
+
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+
+/** Address families in fx_key.family. */
+#define FX_FAMILY_V4 4
+#define FX_FAMILY_V6 6
+
+/** A connection 5-tuple in symmetric order; 40 bytes, no holes. */
+struct fx_key {
+	uint8_t addr[2][16];  /**< IPv4: first 4 bytes, rest zero. */
+	uint16_t port[2];     /**< Network order; ICMP echo id; 0 without ports. */
+	uint8_t proto;        /**< IP protocol (after IPv6 extension headers). */
+	uint8_t family;       /**< FX_FAMILY_V4 or FX_FAMILY_V6. */
+	uint16_t zero;        /**< Always 0, so the key hashes the same. */
+};
+
+/** Malformed-packet causes: enum name and counter name. */
+#define FX_CAUSES(X) \
+	X(NON_IP, "non_ip") \
+	X(RUNT, "runt") \
+	X(IP_VERSION, "ip_version") \
+	X(IPV4_IHL, "ipv4_ihl") \
+	X(IPV4_LEN, "ipv4_len") \
+	X(IPV4_CKSUM, "ipv4_cksum") \
+	X(IPV6_LEN, "ipv6_len") \
+	X(IPV6_EXT, "ipv6_ext") \
+	X(L4_TRUNC, "l4_trunc") \
+	X(TTL, "ttl_exceeded")
+
+enum fx_cause {
+#define FX_CAUSE_ENUM(e, s) FX_CAUSE_ ## e,
+	FX_CAUSES(FX_CAUSE_ENUM)
+#undef FX_CAUSE_ENUM
+	FX_CAUSE_MAX
+};
+
+/** fx_parse() result for a packet that can be forwarded. */
+#define FX_PARSE_OK FX_CAUSE_MAX
+
+/** Counter names of the causes, indexed by enum fx_cause. */
+extern const char *const fx_cause_names[FX_CAUSE_MAX];
+
+/** TCP flags the flow state follows. */
+#define FX_TCP_FIN 0x01
+#define FX_TCP_RST 0x04
+
+/** At most this many IPv6 extension headers before the L4 header. */
+#define FX_IPV6_EXT_MAX 8
+
+/** What parsing learned about one packet. */
+struct fx_pkt {
+	struct fx_key key;
+	uint8_t dir;        /**< 0: sent by endpoint 0 to endpoint 1; 1: reverse. */
+	uint8_t tcp_flags;  /**< FX_TCP_* seen in this packet. */
+	uint8_t fragment;   /**< 1: an IP fragment, tracked without ports. */
+	uint8_t pad;
+};
+
+/**
+ * Validate one frame and build its key.
+ *
+ * Uses the L3 class of m->packet_type (from the port, or from
+ * fx_ptype_rx_cb() with --parse-ptype), then checks the headers against
+ * the frame: lengths, IHL, version, IPv6 extension chain, L4 header,
+ * TTL/hop limit, and the NIC's IPv4 checksum flag when the port verifies
+ * checksums. Headers must be in the first segment.
+ *
+ * @return
+ *   FX_PARSE_OK, or the enum fx_cause to count and drop.
+ */
+int fx_parse(const struct rte_mbuf *m, struct fx_pkt *p);
+
+/**
+ * Rx callback for --parse-ptype: set m->packet_type (L2 Ethernet, L3
+ * IPv4/IPv6 or unknown) from the EtherType, for ports that do not report
+ * packet types.
+ */
+uint16_t fx_ptype_rx_cb(uint16_t port, uint16_t queue, struct rte_mbuf *pkts[],
+			uint16_t nb_pkts, uint16_t max_pkts, void *arg);
+
+#endif /* _FX_PARSE_H_ */

@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+/*
+ * Port and queue set-up, in l3fwd's order: one mbuf pool per socket, then
+ * per port: device info, offloads, RSS, configure, descriptor counts, one
+ * tx queue per worker, one rx queue per --config entry, packet types,
+ * start, promiscuous mode.
+ *
+ * Symmetric RSS. A flow's two directions must reach the same worker, or
+ * each direction would create its own flow on a different lcore and never
+ * see the reply. With more than one rx queue on a port, RSS hashes IP
+ * addresses and TCP/UDP ports with Toeplitz and a key of the 16-bit
+ * pattern 0x6d5a repeated: with a key whose period is 16 bits, swapping
+ * source and destination (addresses 32 or 128 bits apart, ports 16 bits
+ * apart) leaves the hash unchanged. The key is as long as the device
+ * wants (dev_info.hash_key_size, 40 if it does not say) and the hash
+ * types are masked by what the device supports; DPDK 22.11 has no RSS
+ * algorithm field in rte_eth_rss_conf (RTE_ETH_HASH_FUNCTION_SYMMETRIC_
+ * TOEPLITZ exists only for rte_flow RSS actions there), so the key is the
+ * portable way. All ports get the same key, so a flow that enters on one
+ * port and answers on another lands on the same queue index.
+ *
+ * Offloads. IPv4 header checksum verification is requested on rx (frames
+ * the NIC marks bad are dropped as ipv4_cksum). A port that cannot do it
+ * stops start-up with a message, unless --relax-rx-offload masks the
+ * request by dev_info.rx_offload_capa (virtual devices need this).
+ *
+ * Packet types. The parser dispatches on the L3 class of m->packet_type.
+ * A port that does not report IPv4 and IPv6 types needs --parse-ptype,
+ * which installs fx_ptype_rx_cb() on its rx queues; as with l3fwd, start-up
+ * stops otherwise.
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+#include "flowexp.h"
+#include "parse.h"
+#include "ports.h"
+
+#define MEMPOOL_CACHE_SIZE 256
+#define FX_RSS_KEY_LEN_DEFAULT 40
+#define FX_RSS_KEY_LEN_MAX 128
+
+struct rte_ether_addr fx_port_mac[RTE_MAX_ETHPORTS];
+static struct rte_mempool *pktmbuf_pool[RTE_MAX_NUMA_NODES];
+static uint8_t rss_key[FX_RSS_KEY_LEN_MAX];
+
+/* rx queues of a port: its --config entries (args.c checked them) */
+static uint16_t
+port_n_rx_queues(uint16_t port)
+{
+	uint16_t i, n = 0;
+
+	for (i = 0; i < fx_conf.nb_lcore_params; i++)
+		if (fx_conf.lcore_params[i].port_id == port)
+			n++;
+	return n;
+}
+
+static struct rte_mempool *
+pool_for_socket(int socket, unsigned int nb_mbuf)
+{
+	char name[RTE_MEMPOOL_NAMESIZE];
+	unsigned int s = socket < 0 ? 0 : (unsigned int)socket;
+
+	if (s >= RTE_MAX_NUMA_NODES)
+		rte_exit(EXIT_FAILURE, "socket %d out of range\n", socket);
+	if (pktmbuf_pool[s] != NULL)
+		return pktmbuf_pool[s];
+	snprintf(name, sizeof(name), "fx_mbuf_%u", s);
+	pktmbuf_pool[s] = rte_pktmbuf_pool_create(name, nb_mbuf,
+			MEMPOOL_CACHE_SIZE, 0, RTE_MBUF_DEFAULT_BUF_SIZE, socket);
+	if (pktmbuf_pool[s] == NULL)
+		rte_exit(EXIT_FAILURE, "cannot create mbuf pool on socket %u: %s\n",
+			 s, rte_strerror(rte_errno));
+	return pktmbuf_pool[s];
+}
+
+static bool
+port_has_l3_ptypes(uint16_t port)
+{
+	uint32_t ptypes[64];
+	bool v4 = false, v6 = false;
+	int i, n;
+
+	n = rte_eth_dev_get_supported_ptypes(port, RTE_PTYPE_L3_MASK, ptypes,
+					     RTE_DIM(ptypes));
+	for (i = 0; i < n && i < (int)RTE_DIM(ptypes); i++) {
+		if (RTE_ETH_IS_IPV4_HDR(ptypes[i]))
+			v4 = true;
+		if (RTE_ETH_IS_IPV6_HDR(ptypes[i]))
+			v6 = true;
+	}
+	return v4 && v6;
+}
+
+static void
+port_conf_build(uint16_t port, const struct rte_eth_dev_info *info,
+		uint16_t nb_rxq, struct rte_eth_conf *conf)
+{
+	uint64_t want_rx = RTE_ETH_RX_OFFLOAD_IPV4_CKSUM;
+	uint64_t want_hf = RTE_ETH_RSS_IP | RTE_ETH_RSS_TCP | RTE_ETH_RSS_UDP;
+	uint8_t klen;
+	unsigned int i;
+
+	memset(conf, 0, sizeof(*conf));
+	if ((info->rx_offload_capa & want_rx) != want_rx) {
+		if (!fx_conf.relax_rx_offload)
+			rte_exit(EXIT_FAILURE,
+				 "port %u cannot verify IPv4 checksums on rx (capa %#" PRIx64
+				 "); add --relax-rx-offload to run without\n",
+				 port, info->rx_offload_capa);
+		printf("port %u: rx offloads %#" PRIx64 " masked to %#" PRIx64 " (--relax-rx-offload)\n",
+		       port, want_rx, want_rx & info->rx_offload_capa);
+		want_rx &= info->rx_offload_capa;
+	}
+	conf->rxmode.offloads = want_rx;
+	if (info->tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE)
+		conf->txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
+
+	if (nb_rxq <= 1)
+		return;
+	klen = info->hash_key_size ? info->hash_key_size : FX_RSS_KEY_LEN_DEFAULT;
+	if (klen > FX_RSS_KEY_LEN_MAX)
+		rte_exit(EXIT_FAILURE, "port %u: RSS key of %u bytes not supported\n",
+			 port, klen);
+	for (i = 0; i < klen; i++)
+		rss_key[i] = (i & 1) ? 0x5a : 0x6d;
+	conf->rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+	conf->rx_adv_conf.rss_conf.rss_key = rss_key;
+	conf->rx_adv_conf.rss_conf.rss_key_len = klen;
+	conf->rx_adv_conf.rss_conf.rss_hf = want_hf & info->flow_type_rss_offloads;
+	if (conf->rx_adv_conf.rss_conf.rss_hf == 0) {
+		printf("port %u: no RSS on this device; %u rx queues are filled by the device's own rule\n",
+		       port, nb_rxq);
+		conf->rxmode.mq_mode = RTE_ETH_MQ_RX_NONE;
+	} else if (conf->rx_adv_conf.rss_conf.rss_hf != want_hf) {
+		printf("port %u: RSS hash types %#" PRIx64 " masked to %#" PRIx64 "\n",
+		       port, want_hf, conf->rx_adv_conf.rss_conf.rss_hf);
+	}
+}
+
+void
+fx_ports_init(void)
+{
+	struct rte_eth_dev_info info;
+	struct rte_eth_conf conf;
+	struct rte_eth_txconf txconf;
+	struct rte_eth_rxconf rxconf;
+	unsigned int nb_ports, nb_mbuf, w, q;
+	uint16_t port, nb_rxq, nb_txq, nb_rxd, nb_txd;
+	struct fx_lcore *lc;
+	int socket, rc;
+
+	nb_ports = rte_eth_dev_count_avail();
+	nb_txq = (uint16_t)fx_nb_workers;
+	nb_mbuf = RTE_MAX(nb_ports * fx_conf.nb_rxd + nb_ports * fx_nb_workers *
+			  (MAX_PKT_BURST + fx_conf.nb_txd) +
+			  fx_nb_workers * MEMPOOL_CACHE_SIZE, 8192u);
+
+	RTE_ETH_FOREACH_DEV(port) {
+		if (!(fx_conf.portmask & (1u << port))) {
+			printf("skipping disabled port %u\n", port);
+			continue;
+		}
+		nb_rxq = port_n_rx_queues(port);
+		printf("initializing port %u: %u rx queue(s), %u tx queue(s)\n",
+		       port, nb_rxq, nb_txq);
+		rc = rte_eth_dev_info_get(port, &info);
+		if (rc != 0)
+			rte_exit(EXIT_FAILURE, "port %u: dev info: %s\n", port, strerror(-rc));
+		if (nb_rxq > info.max_rx_queues || nb_txq > info.max_tx_queues)
+			rte_exit(EXIT_FAILURE, "port %u has %u rx / %u tx queues at most, %u / %u wanted\n",
+				 port, info.max_rx_queues, info.max_tx_queues, nb_rxq, nb_txq);
+		port_conf_build(port, &info, nb_rxq, &conf);
+		rc = rte_eth_dev_configure(port, nb_rxq, nb_txq, &conf);
+		if (rc < 0)
+			rte_exit(EXIT_FAILURE, "port %u: configure: %s\n", port, strerror(-rc));
+		nb_rxd = fx_conf.nb_rxd;
+		nb_txd = fx_conf.nb_txd;
+		rc = rte_eth_dev_adjust_nb_rx_tx_desc(port, &nb_rxd, &nb_txd);
+		if (rc < 0)
+			rte_exit(EXIT_FAILURE, "port %u: descriptors: %s\n", port, strerror(-rc));
+		rc = rte_eth_macaddr_get(port, &fx_port_mac[port]);
+		if (rc < 0)
+			rte_exit(EXIT_FAILURE, "port %u: MAC address: %s\n", port, strerror(-rc));
+		socket = rte_eth_dev_socket_id(port);
+
+		txconf = info.default_txconf;
+		txconf.offloads = conf.txmode.offloads;
+		for (w = 0; w < fx_nb_workers; w++) {
+			lc = fx_workers[w];
+			lc->tx_queue[port] = (uint16_t)w;
+			rc = rte_eth_tx_queue_setup(port, (uint16_t)w, nb_txd,
+					(unsigned int)rte_lcore_to_socket_id(lc->lcore_id), &txconf);
+			if (rc < 0)
+				rte_exit(EXIT_FAILURE, "port %u: tx queue %u: %s\n", port, w,
+					 strerror(-rc));
+		}
+		rxconf = info.default_rxconf;
+		rxconf.offloads = conf.rxmode.offloads;
+		for (w = 0; w < fx_nb_workers; w++) {
+			lc = fx_workers[w];
+			for (q = 0; q < lc->n_rxq; q++) {
+				if (lc->rxq[q].port_id != port)
+					continue;
+				socket = (int)rte_lcore_to_socket_id(lc->lcore_id);
+				rc = rte_eth_rx_queue_setup(port, lc->rxq[q].queue_id, nb_rxd,
+						(unsigned int)socket, &rxconf,
+						pool_for_socket(socket, nb_mbuf));
+				if (rc < 0)
+					rte_exit(EXIT_FAILURE, "port %u: rx queue %u: %s\n", port,
+						 lc->rxq[q].queue_id, strerror(-rc));
+				if (fx_conf.parse_ptype &&
+				    rte_eth_add_rx_callback(port, lc->rxq[q].queue_id,
+							    fx_ptype_rx_cb, NULL) == NULL)
+					rte_exit(EXIT_FAILURE, "port %u: rx callback: %s\n", port,
+						 rte_strerror(rte_errno));
+			}
+		}
+		if (!fx_conf.parse_ptype && !port_has_l3_ptypes(port))
+			rte_exit(EXIT_FAILURE,
+				 "port %u does not report IPv4/IPv6 packet types; add --parse-ptype\n",
+				 port);
+
+		rc = rte_eth_dev_start(port);
+		if (rc < 0)
+			rte_exit(EXIT_FAILURE, "port %u: start: %s\n", port, strerror(-rc));
+		if (fx_conf.promiscuous) {
+			rc = rte_eth_promiscuous_enable(port);
+			if (rc != 0 && rc != -ENOTSUP)
+				rte_exit(EXIT_FAILURE, "port %u: promiscuous: %s\n", port,
+					 strerror(-rc));
+			if (rc == -ENOTSUP)
+				printf("port %u: promiscuous mode not supported, ignored\n", port);
+		}
+		printf("port %u: MAC " RTE_ETHER_ADDR_PRT_FMT ", next hop MAC "
+		       RTE_ETHER_ADDR_PRT_FMT "\n", port,
+		       RTE_ETHER_ADDR_BYTES(&fx_port_mac[port]),
+		       RTE_ETHER_ADDR_BYTES(&fx_conf.eth_dest[port]));
+	}
+}
+
+void
+fx_ports_check_link(void)
+{
+	struct rte_eth_link link;
+	uint16_t port;
+	int i, all_up = 0;
+
+	printf("checking link status");
+	fflush(stdout);
+	for (i = 0; i < 90 && !all_up && !fx_force_quit; i++) {
+		all_up = 1;
+		RTE_ETH_FOREACH_DEV(port) {
+			if (!(fx_conf.portmask & (1u << port)))
+				continue;
+			memset(&link, 0, sizeof(link));
+			if (rte_eth_link_get_nowait(port, &link) < 0 ||
+			    link.link_status == RTE_ETH_LINK_DOWN) {
+				all_up = 0;
+				break;
+			}
+		}
+		if (!all_up) {
+			printf(".");
+			fflush(stdout);
+			rte_delay_ms(100);
+		}
+	}
+	printf(" %s\n", all_up ? "done" : "(not all up; continuing)");
+	RTE_ETH_FOREACH_DEV(port) {
+		if (!(fx_conf.portmask & (1u << port)))
+			continue;
+		memset(&link, 0, sizeof(link));
+		if (rte_eth_link_get_nowait(port, &link) < 0)
+			continue;
+		if (link.link_status == RTE_ETH_LINK_DOWN)
+			printf("port %u: link down\n", port);
+		else
+			printf("port %u: link up, %u Mbps, %s\n", port, link.link_speed,
+			       link.link_duplex == RTE_ETH_LINK_FULL_DUPLEX ?
+			       "full duplex" : "half duplex");
+	}
+}
+
+void
+fx_ports_fini(void)
+{
+	uint16_t port;
+
+	RTE_ETH_FOREACH_DEV(port) {
+		if (!(fx_conf.portmask & (1u << port)))
+			continue;
+		rte_eth_dev_stop(port);
+		rte_eth_dev_close(port);
+	}
+}

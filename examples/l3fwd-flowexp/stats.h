@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+/*
+ * Statistics: per-lcore counters written by their worker only (relaxed
+ * atomic stores, so any thread may read them while the worker runs), and
+ * the three ways they are shown: the l2fwd-style periodic table (-T), the
+ * telemetry command /l3fwd_flowexp/stats and the JSON file written at exit
+ * (--stats-file). One walk over the counters (fx_stats_emit) feeds both
+ * telemetry and the file, so their fields are the same.
+ */
+
+#ifndef _FX_STATS_H_
+#define _FX_STATS_H_
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rte_config.h>
+
+#include "flow_table.h"
+#include "parse.h"
+
+/** Plain per-lcore counters: the name is also the output field. */
+#define FX_COUNTERS(X) \
+	X(active) X(created) X(refreshed) X(expired) X(invalidated) \
+	X(drained) X(table_full) X(shortened) X(fragments) \
+	X(stale_requests) X(loops) X(stalls)
+
+struct fx_lcore_stats {
+#define FX_COUNTER_FIELD(n) uint64_t n;
+	FX_COUNTERS(FX_COUNTER_FIELD)
+#undef FX_COUNTER_FIELD
+	uint64_t lag_max;                    /**< cycles, Due records: now - deadline */
+	uint64_t lag_sum;                    /**< cycles */
+	uint64_t lag_n;
+	uint64_t sweep_max;                  /**< cycles, one expiry poll */
+	uint64_t loop_max;                   /**< cycles, one loop iteration */
+	uint64_t poll_removed_max;           /**< most flows one expiry poll removed */
+	uint64_t last_rx;                    /**< TSC of the last packet received */
+	uint64_t expired_tmo[FX_TMO_MAX];    /**< expiries by timeout class */
+	uint64_t malformed[FX_CAUSE_MAX];
+	uint64_t rx[RTE_MAX_ETHPORTS];       /**< received on the port */
+	uint64_t tx[RTE_MAX_ETHPORTS];       /**< sent on the port */
+	uint64_t dropped[RTE_MAX_ETHPORTS];  /**< see doc: rx port for policy, tx port for a full queue */
+};
+
+/* Owner-side updates; a reader on another thread sees whole values. */
+#define FX_STAT_SET(st, field, v) \
+	__atomic_store_n(&(st)->field, (v), __ATOMIC_RELAXED)
+#define FX_STAT_ADD(st, field, n) FX_STAT_SET(st, field, (st)->field + (n))
+#define FX_STAT_MAX(st, field, v) do { \
+	if ((v) > (st)->field) \
+		FX_STAT_SET(st, field, v); \
+} while (0)
+#define FX_STAT_GET(st, field) __atomic_load_n(&(st)->field, __ATOMIC_RELAXED)
+
+/** A sink for fx_stats_emit(): one level of nested dictionaries. */
+struct fx_emitter {
+	void (*open)(void *ctx, const char *name);
+	void (*close)(void *ctx);
+	void (*u64)(void *ctx, const char *name, uint64_t v);
+	void (*str)(void *ctx, const char *name, const char *v);
+};
+
+/** Walk every statistic into an emitter. Any thread. */
+void fx_stats_emit(const struct fx_emitter *e, void *ctx);
+
+/** Sums over all workers. Any thread. */
+uint64_t fx_stats_total_active(void);
+uint64_t fx_stats_total_rx(void);
+uint64_t fx_stats_last_rx(void);
+
+/** Print the periodic table (rates since the previous call). Main lcore. */
+void fx_stats_print(FILE *f);
+
+/** Print the end-of-run summary. Main lcore, after the workers stopped. */
+void fx_stats_summary(FILE *f);
+
+/** Write fx_stats_emit() as JSON to path. 0 or a negative errno. */
+int fx_stats_write_json(const char *path);
+
+/** Ask every worker to reset its maxima and lag figures. Any thread. */
+void fx_stats_reset_maxima(void);
+
+/**
+ * Make every worker skip its expiry polls for ms milliseconds (forwarding
+ * goes on), so that what comes due meanwhile is due all at once when the
+ * hold ends: the benchmark's expiry storm. Any thread.
+ */
+void fx_stats_hold_expiry(unsigned int ms);
+
+/** Start time of the run, for the uptime figure. */
+void fx_stats_start(void);
+
+#endif /* _FX_STATS_H_ */

@@ -1,0 +1,396 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The twheel authors
+"""End-to-end tests of dpdk-l3fwd-flowexp on net_pcap (meson suite e2e).
+
+  e2e_flowexp.py BINARY pcap EXPIRY   N flows from a pcap: forwarded packets,
+                                      created == N, one-way flows expire first
+                                      and two-way ones get their longer
+                                      timeout, then everything expires
+  e2e_flowexp.py BINARY malformed     one frame per parser rule: counted by
+                                      cause, dropped or forwarded
+  e2e_flowexp.py BINARY cli           bad command lines: usage, exit != 0
+  e2e_flowexp.py BINARY control EXPIRY
+                                      flush by prefix and route changes on two
+                                      workers reach exactly the right flows
+
+Runs without hugepages (--no-huge), each run with its own --file-prefix.
+Exit status 0 when every check passed.
+"""
+
+import ipaddress
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "tools"))
+import fxpkt as P  # noqa: E402
+import fxtel  # noqa: E402
+import gen_traffic as G  # noqa: E402
+
+EAL = ["--no-huge", "-m", "512", "--no-pci", "--log-level=lib.eal:error"]
+# short timeouts and a 1 ms tick keep a run to a few seconds
+FAST = ["--tick-us", "1000", "--timeout-oneway", "0.3", "--timeout-tcp", "2.5",
+        "--timeout-tcp-close", "1.5", "--timeout-udp", "2.5",
+        "--timeout-icmp", "2.5", "--timeout-other", "2.5"]
+LONG = ["--tick-us", "1000"] + [a for t in ("oneway", "tcp", "tcp-close", "udp",
+                                            "icmp", "other")
+                                for a in ("--timeout-" + t, "60")]
+PMD = ["--parse-ptype", "--relax-rx-offload", "-T", "0"]
+
+failures = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures.append(what)
+    return cond
+
+
+class Example:
+    """One run of the example, its log, and its telemetry socket."""
+
+    def __init__(self, binary, name, eal, app, tmp):
+        self.prefix = "fxe2e_%s_%d" % (name, os.getpid())
+        self.log = os.path.join(tmp, name + ".log")
+        self.stats_file = os.path.join(tmp, name + ".json")
+        cmd = [binary] + eal + ["--file-prefix", self.prefix, "--"] + app + \
+            ["--stats-file", self.stats_file]
+        print("run: " + " ".join(cmd))
+        self.logf = open(self.log, "w")
+        self.proc = subprocess.Popen(cmd, stdout=self.logf, stderr=subprocess.STDOUT)
+
+    def tel(self, cmd):
+        return fxtel.query(self.prefix, cmd)
+
+    def stats(self):
+        return self.tel("/l3fwd_flowexp/stats")
+
+    def wait_for(self, pred, what, timeout=20.0):
+        """Poll the statistics until pred(stats) holds; returns them or None."""
+        end = time.monotonic() + timeout
+        last = None
+        while time.monotonic() < end:
+            if self.proc.poll() is not None:
+                break
+            try:
+                last = self.stats()
+                if pred(last):
+                    check(True, what)
+                    return last
+            except (OSError, ValueError, KeyError):
+                pass
+            time.sleep(0.02)
+        check(False, "%s (last stats: %s)" % (what, json.dumps(last)[:600] if last else None))
+        return None
+
+    def finish(self, timeout=30.0, stop=False):
+        if stop and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        try:
+            rc = self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            rc = self.proc.wait()
+            check(False, "the example stopped within %.0f s" % timeout)
+        self.logf.close()
+        if rc != 0 or failures:
+            with open(self.log) as f:
+                print("---- log of %s ----\n%s----" % (self.prefix, f.read()[-6000:]))
+        check(rc == 0, "exit status 0 (got %d)" % rc)
+        try:
+            with open(self.stats_file) as f:
+                return json.load(f)
+        except (OSError, ValueError) as e:
+            check(False, "stats file readable: %s" % e)
+            return None
+
+
+def write_pcap(path, frames):
+    w = P.PcapWriter(path)
+    for f in frames:
+        w.write(f)
+    w.close()
+
+
+def check_forwarded(path, n):
+    """The tx pcap: n frames, next-hop MAC, TTL / hop limit 63, IPv4
+    header checksums valid after the decrement."""
+    frames = P.read_pcap(path)
+    check(len(frames) == n, "tx pcap holds %d frames (got %d)" % (n, len(frames)))
+    bad = []
+    for i, f in enumerate(frames):
+        if f[:6] != bytes.fromhex("020000000000"):
+            bad.append((i, "dst mac"))
+        et = int.from_bytes(f[12:14], "big")
+        if et == P.ETH_IPV4:
+            ihl = (f[14] & 15) * 4
+            if f[22] != 63:
+                bad.append((i, "ttl %d" % f[22]))
+            if P.csum(f[14:14 + ihl]) != 0:
+                bad.append((i, "ipv4 checksum"))
+        elif et == P.ETH_IPV6:
+            if f[21] != 63:
+                bad.append((i, "hop limit %d" % f[21]))
+    check(not bad, "forwarded frames rewritten correctly %s" % bad[:5])
+
+
+def test_pcap(binary, tmp, expiry):
+    frames, exp = G.flows_traffic(600)
+    inp, out = os.path.join(tmp, "in.pcap"), os.path.join(tmp, "out.pcap")
+    write_pcap(inp, frames)
+    ex = Example(binary, "pcap_" + expiry, EAL + ["-l", "0-1", "--vdev",
+                 "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (inp, out)],
+                 ["-p", "1"] + PMD + FAST + ["--max-flows", "4096", "--expiry", expiry,
+                                              "--exit-when-drained", "--duration", "60"], tmp)
+    npk = exp["packets"]
+    if expiry != "none":
+        s = ex.wait_for(lambda s: s["port_0"]["rx"] == npk, "all %d packets received" % npk)
+        # once every one-way flow expired, every two-way flow must still be
+        # there: the two-way timeouts are 1.5 s and more, one-way 0.3 s
+        s = ex.wait_for(lambda s: s["totals"]["expired_oneway"] == exp["classes"]["oneway"],
+                        "the %d one-way flows expire" % exp["classes"]["oneway"])
+        if s:
+            t = s["totals"]
+            check(t["active"] == exp["two_way"],
+                  "then exactly the %d two-way flows are active (got %d)" % (exp["two_way"], t["active"]))
+            check(t["expired"] == exp["classes"]["oneway"],
+                  "and no two-way flow expired yet (expired %d)" % t["expired"])
+    st = ex.finish()
+    if st is None:
+        return
+    t, port = st["totals"], st["port_0"]
+    check(port["rx"] == npk and port["tx"] == npk and port["dropped"] == 0,
+          "port 0: rx %d tx %d dropped 0 (got %s)" % (npk, npk, port))
+    check(all(v == 0 for v in st["malformed"].values()), "nothing malformed")
+    check_forwarded(out, npk)
+    if expiry == "none":
+        check(t["created"] == 0, "no flow state with --expiry none")
+        return
+    check(t["created"] == exp["flows"], "created == %d (got %d)" % (exp["flows"], t["created"]))
+    check(t["expired"] == exp["flows"] and t["active"] == 0,
+          "every flow expired: expired %d active %d" % (t["expired"], t["active"]))
+    check(t["refreshed"] == npk - exp["flows"], "refreshed == packets - flows")
+    for cls, n in exp["classes"].items():
+        check(t["expired_" + cls] == n, "%d flows expired in class %s (got %d)" % (n, cls, t["expired_" + cls]))
+    check(t["shortened"] == exp["shortened"],
+          "FIN shortened %d deadlines (got %d)" % (exp["shortened"], t["shortened"]))
+    check(t["invalidated"] == 0 and t["drained"] == 0 and t["table_full"] == 0,
+          "no invalidation, nothing left at exit, table never full")
+    check(t["lag_max_us"] < 1000000, "expiry lag below 1 s (%d us)" % t["lag_max_us"])
+
+
+def test_malformed(binary, tmp):
+    frames, exp = G.malformed_traffic()
+    inp, out = os.path.join(tmp, "mal.pcap"), os.path.join(tmp, "malout.pcap")
+    write_pcap(inp, frames)
+    ex = Example(binary, "malformed", EAL + ["-l", "0-1", "--vdev",
+                 "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (inp, out)],
+                 ["-p", "1"] + PMD + FAST + ["--max-flows", "1024", "--exit-when-drained",
+                                              "--duration", "60"], tmp)
+    st = ex.finish()
+    if st is None:
+        return
+    t, port = st["totals"], st["port_0"]
+    for cause, n in sorted(st["malformed"].items()):
+        want = exp["causes"].get(cause, 0)
+        check(n == want, "malformed %s: %d (got %d)" % (cause, want, n))
+    dropped = sum(exp["causes"].values())
+    check(port == {"rx": exp["packets"], "tx": exp["forwarded"], "dropped": dropped},
+          "port 0: rx %d tx %d dropped %d (got %s)" % (exp["packets"], exp["forwarded"], dropped, port))
+    check(t["created"] == exp["flows"] and t["expired"] == exp["flows"],
+          "%d flows from the valid frames, all expired (created %d expired %d)"
+          % (exp["flows"], t["created"], t["expired"]))
+    check(t["fragments"] == exp["fragments"], "%d fragments (got %d)" % (exp["fragments"], t["fragments"]))
+    check_forwarded(out, exp["forwarded"])
+
+
+USAGE = "[EAL options] -- -p PORTMASK"
+
+CLI_BAD = [
+    ("no portmask", []),
+    ("portmask 0", ["-p", "0"]),
+    ("portmask not hex", ["-p", "zz"]),
+    ("portmask with junk", ["-p", "1x"]),
+    ("port that does not exist", ["-p", "3"]),
+    ("config on the main lcore", ["-p", "1", "--config", "(0,0,0)"]),
+    ("config lcore not enabled", ["-p", "1", "--config", "(0,0,7)"]),
+    ("config unclosed", ["-p", "1", "--config", "(0,0,1"]),
+    ("config two numbers", ["-p", "1", "--config", "(0,0)"]),
+    ("config junk after", ["-p", "1", "--config", "(0,0,1)x"]),
+    ("config queue gap", ["-p", "1", "--config", "(0,1,1)"]),
+    ("config port not in mask", ["-p", "1", "--config", "(0,0,1),(1,0,1)"]),
+    ("lookup unknown", ["-p", "1", "--lookup", "hash"]),
+    ("eth-dest bad MAC", ["-p", "1", "--eth-dest", "0,zz:00:00:00:00:01"]),
+    ("eth-dest no port", ["-p", "1", "--eth-dest", "02:00:00:00:00:01"]),
+    ("rx queue size 0", ["-p", "1", "--rx-queue-size", "0"]),
+    ("tx queue size text", ["-p", "1", "--tx-queue-size", "many"]),
+    ("expiry unknown", ["-p", "1", "--expiry", "wheel"]),
+    ("max-flows too small", ["-p", "1", "--max-flows", "10"]),
+    ("max-flows too large", ["-p", "1", "--max-flows", "16777217"]),
+    ("max-flows with suffix", ["-p", "1", "--max-flows", "1M"]),
+    ("expire-budget 0", ["-p", "1", "--expire-budget", "0"]),
+    ("expire-budget negative", ["-p", "1", "--expire-budget", "-5"]),
+    ("tick too short", ["-p", "1", "--tick-us", "5"]),
+    ("timeout 0", ["-p", "1", "--timeout-oneway", "0"]),
+    ("timeout negative", ["-p", "1", "--timeout-udp", "-1"]),
+    ("timeout nan", ["-p", "1", "--timeout-tcp", "nan"]),
+    ("timeout inf", ["-p", "1", "--timeout-icmp", "inf"]),
+    ("timeout text", ["-p", "1", "--timeout-other", "soon"]),
+    ("table-full unknown", ["-p", "1", "--table-full", "evict"]),
+    ("route prefix too long", ["-p", "1", "--route", "10.0.0.0/33,0"]),
+    ("route without port", ["-p", "1", "--route", "10.0.0.0/8"]),
+    ("route port not in mask", ["-p", "1", "--route", "10.0.0.0/8,1"]),
+    ("route bad address", ["-p", "1", "--route", "10.0.0/8,0"]),
+    ("route /0", ["-p", "1", "--route", "0.0.0.0/0,0"]),
+    ("em with a prefix route", ["-p", "1", "--lookup", "em", "--route", "10.0.0.0/8,0"]),
+    ("stats period negative", ["-p", "1", "-T", "-1"]),
+    ("duration 0", ["-p", "1", "--duration", "0"]),
+    ("empty stats file", ["-p", "1", "--stats-file", ""]),
+    ("unknown option", ["-p", "1", "--turbo"]),
+    ("missing value", ["-p", "1", "--max-flows"]),
+    ("stray argument", ["-p", "1", "extra"]),
+]
+
+
+def test_cli(binary, tmp):
+    eal = ["--no-huge", "-m", "64", "--no-pci", "--log-level=lib.eal:error",
+           "-l", "0-1", "--vdev", "net_null0"]
+    for i, (what, args) in enumerate(CLI_BAD):
+        cmd = [binary] + eal + ["--file-prefix", "fxe2e_cli%d_%d" % (i, os.getpid()),
+                                "--"] + args
+        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           timeout=60)
+        out = r.stdout.decode(errors="replace")
+        ok = check(r.returncode != 0 and USAGE in out,
+                   "%s: usage and exit status %d" % (what, r.returncode))
+        if not ok:
+            print(" ".join(cmd) + "\n" + out[-1500:])
+    r = subprocess.run([binary] + eal + ["--file-prefix", "fxe2e_clih_%d" % os.getpid(),
+                                         "--", "--help"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
+    check(r.returncode == 0 and USAGE.encode() in r.stdout, "--help: usage and exit status 0")
+
+
+def in_prefix(endpoints, prefix):
+    net = ipaddress.ip_network(prefix)
+    return sum(1 for a, b in endpoints
+               if ipaddress.ip_address(a) in net or ipaddress.ip_address(b) in net)
+
+
+def test_control(binary, tmp, expiry):
+    # lcore 1 reads a.pcap, lcore 2 b.pcap; groups share prefixes across lcores
+    groups = {1: [G.flows_traffic(60, net=(1, 2), first=0),
+                  G.flows_traffic(12000, net=(7, 8), first=0)],
+              2: [G.flows_traffic(45, net=(1, 3), first=100),
+                  G.flows_traffic(40, net=(4, 5), first=0)]}
+    files, eps, flows, npk = {}, {}, {}, 0
+    for lc, gs in groups.items():
+        frames = [f for fr, _ in gs for f in fr]
+        files[lc] = os.path.join(tmp, "ctl%d.pcap" % lc)
+        write_pcap(files[lc], frames)
+        eps[lc] = [e for _, x in gs for e in x["endpoints"]]
+        flows[lc] = sum(x["flows"] for _, x in gs)
+        npk += len(frames)
+    vdev = "net_pcap0,rx_pcap=%s,rx_pcap=%s,tx_pcap=%s,tx_pcap=%s" % (
+        files[1], files[2], os.path.join(tmp, "co1.pcap"), os.path.join(tmp, "co2.pcap"))
+    # two workers on the second CPU, the main lcore on the first
+    ex = Example(binary, "control_" + expiry,
+                 EAL + ["--lcores", "0@0,1@1,2@1", "--vdev", vdev],
+                 ["-p", "1", "--config", "(0,0,1),(0,1,2)"] + PMD + LONG +
+                 ["--max-flows", "16384", "--expiry", expiry, "--expire-budget", "16",
+                  "--duration", "120"], tmp)
+    s = ex.wait_for(lambda s: s["totals"]["created"] == flows[1] + flows[2] and
+                    s["port_0"]["rx"] == npk, "all packets in, %d + %d flows" % (flows[1], flows[2]))
+    if s is None:
+        ex.finish(stop=True)
+        return
+    check(s["lcore_1"]["active"] == flows[1] and s["lcore_2"]["active"] == flows[2],
+          "flows on the lcore that read them: %d / %d" % (flows[1], flows[2]))
+
+    gone = {1: 0, 2: 0}
+    alive = {lc: list(eps[lc]) for lc in (1, 2)}
+
+    def step(cmd, prefix, status):
+        r = ex.tel(cmd)
+        if prefix is None:
+            check(status in r.get("status", ""), "%s: rejected (%s)" % (cmd, r.get("status")))
+            return
+        check(r.get("status") == "ok", "%s: status ok (got %s)" % (cmd, r.get("status")))
+        net = ipaddress.ip_network(prefix)
+        for lc in (1, 2):
+            hit = [e for e in alive[lc]
+                   if ipaddress.ip_address(e[0]) in net or ipaddress.ip_address(e[1]) in net]
+            alive[lc] = [e for e in alive[lc] if e not in hit]
+            gone[lc] += len(hit)
+            check(r.get("flushed_lcore_%d" % lc) == len(hit),
+                  "%s: %d flows flushed on lcore %d (got %s)"
+                  % (cmd, len(hit), lc, r.get("flushed_lcore_%d" % lc)))
+        print("     enobufs retries: %s" % r.get("enobufs_retries"))
+        ex.wait_for(lambda s: all(s["lcore_%d" % lc]["invalidated"] == gone[lc] and
+                                  s["lcore_%d" % lc]["active"] == flows[lc] - gone[lc]
+                                  for lc in (1, 2)),
+                    "%s: workers invalidated %d / %d flows in all" % (cmd, gone[1], gone[2]))
+
+    for cmd, prefix, status in [
+            ("/l3fwd_flowexp/flush,10.1.0.0/16", "10.1.0.0/16", None),
+            ("/l3fwd_flowexp/flush,2001:db8:1::/48", "2001:db8:1::/48", None),
+            ("/l3fwd_flowexp/flush,10.7.0.0/16", "10.7.0.0/16", None),
+            ("/l3fwd_flowexp/flush,10.99.0.0/16", "10.99.0.0/16", None),
+            ("/l3fwd_flowexp/route_add,10.5.0.0/16,0", "10.5.0.0/16", None),
+            ("/l3fwd_flowexp/route_del,10.5.0.0/16", "10.5.0.0/16", None),
+            ("/l3fwd_flowexp/route_del,10.5.0.0/16", None, "No such file or directory"),
+            ("/l3fwd_flowexp/route_add,10.6.0.0/16,3", None, "Invalid argument"),
+            ("/l3fwd_flowexp/flush,10.1.0.0/40", None, "prefix length")]:
+        step(cmd, prefix, status)
+
+    routes = ex.tel("/l3fwd_flowexp/routes")
+    check(routes == ["198.18.0.0/24,0", "2001:200::/64,0"],
+          "route list back to the defaults (got %s)" % routes)
+    st = ex.finish(stop=True)
+    if st is None:
+        return
+    for lc in (1, 2):
+        l = st["lcore_%d" % lc]
+        check(l["invalidated"] == gone[lc] and l["drained"] == flows[lc] - gone[lc] and
+              l["active"] == 0 and l["expired"] == 0,
+              "lcore %d: invalidated %d, the other %d removed at exit (got %d / %d)"
+              % (lc, gone[lc], flows[lc] - gone[lc], l["invalidated"], l["drained"]))
+        if expiry == "twheel":
+            check(l["wheel_remote_cancels"] == gone[lc] and l["wheel_remote_stale"] == 0,
+                  "lcore %d: every invalidation went through twheel_remote_cancel" % lc)
+        else:
+            check(l["stale_requests"] == 0, "lcore %d: no stale request" % lc)
+    check(st["control"]["route_changes"] == 2, "two route changes")
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__)
+        return 2
+    binary, what = argv[1], argv[2]
+    with tempfile.TemporaryDirectory(prefix="fxe2e_") as tmp:
+        if what == "pcap" and len(argv) == 4:
+            test_pcap(binary, tmp, argv[3])
+        elif what == "malformed":
+            test_malformed(binary, tmp)
+        elif what == "cli":
+            test_cli(binary, tmp)
+        elif what == "control" and len(argv) == 4:
+            test_control(binary, tmp, argv[3])
+        else:
+            print(__doc__)
+            return 2
+    print("%d check(s) failed" % len(failures) if failures else "all checks passed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

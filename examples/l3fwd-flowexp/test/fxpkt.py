@@ -1,0 +1,139 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The twheel authors
+"""Packet and pcap helpers for the l3fwd-flowexp tests (standard library only).
+
+Builders return Ethernet frames as bytes; checksums of IPv4 headers are
+computed, L4 checksums are left zero (the example does not check them).
+PcapWriter/read_pcap handle classic pcap files with Ethernet link type.
+"""
+
+import ipaddress
+import struct
+
+ETH_IPV4 = 0x0800
+ETH_IPV6 = 0x86DD
+ETH_ARP = 0x0806
+ETH_VLAN = 0x8100
+
+PROTO_ICMP = 1
+PROTO_TCP = 6
+PROTO_UDP = 17
+PROTO_GRE = 47
+PROTO_ICMPV6 = 58
+
+TCP_FIN = 0x01
+TCP_SYN = 0x02
+TCP_ACK = 0x10
+
+SRC_MAC = bytes.fromhex("020000000a01")
+DST_MAC = bytes.fromhex("020000000a02")
+
+
+def csum(data):
+    """Internet checksum of data."""
+    if len(data) % 2:
+        data += b"\0"
+    s = sum(struct.unpack("!%dH" % (len(data) // 2), data))
+    while s >> 16:
+        s = (s & 0xFFFF) + (s >> 16)
+    return ~s & 0xFFFF
+
+
+def eth(payload, ethertype, dst=DST_MAC, src=SRC_MAC):
+    return dst + src + struct.pack("!H", ethertype) + payload
+
+
+def ipv4(src, dst, proto, payload, ttl=64, options=b"", frag=0,
+         ihl=None, total_length=None, version=4):
+    """An IPv4 packet; ihl/total_length/version override the true values."""
+    hl = 20 + len(options)
+    if ihl is None:
+        ihl = hl // 4
+    if total_length is None:
+        total_length = hl + len(payload)
+    hdr = struct.pack("!BBHHHBBH4s4s", (version << 4) | ihl, 0, total_length,
+                      0x1234, frag, ttl, proto, 0,
+                      ipaddress.IPv4Address(src).packed,
+                      ipaddress.IPv4Address(dst).packed) + options
+    c = csum(hdr)
+    hdr = hdr[:10] + struct.pack("!H", c) + hdr[12:]
+    return hdr + payload
+
+
+def ipv6(src, dst, nh, payload, hlim=64, payload_len=None, version=6):
+    if payload_len is None:
+        payload_len = len(payload)
+    return struct.pack("!IHBB16s16s", version << 28, payload_len, nh, hlim,
+                       ipaddress.IPv6Address(src).packed,
+                       ipaddress.IPv6Address(dst).packed) + payload
+
+
+def ipv6_ext(nh, body_len=6):
+    """A hop-by-hop / routing / destination-options style header of
+    8 + (len-6 rounded) bytes: next header, length in 8-byte units - 1."""
+    units = (body_len + 2) // 8
+    return struct.pack("!BB", nh, units - 1) + bytes(units * 8 - 2)
+
+
+def ipv6_frag(nh, offset=0, more=True):
+    return struct.pack("!BBHI", nh, 0, (offset << 3) | (1 if more else 0), 0x42)
+
+
+def tcp(sport, dport, flags=TCP_ACK, payload=b""):
+    return struct.pack("!HHIIBBHHH", sport, dport, 1, 1, 5 << 4, flags,
+                       8192, 0, 0) + payload
+
+
+def udp(sport, dport, payload=b""):
+    return struct.pack("!HHHH", sport, dport, 8 + len(payload), 0) + payload
+
+
+def icmp_echo(ident, seq, reply=False, v6=False, payload=b"ping"):
+    if v6:
+        t = 129 if reply else 128
+    else:
+        t = 0 if reply else 8
+    return struct.pack("!BBHHH", t, 0, 0, ident, seq) + payload
+
+
+def pad60(frame):
+    """Ethernet minimum size (without FCS)."""
+    return frame + bytes(max(0, 60 - len(frame)))
+
+
+class PcapWriter:
+    def __init__(self, path):
+        self.f = open(path, "wb")
+        self.f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
+        self.n = 0
+
+    def write(self, frame):
+        self.n += 1
+        self.f.write(struct.pack("<IIII", 1, self.n, len(frame), len(frame)))
+        self.f.write(frame)
+
+    def close(self):
+        self.f.close()
+
+
+def read_pcap(path):
+    """The frames of a classic pcap file (either byte order)."""
+    frames = []
+    with open(path, "rb") as f:
+        hdr = f.read(24)
+        if len(hdr) < 24:
+            return frames
+        magic = struct.unpack("<I", hdr[:4])[0]
+        if magic in (0xA1B2C3D4, 0xA1B23C4D):
+            endian = "<"
+        elif magic in (0xD4C3B2A1, 0x4D3CB2A1):
+            endian = ">"
+        else:
+            raise ValueError("%s: not a pcap file" % path)
+        while True:
+            rec = f.read(16)
+            if len(rec) < 16:
+                break
+            _, _, caplen, _ = struct.unpack(endian + "IIII", rec)
+            frames.append(f.read(caplen))
+    return frames

@@ -1,0 +1,212 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The twheel authors
+"""Write test traffic for dpdk-l3fwd-flowexp as a pcap, and what the example
+must make of it as JSON.
+
+  gen_traffic.py flows N OUT.pcap OUT.json   N distinct flows: IPv4 and IPv6,
+                                            TCP, UDP and ICMP echo; half of
+                                            them answered, half of the
+                                            answered TCP ones closed with FIN
+  gen_traffic.py malformed OUT.pcap OUT.json one frame per parser rule
+
+The expectations name the flows by timeout class (the class a flow is in
+when it expires), the packets to forward, and the malformed causes.
+"""
+
+import json
+import struct
+import sys
+
+import fxpkt as P
+
+KINDS = [(4, P.PROTO_TCP), (4, P.PROTO_UDP), (4, P.PROTO_ICMP),
+         (6, P.PROTO_TCP), (6, P.PROTO_UDP), (6, P.PROTO_ICMP)]
+
+
+def addrs(fam, i, net=(1, 2)):
+    """Client and server address of flow i (unique per flow)."""
+    if fam == 4:
+        return ("10.%d.%d.%d" % (net[0], (i >> 8) & 255, i & 255),
+                "10.%d.%d.%d" % (net[1], (i >> 8) & 255, i & 255))
+    return ("2001:db8:%x::%x" % (net[0], i), "2001:db8:%x::%x" % (net[1], i))
+
+
+def packet(fam, proto, src, dst, sport, dport, reply=False, flags=P.TCP_ACK):
+    """One frame of a flow; for ICMP the ports are (ident, seq)."""
+    if proto == P.PROTO_TCP:
+        l4 = P.tcp(sport, dport, flags)
+    elif proto == P.PROTO_UDP:
+        l4 = P.udp(sport, dport, b"data")
+    else:
+        l4 = P.icmp_echo(sport, dport, reply=reply, v6=(fam == 6))
+    if fam == 4:
+        return P.pad60(P.eth(P.ipv4(src, dst, proto, l4), P.ETH_IPV4))
+    nh = P.PROTO_ICMPV6 if proto == P.PROTO_ICMP else proto
+    return P.pad60(P.eth(P.ipv6(src, dst, nh, l4), P.ETH_IPV6))
+
+
+def flow_packets(i, net=(1, 2)):
+    """The frames of flow i in order, and its expected timeout class."""
+    fam, proto = KINDS[i % len(KINDS)]
+    two_way = (i // len(KINDS)) % 2 == 0
+    closing = proto == P.PROTO_TCP and two_way and (i // 12) % 2 == 0
+    cli, srv = addrs(fam, i, net)
+    cport, sport = 1024 + i % 50000, (80 if proto == P.PROTO_TCP else 53)
+    if proto == P.PROTO_ICMP:
+        cport, sport = i & 0xFFFF, 1   # ident, seq
+    out = []
+    for k in range(1 + i % 3):
+        out.append(packet(fam, proto, cli, srv, cport, sport,
+                          flags=P.TCP_SYN if k == 0 else P.TCP_ACK))
+    if two_way:
+        for k in range(1 + i % 2):
+            if proto == P.PROTO_ICMP:
+                out.append(packet(fam, proto, srv, cli, cport, sport, reply=True))
+            else:
+                out.append(packet(fam, proto, srv, cli, sport, cport))
+    if closing:
+        out.append(packet(fam, proto, cli, srv, cport, sport, flags=P.TCP_FIN | P.TCP_ACK))
+        out.append(packet(fam, proto, srv, cli, sport, cport, flags=P.TCP_FIN | P.TCP_ACK))
+    if not two_way:
+        cls = "oneway"
+    elif proto == P.PROTO_TCP:
+        cls = "tcp_close" if closing else "tcp"
+    elif proto == P.PROTO_UDP:
+        cls = "udp"
+    else:
+        cls = "icmp"
+    return out, cls
+
+
+def interleave(per_flow, pairs_every=7):
+    """Round robin over the flows; every pairs_every-th flow sends its first
+    two packets back to back, so they share a burst (two misses of one new
+    flow in one lookup)."""
+    queues = []
+    for i, pkts in enumerate(per_flow):
+        if i % pairs_every == 0 and len(pkts) >= 2:
+            queues.append([("pair", pkts[0], pkts[1])] + pkts[2:])
+        else:
+            queues.append(list(pkts))
+    frames = []
+    rnd = 0
+    while True:
+        any_left = False
+        for q in queues:
+            if rnd < len(q):
+                any_left = True
+                item = q[rnd]
+                if isinstance(item, tuple):
+                    frames.extend(item[1:])
+                else:
+                    frames.append(item)
+        if not any_left:
+            return frames
+        rnd += 1
+
+
+def flows_traffic(n, net=(1, 2), first=0):
+    per_flow, classes, endpoints = [], {}, []
+    for i in range(first, first + n):
+        pkts, cls = flow_packets(i, net)
+        per_flow.append(pkts)
+        classes[cls] = classes.get(cls, 0) + 1
+        endpoints.append(addrs(KINDS[i % len(KINDS)][0], i, net))
+    frames = interleave(per_flow)
+    expect = {
+        "flows": n,
+        "packets": len(frames),
+        "classes": classes,
+        "two_way": n - classes.get("oneway", 0),
+        "shortened": classes.get("tcp_close", 0),
+        "endpoints": endpoints,
+    }
+    return frames, expect
+
+
+def malformed_traffic():
+    """One frame per rule of parse.c: (frame, cause or None, new-flow?)."""
+    v4 = lambda proto, l4, **kw: P.eth(P.ipv4("10.5.0.1", "10.6.0.1", proto, l4, **kw), P.ETH_IPV4)
+    v6 = lambda nh, pl, **kw: P.eth(P.ipv6("2001:db8:5::1", "2001:db8:6::1", nh, pl, **kw), P.ETH_IPV6)
+    u = P.udp(1000, 2000, b"x" * 8)
+    cases = [
+        ("runt frame", P.eth(b"", P.ETH_IPV4)[:10], "runt"),
+        ("ARP", P.pad60(P.eth(bytes(28), P.ETH_ARP)), "non_ip"),
+        ("VLAN tagged", P.pad60(P.eth(struct_vlan() + P.ipv4("10.5.0.1", "10.6.0.1", 17, u), P.ETH_VLAN)), "non_ip"),
+        ("IPv4 runt", P.eth(bytes(6), P.ETH_IPV4), "runt"),
+        ("IPv6 runt", P.eth(bytes(30), P.ETH_IPV6), "runt"),
+        ("IPv4 version 6", P.pad60(v4(17, u, version=6)), "ip_version"),
+        ("IPv6 version 4", v6(17, u, version=4), "ip_version"),
+        ("IHL 4", P.pad60(v4(17, u, ihl=4)), "ipv4_ihl"),
+        ("IHL beyond frame", v4(17, b"", ihl=15), "ipv4_ihl"),
+        ("total length > frame", P.pad60(v4(17, u, total_length=1000)), "ipv4_len"),
+        ("total length < IHL", P.pad60(v4(17, u, total_length=12)), "ipv4_len"),
+        ("TCP header cut", P.pad60(v4(6, P.tcp(1, 2)[:10])), "l4_trunc"),
+        ("UDP header cut", P.pad60(v4(17, u[:4])), "l4_trunc"),
+        ("ICMP header cut", P.pad60(v4(1, b"\x08\x00\x00")), "l4_trunc"),
+        ("TTL 1", P.pad60(v4(17, u, ttl=1)), "ttl_exceeded"),
+        ("IPv6 payload length > frame", v6(17, u, payload_len=500), "ipv6_len"),
+        ("IPv6 hop-by-hop past payload", v6(0, bytes([17, 8]) + bytes(6)), "ipv6_ext"),
+        ("IPv6 extension chain cut", v6(60, P.ipv6_ext(60)[:4]), "ipv6_ext"),
+        ("IPv6 nine extension headers", v6(60, b"".join(P.ipv6_ext(60) for _ in range(8)) + P.ipv6_ext(17) + u), "ipv6_ext"),
+        ("IPv6 UDP cut", v6(17, u[:6]), "l4_trunc"),
+        ("IPv6 hop limit 1", v6(17, u, hlim=1), "ttl_exceeded"),
+        # valid ones: forwarded and tracked
+        ("IPv6 hop-by-hop + dst-opts + UDP", v6(0, P.ipv6_ext(60) + P.ipv6_ext(17) + u), None),
+        ("IPv6 first fragment", v6(44, P.ipv6_frag(17, 0, True) + u), None),
+        ("IPv6 later fragment", v6(44, P.ipv6_frag(17, 3, False) + b"y" * 8), None),
+        ("IPv4 first fragment", P.pad60(v4(17, u, frag=0x2000)), None),
+        ("IPv4 later fragment", P.pad60(v4(17, b"z" * 8, frag=0x0003)), None),
+        ("IPv4 options", P.pad60(v4(17, u, options=bytes([1, 1, 1, 0]))), None),
+        ("IPv4 GRE", P.pad60(v4(47, bytes(4))), None),
+        ("IPv4 with padding", P.pad60(v4(17, P.udp(7, 9))), None),
+    ]
+    frames = [c[1] for c in cases]
+    causes = {}
+    for _, _, cause in cases:
+        if cause:
+            causes[cause] = causes.get(cause, 0) + 1
+    forwarded = sum(1 for c in cases if c[2] is None)
+    expect = {
+        "packets": len(frames),
+        "forwarded": forwarded,
+        # distinct keys among the valid ones: the two IPv4 fragments share
+        # one 3-tuple flow (ports 0), the two IPv6 fragments another, and
+        # the IPv4 options / padding UDP packets differ in ports
+        "flows": 6,
+        "fragments": 4,
+        "causes": causes,
+        "names": [c[0] for c in cases],
+    }
+    return frames, expect
+
+
+def struct_vlan():
+    return struct.pack("!HH", 1, P.ETH_IPV4)
+
+
+def write(frames, expect, pcap, js):
+    w = P.PcapWriter(pcap)
+    for f in frames:
+        w.write(f)
+    w.close()
+    with open(js, "w") as f:
+        json.dump(expect, f, indent=1)
+
+
+def main(argv):
+    if len(argv) == 5 and argv[1] == "flows":
+        frames, expect = flows_traffic(int(argv[2]))
+        write(frames, expect, argv[3], argv[4])
+    elif len(argv) == 4 and argv[1] == "malformed":
+        frames, expect = malformed_traffic()
+        write(frames, expect, argv[2], argv[3])
+    else:
+        print(__doc__)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

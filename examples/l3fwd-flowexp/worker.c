@@ -1,0 +1,408 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+/*
+ * The worker loop: receive, track, forward, expire.
+ *
+ * One iteration:
+ *   1. load the route table pointer (route.h);
+ *   2. for each rx queue: receive a burst, read the TSC once (lc->now),
+ *      parse every packet (parse.c), hash the keys and look them all up
+ *      with rte_hash_lookup_with_hash_bulk, prefetch the hit flows' lines,
+ *      then per packet: a hit refreshes the flow (stores the new deadline;
+ *      the expiry back-end is not called), a miss creates the flow and
+ *      hands it to the back-end; the packet leaves by the flow's cached
+ *      route, resolved once per direction;
+ *   3. send what is buffered per port;
+ *   4. one expiry poll (expiry_*.c), timed: the longest is "sweep_max",
+ *      the most flows one poll removed "poll_removed_max" (a benchmark
+ *      may hold the polls for a while with /l3fwd_flowexp/hold);
+ *   5. report a quiescent state for route replacement, and time the whole
+ *      iteration: the longest is "loop_max", longer than 100 us a "stall".
+ * No lock, no system call, no allocation: the mbufs come from the pools
+ * and everything else was allocated before launch.
+ *
+ * Timeout classes: a flow seen in one direction only has the one-way
+ * timeout; once the other endpoint answered, its protocol's timeout (TCP
+ * established, TCP closing once FIN or RST was seen, UDP, ICMP, other).
+ * When a class change shortens the deadline (established -> closing), the
+ * back-end is told (twheel_move, rte_timer re-arm); lengthening is lazy.
+ *
+ * A full table (rte_hash_add fails, or the back-end refuses) is counted in
+ * table_full and the packet is dropped, or with --table-full forward sent
+ * on by a route lookup without state.
+ */
+
+#include <netinet/in.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_ip.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+#include <rte_prefetch.h>
+
+#include "expiry.h"
+#include "flowexp.h"
+#include "ports.h"
+#include "route.h"
+#include "worker.h"
+
+/* ---- flow removal, shared by the back-ends ---- */
+
+void
+fx_flows_flush(struct fx_lcore *lc)
+{
+	if (lc->n_gone == 0)
+		return;
+	ft_delete_bulk(&lc->ft, lc->gone, lc->n_gone);
+	FX_STAT_SET(&lc->st, active, lc->st.active - lc->n_gone);
+	lc->n_gone = 0;
+}
+
+/* unpublish now, delete from the hash with the next batch */
+static inline void
+flow_remove(struct fx_lcore *lc, struct fx_flow *f)
+{
+	ft_unpublish(f);
+	lc->poll_removed++;
+	lc->gone[lc->n_gone++] = f;
+	if (lc->n_gone == FX_GONE_BATCH)
+		fx_flows_flush(lc);
+}
+
+void
+fx_flow_expired(struct fx_lcore *lc, struct fx_flow *f, uint64_t deadline)
+{
+	struct fx_lcore_stats *st = &lc->st;
+	uint64_t lag = lc->now > deadline ? lc->now - deadline : 0;
+
+	FX_STAT_ADD(st, expired, 1);
+	FX_STAT_ADD(st, expired_tmo[f->tmo], 1);
+	FX_STAT_ADD(st, lag_sum, lag);
+	FX_STAT_ADD(st, lag_n, 1);
+	FX_STAT_MAX(st, lag_max, lag);
+	flow_remove(lc, f);
+}
+
+void
+fx_flow_invalidated(struct fx_lcore *lc, struct fx_flow *f)
+{
+	FX_STAT_ADD(&lc->st, invalidated, 1);
+	flow_remove(lc, f);
+}
+
+void
+fx_flow_drained(struct fx_lcore *lc, struct fx_flow *f)
+{
+	FX_STAT_ADD(&lc->st, drained, 1);
+	flow_remove(lc, f);
+}
+
+/* ---- transmit ---- */
+
+static inline void
+tx_flush(struct fx_lcore *lc, uint16_t port)
+{
+	struct fx_txbuf *b = &lc->tx[port];
+	uint16_t sent;
+
+	sent = rte_eth_tx_burst(port, lc->tx_queue[port], b->m, b->n);
+	FX_STAT_ADD(&lc->st, tx[port], sent);
+	if (unlikely(sent < b->n)) {
+		FX_STAT_ADD(&lc->st, dropped[port], b->n - sent);
+		rte_pktmbuf_free_bulk(&b->m[sent], b->n - sent);
+	}
+	b->n = 0;
+}
+
+static inline void
+tx_flush_all(struct fx_lcore *lc)
+{
+	uint16_t p;
+
+	for (p = 0; p < RTE_MAX_ETHPORTS; p++)
+		if (lc->tx[p].n != 0)
+			tx_flush(lc, p);
+}
+
+/* Rewrite L2, decrement TTL / hop limit, queue on the output port. */
+static inline void
+forward(struct fx_lcore *lc, struct rte_mbuf *m, uint8_t family, uint16_t out)
+{
+	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	struct fx_txbuf *b = &lc->tx[out];
+	struct rte_ipv4_hdr *ip4;
+	struct rte_ipv6_hdr *ip6;
+	uint32_t sum;
+
+	rte_ether_addr_copy(&fx_conf.eth_dest[out], &eth->dst_addr);
+	rte_ether_addr_copy(&fx_port_mac[out], &eth->src_addr);
+	if (family == FX_FAMILY_V4) {
+		ip4 = (struct rte_ipv4_hdr *)(eth + 1);
+		ip4->time_to_live--;
+		/* RFC 1624: the TTL is the high byte of its 16-bit word */
+		sum = rte_be_to_cpu_16(ip4->hdr_checksum) + 0x0100;
+		sum = (sum & 0xffff) + (sum >> 16);
+		ip4->hdr_checksum = rte_cpu_to_be_16((uint16_t)sum);
+	} else {
+		ip6 = (struct rte_ipv6_hdr *)(eth + 1);
+		ip6->hop_limits--;
+	}
+	b->m[b->n++] = m;
+	if (b->n == MAX_PKT_BURST)
+		tx_flush(lc, out);
+}
+
+static inline void
+drop(struct fx_lcore *lc, uint16_t in_port, struct rte_mbuf *m)
+{
+	FX_STAT_ADD(&lc->st, dropped[in_port], 1);
+	rte_pktmbuf_free(m);
+}
+
+/* ---- flow state ---- */
+
+static inline uint8_t
+tmo_class(uint8_t flags, uint8_t proto)
+{
+	if (!(flags & FX_FLOW_REPLIED))
+		return FX_TMO_ONEWAY;
+	switch (proto) {
+	case IPPROTO_TCP:
+		return (flags & FX_FLOW_CLOSING) ? FX_TMO_TCP_CLOSE : FX_TMO_TCP;
+	case IPPROTO_UDP:
+		return FX_TMO_UDP;
+	case IPPROTO_ICMP:
+	case IPPROTO_ICMPV6:
+		return FX_TMO_ICMP;
+	default:
+		return FX_TMO_OTHER;
+	}
+}
+
+static inline void
+flow_hit(struct fx_lcore *lc, struct fx_flow *f, const struct fx_pkt *pk)
+{
+	uint8_t flags = f->flags, tmo = f->tmo;
+	uint64_t exp;
+
+	if (pk->dir != (flags & FX_FLOW_INIT_DIR1))
+		flags |= FX_FLOW_REPLIED;
+	if (pk->tcp_flags)
+		flags |= FX_FLOW_CLOSING;
+	if (unlikely(flags != f->flags)) {
+		f->flags = flags;
+		tmo = tmo_class(flags, f->key.proto);
+		f->tmo = tmo;
+	}
+	exp = lc->now + lc->tmo_cycles[tmo];
+	if (unlikely(exp < f->expire)) {
+		f->expire = exp;
+		lc->ops->shorten(lc, f);
+		FX_STAT_ADD(&lc->st, shortened, 1);
+	} else {
+		f->expire = exp;   /* the lazy refresh: one store */
+	}
+	FX_STAT_ADD(&lc->st, refreshed, 1);
+}
+
+static inline struct fx_flow *
+flow_new(struct fx_lcore *lc, const struct fx_pkt *pk, hash_sig_t sig)
+{
+	struct fx_flow *f;
+	int32_t pos;
+	uint64_t fid;
+
+	pos = rte_hash_add_key_with_hash(lc->ft.hash, &pk->key, sig);
+	if (unlikely(pos < 0))
+		goto full;
+	f = &lc->ft.flows[pos];
+	if (f->fid != 0) {
+		/* created by an earlier packet of this burst */
+		flow_hit(lc, f, pk);
+		return f;
+	}
+	f->key = pk->key;
+	f->sig = sig;
+	f->port[0] = f->port[1] = FX_PORT_UNKNOWN;
+	f->flags = (pk->dir ? FX_FLOW_INIT_DIR1 : 0) |
+		(pk->tcp_flags ? FX_FLOW_CLOSING : 0);
+	f->tmo = tmo_class(f->flags, pk->key.proto);
+	f->expire = lc->now + lc->tmo_cycles[f->tmo];
+	fid = lc->ops->add(lc, f);
+	if (unlikely(fid == 0)) {
+		rte_hash_del_key_with_hash(lc->ft.hash, &pk->key, sig);
+		goto full;
+	}
+	ft_publish(f, fid);
+	FX_STAT_ADD(&lc->st, created, 1);
+	FX_STAT_SET(&lc->st, active, lc->st.active + 1);
+	return f;
+full:
+	FX_STAT_ADD(&lc->st, table_full, 1);
+	return NULL;
+}
+
+/* ---- one burst ---- */
+
+static void
+process_burst(struct fx_lcore *lc, const struct fx_route_table *rt,
+	      uint16_t in_port, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct fx_pkt pk[MAX_PKT_BURST];
+	const void *keys[MAX_PKT_BURST];
+	hash_sig_t sig[MAX_PKT_BURST];
+	int32_t pos[MAX_PKT_BURST];
+	uint16_t idx[MAX_PKT_BURST];
+	struct fx_lcore_stats *st = &lc->st;
+	struct fx_flow *flows = lc->ft.flows, *f;
+	struct fx_pkt *p;
+	uint16_t i, nv = 0, out;
+	int rc;
+
+	FX_STAT_ADD(st, rx[in_port], n);
+	FX_STAT_SET(st, last_rx, lc->now);
+	for (i = 0; i < n; i++)
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
+	for (i = 0; i < n; i++) {
+		rc = fx_parse(pkts[i], &pk[i]);
+		if (unlikely(rc != FX_PARSE_OK)) {
+			FX_STAT_ADD(st, malformed[rc], 1);
+			drop(lc, in_port, pkts[i]);
+			continue;
+		}
+		if (unlikely(pk[i].fragment))
+			FX_STAT_ADD(st, fragments, 1);
+		idx[nv++] = i;
+	}
+
+	if (lc->ops == NULL) {
+		/* --expiry none: l3fwd, a route lookup per packet */
+		for (i = 0; i < nv; i++) {
+			p = &pk[idx[i]];
+			out = fx_route_lookup(rt, &p->key, p->dir ^ 1, in_port);
+			forward(lc, pkts[idx[i]], p->key.family, out);
+		}
+		return;
+	}
+
+	for (i = 0; i < nv; i++) {
+		keys[i] = &pk[idx[i]].key;
+		sig[i] = rte_hash_hash(lc->ft.hash, keys[i]);
+	}
+	if (nv != 0)
+		rte_hash_lookup_with_hash_bulk(lc->ft.hash, keys, sig, nv, pos);
+	for (i = 0; i < nv; i++)
+		if (pos[i] >= 0)
+			rte_prefetch0(&flows[pos[i]]);
+
+	for (i = 0; i < nv; i++) {
+		p = &pk[idx[i]];
+		if (pos[i] >= 0) {
+			f = &flows[pos[i]];
+			flow_hit(lc, f, p);
+		} else {
+			f = flow_new(lc, p, sig[i]);
+		}
+		if (likely(f != NULL)) {
+			out = f->port[p->dir];
+			if (unlikely(out == FX_PORT_UNKNOWN)) {
+				out = fx_route_lookup(rt, &p->key, p->dir ^ 1, in_port);
+				f->port[p->dir] = (uint8_t)out;
+			}
+		} else if (fx_conf.full_policy == FX_FULL_FORWARD) {
+			out = fx_route_lookup(rt, &p->key, p->dir ^ 1, in_port);
+		} else {
+			drop(lc, in_port, pkts[idx[i]]);
+			continue;
+		}
+		forward(lc, pkts[idx[i]], p->key.family, out);
+	}
+}
+
+static inline void
+reset_maxima(struct fx_lcore *lc)
+{
+	struct fx_lcore_stats *st = &lc->st;
+
+	FX_STAT_SET(st, lag_max, 0);
+	FX_STAT_SET(st, lag_sum, 0);
+	FX_STAT_SET(st, lag_n, 0);
+	FX_STAT_SET(st, sweep_max, 0);
+	FX_STAT_SET(st, loop_max, 0);
+	FX_STAT_SET(st, poll_removed_max, 0);
+	FX_STAT_SET(st, stalls, 0);
+}
+
+int
+fx_worker_main(void *arg __rte_unused)
+{
+	struct fx_lcore *lc = fx_lcores[rte_lcore_id()];
+	struct rte_mbuf *pkts[MAX_PKT_BURST];
+	const struct fx_route_table *rt;
+	struct fx_lcore_stats *st;
+	uint64_t prev, t0, t1;
+	uint32_t req;
+	uint16_t i, n;
+
+	if (lc == NULL)
+		return 0;
+	st = &lc->st;
+	FX_LOG(INFO, "lcore %u: %u rx queue(s), expiry %s", lc->lcore_id,
+	       lc->n_rxq, lc->ops ? lc->ops->name : "none");
+	rte_rcu_qsbr_thread_online(fx_route_rcu, lc->worker_idx);
+	prev = rte_rdtsc();
+	while (!fx_force_quit) {
+		rt = fx_route_get();
+		for (i = 0; i < lc->n_rxq; i++) {
+			n = rte_eth_rx_burst(lc->rxq[i].port_id, lc->rxq[i].queue_id,
+					     pkts, MAX_PKT_BURST);
+			if (n == 0)
+				continue;
+			lc->now = rte_rdtsc();
+			process_burst(lc, rt, lc->rxq[i].port_id, pkts, n);
+		}
+		tx_flush_all(lc);
+
+		t0 = rte_rdtsc();
+		if (lc->ops != NULL &&
+		    likely(t0 >= __atomic_load_n(&lc->hold_until, __ATOMIC_RELAXED))) {
+			lc->now = t0;
+			lc->poll_removed = 0;
+			lc->ops->poll(lc);
+			fx_flows_flush(lc);
+			t1 = rte_rdtsc();
+			FX_STAT_MAX(st, sweep_max, t1 - t0);
+			FX_STAT_MAX(st, poll_removed_max, lc->poll_removed);
+		} else {
+			t1 = t0;
+		}
+		FX_STAT_MAX(st, loop_max, t1 - prev);
+		if (unlikely(t1 - prev > lc->stall_cycles))
+			FX_STAT_ADD(st, stalls, 1);
+		FX_STAT_ADD(st, loops, 1);
+		prev = t1;
+
+		fx_route_quiescent(lc->worker_idx);
+		req = __atomic_load_n(&lc->reset_req, __ATOMIC_RELAXED);
+		if (unlikely(req != lc->reset_seen)) {
+			reset_maxima(lc);
+			lc->reset_seen = req;
+			prev = rte_rdtsc();
+		}
+	}
+	rte_rcu_qsbr_thread_offline(fx_route_rcu, lc->worker_idx);
+
+	/* hand back every flow still tracked */
+	if (lc->ops != NULL) {
+		lc->now = rte_rdtsc();
+		lc->drain_cursor = 0;
+		while (lc->ops->drain(lc, fx_conf.expire_budget) != 0)
+			fx_flows_flush(lc);
+	}
+	tx_flush_all(lc);
+	return 0;
+}

@@ -1,0 +1,417 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The twheel authors
+"""Benchmarks of dpdk-l3fwd-flowexp (doc/example.md quotes its output).
+
+Traffic: dpdk-testpmd --forward-mode=flowgen over net_memif, driven over its
+stdin (start/stop). CPUs: the example's worker lcore alone on CPU 0; its
+main lcore with testpmd on CPU 1. For each --expiry mode, in one run:
+
+  new   new flows per second per lcore, sustained at about 1M concurrent
+        flows: flowgen cycles through 500M flows, so every packet opens a
+        flow, and the one-way timeout is set to 1M / (rate of a short
+        calibration run), so that about 1M flows are live; of 12 one-second
+        windows, those that ended with 0.8M..1.25M live flows count
+  mpps  packets per second with 1M live flows (flowgen cycles 1M flows,
+        timeout 60 s), and the same with --expiry none (no flow tracking)
+  storm 1M flows created once (flowgen stops after one cycle), then they
+        all expire, their deadlines spread as their creation was: longest
+        loop iteration and sweep during the expiry, iterations over 100 us,
+        time from the first expiry to an empty table; the same maxima over
+        an idle window just before are the machine's noise floor
+  burst the same 1M flows made due at one moment: the workers' expiry
+        polls are held (/l3fwd_flowexp/hold; forwarding goes on) until
+        every deadline has passed, then released; the same figures, the
+        most flows one poll removed, and the worker's CPU time per expiry
+
+Every rate is also given per CPU-second of the worker thread (from
+/proc/PID/task/TID/stat), which is what a dedicated core would do when the
+machine is shared. Each scenario runs --repeat times, all modes one after
+the other each time; medians are printed, and ratios between modes are
+medians of the ratios between such neighbouring runs.
+
+  scripts/flowexp-bench.py [--repeat N] [--modes twheel,rte_timer,scan]
+                           [--scenarios new,mpps,storm,burst] [--no-huge]
+                           [--build DIR]
+"""
+
+import argparse
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "examples", "l3fwd-flowexp", "tools"))
+import fxtel  # noqa: E402
+
+HP = "/sys/kernel/mm/hugepages/hugepages-2048kB"
+EX_MB, TP_MB = 900, 192
+
+
+def log(msg):
+    print(msg, flush=True)
+
+
+def hugepages_ok():
+    try:
+        free = int(open(os.path.join(HP, "free_hugepages")).read())
+    except OSError:
+        return False
+    return free >= (EX_MB + TP_MB) // 2 + 32
+
+
+class Run:
+    """The example and testpmd connected by memif."""
+
+    n = 0
+
+    def __init__(self, app, expiry, args, flowgen_flows, huge):
+        Run.n += 1
+        tag = "fxbench_%d_%d" % (os.getpid(), Run.n)
+        self.prefix = tag + "_ex"
+        sock = "/tmp/%s.sock" % tag
+        mem = ["-m", str(EX_MB), "--huge-unlink"] if huge else ["--no-huge", "-m", str(EX_MB)]
+        tmem = ["-m", str(TP_MB), "--huge-unlink"] if huge else ["--no-huge", "-m", str(TP_MB)]
+        self.log = open("/tmp/%s.log" % tag, "w")
+        cmd = [app] + mem + ["--no-pci", "--lcores", "0@1,1@0", "--file-prefix", self.prefix,
+                             "--log-level=lib.eal:error", "--vdev",
+                             "net_memif0,role=server,socket=%s,socket-abstract=no" % sock,
+                             "--", "-p", "1", "--parse-ptype", "--relax-rx-offload", "-T", "0",
+                             "--expiry", expiry] + args
+        self.ex = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
+        self.wait_stats()
+        self.tp = subprocess.Popen(
+            ["dpdk-testpmd"] + tmem + ["--no-pci", "--lcores", "0@1,1@1",
+                                       "--file-prefix", tag + "_tp", "--log-level=lib.eal:error",
+                                       "--vdev", "net_memif0,role=client,socket=%s,socket-abstract=no" % sock,
+                                       "--", "-i", "--forward-mode=flowgen",
+                                       "--flowgen-flows=%d" % flowgen_flows, "--txpkts=64",
+                                       "--total-num-mbufs=8192"],
+            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.worker_stat = None
+        time.sleep(1.5)
+
+    def wait_stats(self, timeout=60):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if self.ex.poll() is not None:
+                raise RuntimeError("the example exited (see %s)" % self.log.name)
+            try:
+                return self.stats()
+            except (OSError, ValueError):
+                time.sleep(0.2)
+        raise RuntimeError("the example does not answer")
+
+    def stats(self):
+        return fxtel.query(self.prefix, "/l3fwd_flowexp/stats")
+
+    def tel(self, cmd):
+        return fxtel.query(self.prefix, cmd)
+
+    def testpmd(self, line):
+        self.tp.stdin.write((line + "\n").encode())
+        self.tp.stdin.flush()
+
+    def worker_cpu(self):
+        """CPU seconds the worker thread has used so far."""
+        if self.worker_stat is None:
+            for t in os.listdir("/proc/%d/task" % self.ex.pid):
+                p = "/proc/%d/task/%s" % (self.ex.pid, t)
+                if open(p + "/comm").read().strip() == "rte-worker-1":
+                    self.worker_stat = p + "/stat"
+        f = open(self.worker_stat).read().rsplit(")", 1)[1].split()
+        return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
+
+    def close(self):
+        try:
+            self.testpmd("stop")
+        except OSError:
+            pass
+        if self.ex.poll() is None:
+            self.ex.terminate()
+        try:
+            self.ex.wait(120)
+        except subprocess.TimeoutExpired:
+            self.ex.kill()
+            self.ex.wait()
+        try:
+            self.testpmd("quit")
+            self.tp.stdin.close()
+        except OSError:
+            pass
+        try:
+            self.tp.wait(30)
+        except subprocess.TimeoutExpired:
+            self.tp.kill()
+            self.tp.wait()
+        self.log.close()
+
+
+def sample(run, seconds, key):
+    """Per-second rates of key(stats) over `seconds` with the active flow
+    count at the end of each second, the worker's CPU share over the whole
+    window, and the last stats."""
+    rates, actives = [], []
+    s0, t0, c0 = run.stats(), time.monotonic(), run.worker_cpu()
+    s_prev, t_prev = s0, t0
+    for _ in range(seconds):
+        time.sleep(1.0)
+        s, t = run.stats(), time.monotonic()
+        rates.append((key(s) - key(s_prev)) / (t - t_prev))
+        actives.append(s["totals"]["active"])
+        s_prev, t_prev = s, t
+    cpu = (run.worker_cpu() - c0) / (t_prev - t0)
+    return rates, actives, cpu, s_prev
+
+
+def rx(s):
+    return sum(v["rx"] for k, v in s.items() if k.startswith("port_"))
+
+
+def created(s):
+    return s["totals"]["created"]
+
+
+def scen_new(app, mode, huge):
+    # calibration: rate at a 1 s timeout
+    r = Run(app, mode, ["--max-flows", "2097152", "--timeout-oneway", "1"], 500000000, huge)
+    try:
+        r.testpmd("start")
+        time.sleep(3)
+        rates, _, _, _ = sample(r, 4, created)
+    finally:
+        r.close()
+    cal = max(statistics.median(rates), 50000.0)
+    tmo = min(30.0, max(0.5, 1e6 / cal))
+    r = Run(app, mode, ["--max-flows", "2097152", "--timeout-oneway", "%.3f" % tmo], 500000000, huge)
+    try:
+        r.testpmd("start")
+        time.sleep(tmo + 2)
+        rates, actives, cpu, s = sample(r, 12, created)
+    finally:
+        r.close()
+    # the machine is shared: the rate, and so the live flow count, drifts;
+    # keep the seconds that ended with 0.8M..1.25M flows live
+    kept = [x for x, a in zip(rates, actives) if 800000 <= a <= 1250000]
+    med = statistics.median(kept if kept else rates)
+    return {"new_per_s": med, "timeout_s": tmo, "windows_kept": len(kept),
+            "active": statistics.median(actives),
+            "table_full": s["totals"]["table_full"], "cpu": cpu,
+            "new_per_cpu_s": med / cpu if cpu > 0 else 0}
+
+
+def scen_mpps(app, mode, huge):
+    r = Run(app, mode, ["--max-flows", "2097152", "--timeout-oneway", "60"], 1000000, huge)
+    try:
+        r.testpmd("start")
+        end = time.monotonic() + 60
+        while mode != "none" and created(r.stats()) < 1000000 and time.monotonic() < end:
+            time.sleep(0.2)
+        time.sleep(2)
+        rates, _, cpu, s = sample(r, 8, rx)
+    finally:
+        r.close()
+    med = statistics.median(rates)
+    return {"pps": med, "active": s["totals"]["active"], "cpu": cpu,
+            "pps_per_cpu_s": med / cpu if cpu > 0 else 0}
+
+
+def poll_until(run, pred, timeout, step=0.01):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        s = run.stats()
+        if pred(s):
+            return s, time.monotonic()
+        time.sleep(step)
+    raise RuntimeError("timed out")
+
+
+def scen_storm(app, mode, huge):
+    tmo = 5.0
+    r = Run(app, mode, ["--max-flows", "2097152", "--timeout-oneway", "%g" % tmo], 1000000, huge)
+    try:
+        r.testpmd("start")
+        _, t_first = poll_until(r, lambda s: created(s) > 0, 30)
+        _, t_all = poll_until(r, lambda s: created(s) >= 1000000, 60)
+        r.testpmd("stop")
+        r.tel("/l3fwd_flowexp/reset")
+        # idle until just before the first deadline: the noise floor
+        idle_end = t_first + tmo - 0.3
+        if idle_end > time.monotonic():
+            time.sleep(idle_end - time.monotonic())
+        idle = r.stats()["totals"]
+        r.tel("/l3fwd_flowexp/reset")
+        s, t_exp = poll_until(r, lambda s: s["totals"]["expired"] > 0, tmo + 30)
+        s, t_empty = poll_until(r, lambda s: s["totals"]["active"] == 0, 120)
+        st = s["totals"]
+    finally:
+        r.close()
+    return {"spread_s": t_all - t_first, "drain_s": t_empty - t_exp,
+            "loop_max_us": st["loop_max_us"], "sweep_max_us": st["sweep_max_us"],
+            "stalls": st["stalls"], "lag_max_ms": st["lag_max_us"] / 1e3,
+            "lag_mean_ms": st["lag_mean_us"] / 1e3,
+            "idle_loop_max_us": idle["loop_max_us"], "idle_stalls": idle["stalls"],
+            "expired": st["expired"]}
+
+
+def scen_burst(app, mode, huge):
+    """1M flows made due at the same moment: expiry polls are held (the
+    workers keep forwarding) until every flow is overdue, then released."""
+    tmo, hold_s = 2.0, 3.5
+    r = Run(app, mode, ["--max-flows", "2097152", "--timeout-oneway", "%g" % tmo], 1000000, huge)
+    try:
+        r.testpmd("start")
+        poll_until(r, lambda s: created(s) >= 1000000, 60)
+        r.testpmd("stop")
+        time.sleep(0.2)
+        r.tel("/l3fwd_flowexp/hold,%d" % (hold_s * 1000))
+        t_release = time.monotonic() + hold_s
+        r.tel("/l3fwd_flowexp/reset")
+        time.sleep(hold_s - 0.5)
+        idle = r.stats()["totals"]
+        r.tel("/l3fwd_flowexp/reset")
+        time.sleep(max(0.0, t_release - time.monotonic()))
+        c0 = r.worker_cpu()
+        s, t_empty = poll_until(r, lambda s: s["totals"]["active"] == 0, 120)
+        cpu = r.worker_cpu() - c0
+        st = s["totals"]
+    finally:
+        r.close()
+    return {"drain_s": t_empty - t_release, "expired": st["expired"],
+            "loop_max_us": st["loop_max_us"], "sweep_max_us": st["sweep_max_us"],
+            "stalls": st["stalls"], "poll_removed_max": st["poll_removed_max"],
+            "lag_max_ms": st["lag_max_us"] / 1e3,
+            "ns_cpu_per_expiry": cpu * 1e9 / max(1, st["expired"]),
+            "idle_loop_max_us": idle["loop_max_us"], "idle_stalls": idle["stalls"],
+            "idle_expired": idle["expired"]}
+
+
+def med(results, key):
+    return statistics.median(r[key] for r in results) if results else float("nan")
+
+
+def rng(results, key, scale=1.0):
+    v = [r[key] / scale for r in results]
+    if not v:
+        return "-"
+    return "%.3g..%.3g" % (min(v), max(v))
+
+
+def main():
+    # stop cleanly (the runs' finally clauses stop testpmd and the example)
+    # also when started in the background, where SIGINT is ignored
+    signal.signal(signal.SIGTERM, lambda *a: sys.exit(1))
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--modes", default="twheel,rte_timer,scan")
+    ap.add_argument("--scenarios", default="new,mpps,storm,burst")
+    ap.add_argument("--no-huge", action="store_true")
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    a = ap.parse_args()
+    app = os.path.join(a.build, "examples", "l3fwd-flowexp", "dpdk-l3fwd-flowexp")
+    if not os.access(app, os.X_OK):
+        sys.exit("no %s: build first (meson setup build && ninja -C build)" % app)
+    modes = a.modes.split(",")
+    scen = a.scenarios.split(",")
+    huge = not a.no_huge and hugepages_ok()
+    log("memory: %s; load average %s" % ("hugepages" if huge else "--no-huge",
+                                         open("/proc/loadavg").read().split()[:3]))
+    res = {}
+    # one scenario at a time for all modes, so that the runs compared with
+    # each other are a minute apart at most: the machine's load drifts
+    for rep in range(a.repeat):
+        for sc in scen:
+            fn = {"new": scen_new, "mpps": scen_mpps, "storm": scen_storm,
+                  "burst": scen_burst}[sc]
+            for m in modes + (["none"] if sc == "mpps" else []):
+                try:
+                    out = fn(app, m, huge)
+                except (RuntimeError, OSError, ValueError, KeyError) as e:
+                    # a run that fails (the example or testpmd gone) is left out
+                    log("  run %d %-6s %-9s FAILED: %r" % (rep + 1, sc, m, e))
+                    out = None
+                res.setdefault((sc, m), []).append(out)
+                if out is not None:
+                    log("  run %d %-6s %-9s %s" % (rep + 1, sc, m,
+                        ", ".join("%s=%.4g" % kv for kv in sorted(out.items()))))
+    # runs that failed are None: keep them in place for the pairing below
+    ok = {k: [r for r in v if r is not None] for k, v in res.items()}
+
+    def ratios(sc, a_mode, b_mode, key):
+        """Per-repeat ratios of two modes' runs of one scenario."""
+        out = []
+        for x, y in zip(res.get((sc, a_mode), []), res.get((sc, b_mode), [])):
+            if x is not None and y is not None and y[key] > 0:
+                out.append(x[key] / y[key])
+        return out
+
+    def ratio_line(what, v):
+        if v:
+            log("%s: median %.2f, range %.2f..%.2f over %d paired runs"
+                % (what, statistics.median(v), min(v), max(v), len(v)))
+
+    log("\nmedians of %d run(s), ranges over the runs; CPU = the worker thread's share of a CPU;"
+        " ratios are medians of ratios between runs made one after the other" % a.repeat)
+    if "new" in scen:
+        log("\nnew flows/s per lcore at ~1M concurrent flows")
+        log("%-10s %12s %10s %9s %6s %14s %8s  %s" % ("expiry", "new/s", "active", "timeout", "CPU",
+                                                     "new/CPU-s", "windows", "new/CPU-s range (M)"))
+        for m in modes:
+            r = ok.get(("new", m), [])
+            log("%-10s %12.0f %10.0f %8.2fs %6.2f %14.0f %8.0f  %s" % (
+                m, med(r, "new_per_s"), med(r, "active"), med(r, "timeout_s"), med(r, "cpu"),
+                med(r, "new_per_cpu_s"), med(r, "windows_kept"), rng(r, "new_per_cpu_s", 1e6)))
+        if "twheel" in modes:
+            for m in modes:
+                if m != "twheel":
+                    ratio_line("twheel / %s, new flows per CPU-second" % m,
+                               ratios("new", "twheel", m, "new_per_cpu_s"))
+    if "mpps" in scen:
+        log("\npackets/s with 1M live flows (flowgen over memif)")
+        log("%-10s %12s %10s %6s %14s  %s" % ("expiry", "pps", "active", "CPU", "pps/CPU-s",
+                                             "pps/CPU-s range (M)"))
+        for m in modes + ["none"]:
+            r = ok.get(("mpps", m), [])
+            log("%-10s %12.0f %10.0f %6.2f %14.0f  %s" % (m, med(r, "pps"), med(r, "active"),
+                med(r, "cpu"), med(r, "pps_per_cpu_s"), rng(r, "pps_per_cpu_s", 1e6)))
+        for m in modes:
+            ratio_line("%s / none (no flow tracking), packets per CPU-second" % m,
+                       ratios("mpps", m, "none", "pps_per_cpu_s"))
+    if "storm" in scen:
+        log("\n1M-flow expiry storm (flows created within 'spread' seconds, then idle)")
+        log("%-10s %8s %8s %10s %10s %8s %11s %12s %13s" % (
+            "expiry", "spread", "drain", "loop max", "sweep max", "stalls",
+            "lag max", "idle loop", "idle stalls"))
+        for m in modes:
+            r = ok.get(("storm", m), [])
+            log("%-10s %7.2fs %7.2fs %8.0fus %8.0fus %8.0f %9.1fms %10.0fus %13.0f" % (
+                m, med(r, "spread_s"), med(r, "drain_s"), med(r, "loop_max_us"),
+                med(r, "sweep_max_us"), med(r, "stalls"), med(r, "lag_max_ms"),
+                med(r, "idle_loop_max_us"), med(r, "idle_stalls")))
+    if "burst" in scen:
+        log("\n1M flows due at once (expiry held %s s, then released)" % "3.5")
+        log("%-10s %8s %10s %10s %8s %12s %12s %10s %11s  %s" % (
+            "expiry", "drain", "loop max", "sweep max", "stalls", "most/poll",
+            "ns CPU/exp", "idle loop", "idle stalls", "loop max range (us)"))
+        for m in modes:
+            r = ok.get(("burst", m), [])
+            log("%-10s %7.3fs %8.0fus %8.0fus %8.0f %12.0f %12.0f %8.0fus %11.0f  %s" % (
+                m, med(r, "drain_s"), med(r, "loop_max_us"), med(r, "sweep_max_us"),
+                med(r, "stalls"), med(r, "poll_removed_max"),
+                med(r, "ns_cpu_per_expiry"), med(r, "idle_loop_max_us"), med(r, "idle_stalls"),
+                rng(r, "loop_max_us")))
+        if "twheel" in modes:
+            for m in modes:
+                if m != "twheel":
+                    ratio_line("%s / twheel, longest loop iteration" % m,
+                               ratios("burst", m, "twheel", "loop_max_us"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
