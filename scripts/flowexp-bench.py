@@ -5,7 +5,7 @@
 
 Traffic: dpdk-testpmd --forward-mode=flowgen over net_memif, driven over its
 stdin (start/stop). CPUs: the example's worker lcore alone on CPU 0; its
-main lcore with testpmd on CPU 1. For each --expiry mode, in one run:
+main lcore, testpmd, every control thread and this script on CPU 1. For each --expiry mode, in one run:
 
   new   new flows per second per lcore, sustained at about 1M concurrent
         flows: flowgen cycles through 500M flows, so every packet opens a
@@ -313,6 +313,12 @@ def main():
     ap.add_argument("--no-huge", action="store_true")
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     a = ap.parse_args()
+    # this script and all it starts (testpmd, its control threads, the
+    # telemetry polls) stay on CPU 1; EAL moves the example's worker to
+    # CPU 0, where nothing else is scheduled. Without this, testpmd's
+    # interrupt, mp and telemetry threads (DPDK puts control threads on the
+    # CPUs a process's lcores leave free) ran beside the worker.
+    os.sched_setaffinity(0, {1})
     app = os.path.join(a.build, "examples", "l3fwd-flowexp", "dpdk-l3fwd-flowexp")
     if not os.access(app, os.X_OK):
         sys.exit("no %s: build first (meson setup build && ninja -C build)" % app)
