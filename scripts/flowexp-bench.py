@@ -176,26 +176,34 @@ def created(s):
 
 
 def scen_new(app, mode, huge):
-    # calibration: rate at a 1 s timeout
-    r = Run(app, mode, ["--max-flows", "2097152", "--timeout-oneway", "1"], 500000000, huge)
+    # calibration: the rate at a timeout short enough that even 4M new
+    # flows/s stay within the table
+    r = Run(app, mode, ["--max-flows", "2097152", "--timeout-oneway", "0.25"], 500000000, huge)
     try:
         r.testpmd("start")
-        time.sleep(3)
+        time.sleep(2)
         rates, _, _, _ = sample(r, 4, created)
     finally:
         r.close()
     cal = max(statistics.median(rates), 50000.0)
-    tmo = min(30.0, max(0.5, 1e6 / cal))
-    r = Run(app, mode, ["--max-flows", "2097152", "--timeout-oneway", "%.3f" % tmo], 500000000, huge)
-    try:
-        r.testpmd("start")
-        time.sleep(tmo + 2)
-        rates, actives, cpu, s = sample(r, 12, created)
-    finally:
-        r.close()
-    # the machine is shared: the rate, and so the live flow count, drifts;
-    # keep the seconds that ended with 0.8M..1.25M flows live
-    kept = [x for x, a in zip(rates, actives) if 800000 <= a <= 1250000]
+    # a timeout that keeps about 1M flows live; no shorter than 10 ticks
+    tmo = min(30.0, max(0.1, 1e6 / cal))
+    for attempt in range(2):
+        r = Run(app, mode, ["--max-flows", "2097152", "--timeout-oneway", "%.3f" % tmo],
+                500000000, huge)
+        try:
+            r.testpmd("start")
+            time.sleep(tmo + 2)
+            rates, actives, cpu, s = sample(r, 12, created)
+        finally:
+            r.close()
+        # the machine is shared: the rate, and so the live flow count,
+        # drifts; keep the seconds that ended with 0.8M..1.25M flows live
+        kept = [x for x, a in zip(rates, actives) if 800000 <= a <= 1250000]
+        if kept or attempt == 1:
+            break
+        # missed the band: scale the timeout by what was live, once
+        tmo = min(30.0, max(0.1, tmo * 1e6 / max(statistics.median(actives), 1.0)))
     med = statistics.median(kept if kept else rates)
     return {"new_per_s": med, "timeout_s": tmo, "windows_kept": len(kept),
             "active": statistics.median(actives),

@@ -9,6 +9,9 @@
                                       timeout, then everything expires
   e2e_flowexp.py BINARY malformed     one frame per parser rule: counted by
                                       cause, dropped or forwarded
+  e2e_flowexp.py BINARY random        4000 generated frames meant to break the
+                                      parser: no crash, every frame accounted
+                                      for by cause
   e2e_flowexp.py BINARY cli           bad command lines: usage, exit != 0
   e2e_flowexp.py BINARY control EXPIRY
                                       flush by prefix and route changes on two
@@ -187,15 +190,21 @@ def test_pcap(binary, tmp, expiry):
     check(t["lag_max_us"] < 1000000, "expiry lag below 1 s (%d us)" % t["lag_max_us"])
 
 
+def run_frames(binary, tmp, name, frames, max_flows):
+    """Frames through net_pcap, fast timeouts, until every flow expired:
+    the final statistics (or None) and the tx pcap's path."""
+    inp, out = os.path.join(tmp, name + ".pcap"), os.path.join(tmp, name + "_out.pcap")
+    write_pcap(inp, frames)
+    ex = Example(binary, name, EAL + ["-l", "0-1", "--vdev",
+                 "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (inp, out)],
+                 ["-p", "1"] + PMD + FAST + ["--max-flows", str(max_flows),
+                                              "--exit-when-drained", "--duration", "60"], tmp)
+    return ex.finish(), out
+
+
 def test_malformed(binary, tmp):
     frames, exp = G.malformed_traffic()
-    inp, out = os.path.join(tmp, "mal.pcap"), os.path.join(tmp, "malout.pcap")
-    write_pcap(inp, frames)
-    ex = Example(binary, "malformed", EAL + ["-l", "0-1", "--vdev",
-                 "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (inp, out)],
-                 ["-p", "1"] + PMD + FAST + ["--max-flows", "1024", "--exit-when-drained",
-                                              "--duration", "60"], tmp)
-    st = ex.finish()
+    st, out = run_frames(binary, tmp, "malformed", frames, 1024)
     if st is None:
         return
     t, port = st["totals"], st["port_0"]
@@ -210,6 +219,40 @@ def test_malformed(binary, tmp):
           % (exp["flows"], t["created"], t["expired"]))
     check(t["fragments"] == exp["fragments"], "%d fragments (got %d)" % (exp["fragments"], t["fragments"]))
     check_forwarded(out, exp["forwarded"])
+
+
+def test_random(binary, tmp):
+    """A few thousand generated frames meant to break the parser: the
+    example must not crash, and every frame must be accounted for: rx =
+    tx + dropped, every drop has a cause, the frames that are not IP or are
+    shorter than an Ethernet header are counted as such, and every flow
+    created from the ones that parse expires."""
+    seed = int(os.environ.get("FLOWEXP_RANDOM_SEED", "0")) or int(time.time())
+    n = int(os.environ.get("FLOWEXP_RANDOM_FRAMES", "4000"))
+    print("random frames: %d, seed %d (FLOWEXP_RANDOM_SEED replays)" % (n, seed))
+    frames, exp = G.random_traffic(n, seed)
+    st, out = run_frames(binary, tmp, "random", frames, 65536)
+    if st is None:
+        return
+    t, port, mal = st["totals"], st["port_0"], st["malformed"]
+    check(port["rx"] == n, "rx %d (got %d)" % (n, port["rx"]))
+    check(port["rx"] == port["tx"] + port["dropped"],
+          "rx = tx + dropped (%s)" % port)
+    check(sum(mal.values()) + t["table_full"] == port["dropped"],
+          "every drop has a cause: %d malformed + %d table full = %d dropped"
+          % (sum(mal.values()), t["table_full"], port["dropped"]))
+    check(mal.get("non_ip", -1) == exp["non_ip"],
+          "non-IP frames: %d (got %d)" % (exp["non_ip"], mal.get("non_ip", -1)))
+    check(mal.get("runt", -1) >= exp["runt_eth"],
+          "frames shorter than an Ethernet header counted as runts: >= %d (got %d)"
+          % (exp["runt_eth"], mal.get("runt", -1)))
+    check(t["created"] == t["expired"] and t["created"] > 0,
+          "every flow created expired (created %d, expired %d)" % (t["created"], t["expired"]))
+    check(len(P.read_pcap(out)) == port["tx"],
+          "tx pcap holds the %d forwarded frames" % port["tx"])
+    print("random frames: rx %d, tx %d, dropped %d, flows %d; by cause: %s"
+          % (port["rx"], port["tx"], port["dropped"], t["created"],
+             ", ".join("%s %d" % kv for kv in sorted(mal.items()) if kv[1])))
 
 
 USAGE = "[EAL options] -- -p PORTMASK"
@@ -381,6 +424,8 @@ def main(argv):
             test_pcap(binary, tmp, argv[3])
         elif what == "malformed":
             test_malformed(binary, tmp)
+        elif what == "random":
+            test_random(binary, tmp)
         elif what == "cli":
             test_cli(binary, tmp)
         elif what == "control" and len(argv) == 4:

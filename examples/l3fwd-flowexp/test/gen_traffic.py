@@ -15,6 +15,7 @@ when it expires), the packets to forward, and the malformed causes.
 """
 
 import json
+import random
 import struct
 import sys
 
@@ -178,6 +179,62 @@ def malformed_traffic():
         "fragments": 4,
         "causes": causes,
         "names": [c[0] for c in cases],
+    }
+    return frames, expect
+
+
+def random_traffic(n, seed):
+    """n frames that try to break the parser, deterministically from seed:
+    random bytes, valid frames with bytes flipped or cut short, and IPv4 and
+    IPv6 headers with random field values and extension chains. Returns the
+    frames and what can be known of them without the parser's rules: how
+    many are shorter than an Ethernet header, and how many carry neither
+    IPv4 nor IPv6."""
+    rng = random.Random(seed)
+    valid = [f for i in range(64) for f in flow_packets(i, net=(7, 8))[0]]
+    valid += [c for c in malformed_traffic()[0]]
+    frames = []
+    for _ in range(n):
+        kind = rng.randrange(6)
+        if kind == 0:               # random bytes, mostly short
+            ln = rng.choice([rng.randrange(0, 80), rng.randrange(0, 1515)])
+            f = bytes(rng.getrandbits(8) for _ in range(ln))
+        elif kind == 1:             # a valid frame with some bytes flipped
+            f = bytearray(rng.choice(valid))
+            for _ in range(rng.randrange(1, 6)):
+                if f:
+                    f[rng.randrange(min(len(f), 80))] ^= 1 << rng.randrange(8)
+            f = bytes(f)
+        elif kind == 2:             # a valid frame cut short
+            f = rng.choice(valid)
+            f = f[:rng.randrange(len(f) + 1)]
+        elif kind == 3:             # IPv4 with random header fields
+            hdr = bytearray(P.ipv4("10.7.0.1", "10.8.0.1", rng.choice([1, 6, 17, 47, rng.randrange(256)]),
+                                   bytes(rng.getrandbits(8) for _ in range(rng.randrange(0, 40)))))
+            hdr[0] = rng.getrandbits(8)                 # version and IHL
+            hdr[2:4] = rng.getrandbits(16).to_bytes(2, "big")   # total length
+            hdr[6:8] = rng.getrandbits(16).to_bytes(2, "big")   # flags, offset
+            hdr[8] = rng.getrandbits(8)                 # TTL
+            f = P.eth(bytes(hdr), P.ETH_IPV4)
+        elif kind == 4:             # IPv6 with a random extension chain
+            chain, nh = b"", rng.choice([17, 6, 58])
+            for _ in range(rng.randrange(0, 12)):
+                ext = rng.choice([0, 43, 44, 60, 51, 135, rng.randrange(256)])
+                chain = bytes([nh, rng.randrange(4)]) + bytes(rng.getrandbits(8) for _ in range(6)) + chain
+                nh = ext
+            pl = chain + bytes(rng.getrandbits(8) for _ in range(rng.randrange(0, 24)))
+            f = P.eth(P.ipv6("2001:db8:7::1", "2001:db8:8::1", nh, pl,
+                             payload_len=rng.choice([None, rng.getrandbits(16)]),
+                             hlim=rng.getrandbits(8)), P.ETH_IPV6)
+        else:                       # an ethertype that is not IP
+            f = P.pad60(P.eth(bytes(rng.getrandbits(8) for _ in range(rng.randrange(0, 60))),
+                              rng.choice([0x0806, 0x8100, 0x88cc, 0x8847, rng.getrandbits(16)])))
+        frames.append(f)
+    expect = {
+        "packets": n,
+        "runt_eth": sum(1 for f in frames if len(f) < 14),
+        "non_ip": sum(1 for f in frames if len(f) >= 14 and
+                      int.from_bytes(f[12:14], "big") not in (P.ETH_IPV4, P.ETH_IPV6)),
     }
     return frames, expect
 
