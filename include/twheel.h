@@ -204,6 +204,51 @@ int twheel_cancel(struct twheel *w, twheel_id_t id);
  */
 int twheel_move(struct twheel *w, twheel_id_t id, uint64_t deadline);
 
+/**
+ * Cancel a burst of entries. Owner lcore only.
+ *
+ * The same as calling twheel_cancel() for each id in order (duplicate and
+ * stale ids included), but the cache misses of the burst overlap: the
+ * entries, their chunks and the lines the unlinking touches are prefetched
+ * for the whole burst first. Use it where a burst of ids is at hand (a
+ * burst of packets, a flush).
+ *
+ * @param w
+ *   The wheel.
+ * @param ids
+ *   The ids, @p n of them.
+ * @param n
+ *   How many.
+ * @param rc
+ *   If not NULL, filled with each id's twheel_cancel() result (0 or -ENOENT).
+ * @return
+ *   How many entries were cancelled.
+ */
+unsigned int twheel_cancel_bulk(struct twheel *w, const twheel_id_t *ids,
+				unsigned int n, int *rc);
+
+/**
+ * Move a burst of entries. Owner lcore only.
+ *
+ * The same as calling twheel_move(ids[i], deadlines[i]) for each i in order,
+ * with the cache misses of the burst overlapped as in twheel_cancel_bulk().
+ *
+ * @param w
+ *   The wheel.
+ * @param ids
+ *   The ids, @p n of them.
+ * @param deadlines
+ *   The new deadlines, one per id.
+ * @param n
+ *   How many.
+ * @param rc
+ *   If not NULL, filled with each id's twheel_move() result (0 or -ENOENT).
+ * @return
+ *   How many entries were moved.
+ */
+unsigned int twheel_move_bulk(struct twheel *w, const twheel_id_t *ids,
+			      const uint64_t *deadlines, unsigned int n, int *rc);
+
 /** Why a record was handed back. */
 enum twheel_reason {
 	TWHEEL_DUE,       /**< The deadline passed; the entry has left. */

@@ -220,7 +220,7 @@ decode_now(struct reader *r, struct tw_model *m, uint64_t now)
 enum fuzz_op {
 	OP_SCHEDULE, OP_CANCEL, OP_MOVE, OP_REFRESH, OP_STALE, OP_FORGED,
 	OP_SWEEP, OP_SWEEP2, OP_SWEEP3, OP_DRAIN, OP_REMOTE_SCHEDULE,
-	OP_REMOTE_CANCEL, OP_BURST, OP_FLOOD, OP_DRAIN_ALL, OP_SCHEDULE2,
+	OP_REMOTE_CANCEL, OP_BURST, OP_FLOOD, OP_DRAIN_ALL, OP_BULK,
 	OP_COUNT
 };
 
@@ -234,7 +234,6 @@ run_op(struct reader *r, struct tw_model *m, uint64_t *now)
 
 	switch (take(r, 1) % OP_COUNT) {
 	case OP_SCHEDULE:
-	case OP_SCHEDULE2:
 		d = decode_deadline(r, m);
 		TRACE("schedule %" PRIu64 "\n", d);
 		return tw_model_schedule(m, d);
@@ -292,6 +291,19 @@ run_op(struct reader *r, struct tw_model *m, uint64_t *now)
 		for (i = 0; i < n && ret == 0; i++)
 			ret = tw_model_schedule(m, tw_sat_add(d, i));
 		return ret;
+	case OP_BULK: {
+		/* twheel_cancel_bulk / twheel_move_bulk over up to 32 ids */
+		uint64_t picks[32], dl[32];
+		bool move = take(r, 1) & 1;
+
+		n = 1 + (uint32_t)take(r, 1) % 32;
+		for (i = 0; i < n; i++) {
+			picks[i] = take(r, 2);
+			dl[i] = move ? decode_deadline(r, m) : 0;
+		}
+		TRACE("%s_bulk of %u\n", move ? "move" : "cancel", n);
+		return tw_model_bulk(m, picks, move ? dl : NULL, n);
+	}
 	case OP_FLOOD:
 		/* fill the ring, and a few more that must be refused */
 		n = tw_model_ring_size(m) - tw_model_queued(m) + 1 +

@@ -715,6 +715,110 @@ test_time_jump_hours(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Bulk cancel and move are the single calls in order: two wheels fed the
+ * same operations, one through the bulk calls, one call at a time, give
+ * the same results and then hand back the same records. The bursts mix
+ * live ids, duplicates, stale ids of reused slots and forged ids, earlier
+ * and later deadlines.
+ */
+static int
+test_bulk_equals_sequential(void)
+{
+	const uint32_t cap = 4096, burst = 77;
+	struct twheel *a = tw_make("bulk_a", cap, 64, 10, false);
+	struct twheel *b = tw_make("bulk_b", cap, 64, 10, false);
+	twheel_id_t *ids = calloc(cap, sizeof(*ids)), *dead = calloc(cap, sizeof(*dead));
+	struct twheel_fired ra[64], rb[64];
+	twheel_id_t bid[77];
+	uint64_t dl[77], rng = 5, now = 0;
+	int rca[77], rcb[77];
+	uint32_t i, j, nlive = 0, ndead = 0, round;
+	unsigned int na, nb;
+
+	TEST_ASSERT(a != NULL && b != NULL && ids != NULL && dead != NULL, "setup");
+	for (round = 0; round < 400; round++) {
+		/* fill up with the same schedules in both */
+		while (nlive < cap * 3 / 4) {
+			uint64_t d = now + tw_rand(&rng) % 5000;
+			twheel_id_t ia = twheel_schedule(a, d, NULL);
+
+			TEST_ASSERT_EQUAL(ia, twheel_schedule(b, d, NULL),
+					  "the wheels diverged on schedule");
+			ids[nlive++] = ia;
+		}
+		for (i = 0; i < burst; i++) {
+			uint32_t k = tw_rand(&rng) % 10;
+
+			if (k < 7 || ndead == 0)
+				bid[i] = ids[tw_rand(&rng) % nlive];
+			else if (k < 9)
+				bid[i] = dead[tw_rand(&rng) % ndead];
+			else
+				bid[i] = tw_rand(&rng) | (UINT64_C(1) << 32);
+			dl[i] = now + tw_rand(&rng) % 5000;
+		}
+		if (round & 1) {
+			na = twheel_cancel_bulk(a, bid, burst, rca);
+			for (i = 0, nb = 0; i < burst; i++) {
+				rcb[i] = twheel_cancel(b, bid[i]);
+				nb += rcb[i] == 0;
+			}
+		} else {
+			na = twheel_move_bulk(a, bid, dl, burst, rca);
+			for (i = 0, nb = 0; i < burst; i++) {
+				rcb[i] = twheel_move(b, bid[i], dl[i]);
+				nb += rcb[i] == 0;
+			}
+		}
+		TEST_ASSERT_EQUAL(na, nb, "round %u: bulk did %u, one by one %u", round, na, nb);
+		TEST_ASSERT(memcmp(rca, rcb, sizeof(rca)) == 0, "round %u: results differ", round);
+		/* forget cancelled ids (they become stale ids to test with) */
+		for (i = 0; i < nlive;) {
+			bool gone = false;
+
+			for (j = 0; j < burst && (round & 1); j++)
+				gone |= bid[j] == ids[i] && rcb[j] == 0;
+			if (gone) {
+				dead[ndead++ % cap] = ids[i];
+				ids[i] = ids[--nlive];
+			} else {
+				i++;
+			}
+		}
+		if (ndead > cap)
+			ndead = cap;
+		/* both wheels must hand back the same records */
+		now += 100;
+		do {
+			na = twheel_sweep(a, now, 64, ra);
+			nb = twheel_sweep(b, now, 64, rb);
+			TEST_ASSERT_EQUAL(na, nb, "round %u: sweeps differ", round);
+			for (i = 0; i < na; i++)   /* field by field: records have padding */
+				TEST_ASSERT(ra[i].id == rb[i].id &&
+					    ra[i].payload == rb[i].payload &&
+					    ra[i].deadline == rb[i].deadline &&
+					    ra[i].reason == rb[i].reason,
+					    "round %u: record %u differs", round, i);
+			for (i = 0; i < na; i++)
+				for (j = 0; j < nlive; j++)
+					if (ids[j] == ra[i].id) {
+						dead[ndead++ % cap] = ids[j];
+						ids[j] = ids[--nlive];
+						break;
+					}
+			if (ndead > cap)
+				ndead = cap;
+		} while (na == 64);
+	}
+	TEST_ASSERT_EQUAL(twheel_cancel_bulk(a, bid, 0, NULL), 0u, "empty burst");
+	free(ids);
+	free(dead);
+	twheel_free(a);
+	twheel_free(b);
+	return TEST_SUCCESS;
+}
+
 /* Drain, stats, telemetry ----------------------------------------------------- */
 
 static int
@@ -873,6 +977,7 @@ static struct unit_test_suite twheel_suite = {
 		TEST_CASE(test_inv7_time_backwards),
 		TEST_CASE(test_inv7_uint64_max),
 		TEST_CASE(test_lazy_deadline),
+		TEST_CASE(test_bulk_equals_sequential),
 		TEST_CASE(test_time_jump_hours),
 		TEST_CASE(test_drain),
 		TEST_CASE(test_mem_info),

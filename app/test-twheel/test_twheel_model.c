@@ -125,6 +125,20 @@ remote_op(struct tw_model *m, uint64_t *rng, uint64_t *i)
 	return ret;
 }
 
+/* A burst through twheel_cancel_bulk() or twheel_move_bulk(). */
+static int
+bulk_op(struct tw_model *m, uint64_t *rng, uint64_t a)
+{
+	uint64_t picks[TW_MODEL_BULK_MAX], dl[TW_MODEL_BULK_MAX];
+	unsigned int i, n = 1 + a % TW_MODEL_BULK_MAX;
+
+	for (i = 0; i < n; i++) {
+		picks[i] = tw_rand(rng);
+		dl[i] = pick_deadline(m, rng);
+	}
+	return tw_model_bulk(m, picks, (a >> 32) & 1 ? dl : NULL, n);
+}
+
 static int
 run_geometry(const struct model_geometry *g, uint64_t seed, uint64_t ops,
 	     uint64_t *steps_done)
@@ -157,6 +171,8 @@ run_geometry(const struct model_geometry *g, uint64_t seed, uint64_t ops,
 			ret = tw_model_cancel(m, a);
 		else if (r < 47)
 			ret = tw_model_move(m, a, pick_deadline(m, &rng));
+		else if (r < 48)
+			ret = bulk_op(m, &rng, a);
 		else if (r < 60)
 			ret = tw_model_refresh(m, a, tw_rand(&rng) %
 					       (2 * tw_model_rotation(m) + 1));

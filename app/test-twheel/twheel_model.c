@@ -405,6 +405,63 @@ tw_model_move(struct tw_model *m, uint64_t pick, uint64_t deadline)
 	return check_stats(m, "move");
 }
 
+/*
+ * twheel_cancel_bulk()/twheel_move_bulk() over n ids chosen by picks[]:
+ * mostly live ids (duplicates happen), some stale, some forged. The model
+ * applies the same calls one by one and expects each result.
+ */
+int
+tw_model_bulk(struct tw_model *m, const uint64_t *picks,
+	      const uint64_t *deadlines, unsigned int n)
+{
+	twheel_id_t ids[TW_MODEL_BULK_MAX];
+	int rc[TW_MODEL_BULK_MAX];
+	unsigned int i, done, want = 0;
+
+	m->steps++;
+	if (n > TW_MODEL_BULK_MAX)
+		n = TW_MODEL_BULK_MAX;
+	for (i = 0; i < n; i++) {
+		struct item *it = live_pick(m, picks[i] >> 4);
+		uint32_t k = picks[i] % 10;
+
+		if (k < 7 && it != NULL)
+			ids[i] = it->id;
+		else if (k < 9 && m->dead_n != 0)
+			ids[i] = m->dead[(picks[i] >> 4) % m->dead_n];
+		else
+			ids[i] = (picks[i] >> 4) | (UINT64_C(1) << 32);
+	}
+	if (deadlines != NULL) {
+		m->tally.moves += n;
+		done = twheel_move_bulk(m->w, ids, deadlines, n, rc);
+	} else {
+		m->tally.cancels += n;
+		done = twheel_cancel_bulk(m->w, ids, n, rc);
+	}
+	for (i = 0; i < n; i++) {
+		struct item *it = item_of_id(m, ids[i]);
+		int expect = it != NULL ? 0 : -ENOENT;
+
+		if (rc[i] != expect)
+			return fail(m, "%s_bulk id %u of %u (%#" PRIx64 "): %d, one by one %d",
+				    deadlines != NULL ? "move" : "cancel", i, n,
+				    ids[i], rc[i], expect);
+		if (it == NULL)
+			continue;
+		want++;
+		if (deadlines != NULL) {
+			it->deadline = deadlines[i];
+		} else {
+			item_leave(m, it);
+			m->cancelled++;
+		}
+	}
+	if (done != want)
+		return fail(m, "bulk returned %u, %u calls succeeded", done, want);
+	return check_stats(m, "bulk");
+}
+
 int
 tw_model_refresh(struct tw_model *m, uint64_t pick, uint64_t extend)
 {

@@ -94,6 +94,11 @@ int tw_model_cancel(struct tw_model *m, uint64_t pick);
 int tw_model_move(struct tw_model *m, uint64_t pick, uint64_t deadline);
 /* lazy wheels: the payload's deadline becomes later (a plain store) */
 int tw_model_refresh(struct tw_model *m, uint64_t pick, uint64_t extend);
+/* twheel_cancel_bulk (deadlines NULL) or twheel_move_bulk over n ids that
+ * picks[] choose: live (duplicates too), stale and forged ones */
+#define TW_MODEL_BULK_MAX 96
+int tw_model_bulk(struct tw_model *m, const uint64_t *picks,
+		  const uint64_t *deadlines, unsigned int n);
 /* cancel and move of an id whose entry has left (its slot may be reused) */
 int tw_model_stale(struct tw_model *m, uint64_t pick, uint64_t deadline);
 /*
