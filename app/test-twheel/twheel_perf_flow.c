@@ -51,6 +51,7 @@
 
 #include <rte_common.h>
 #include <rte_cycles.h>
+#include <rte_prefetch.h>
 #include <rte_errno.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
@@ -71,7 +72,7 @@
 /* The figures of one repetition. */
 enum fw_metric {
 	TW_INSERT, TW_REFRESH_COLD, TW_LOOKUP, TW_LOOKUP_REFRESH, TW_REFRESH,
-	TW_MOVE, TW_CANCEL, TW_STORM, TW_STORM_WALL, TW_STORM_MAX_US, TW_STORM_MAX_RAW_US,
+	TW_MOVE, TW_CANCEL, TW_MOVE_BULK, TW_CANCEL_BULK, TW_STORM, TW_STORM_WALL, TW_STORM_MAX_US, TW_STORM_MAX_RAW_US,
 	TW_STORM_SWITCHED, TW_STORM_P999_US, TW_FLOOR_MAX_US, TW_FLOOR_P999_US,
 	TW_STORM_MS, TW_REVISIT, TW_REMOTE_ENQ, TW_REMOTE_APPLY,
 	RT_INSERT, RT_REARM, RT_STOP, RT_REMOTE_STOP, RT_STORM, RT_STORM_MS,
@@ -87,6 +88,8 @@ static const struct {
 	[TW_LOOKUP_REFRESH] = { "twheel", "lookup_and_refresh", "cycles_per_op", "cycles" },
 	[TW_REFRESH] = { "twheel", "refresh", "cycles_per_op", "cycles" },
 	[TW_MOVE] = { "twheel", "rearm", "cycles_per_op", "cycles" },
+	[TW_MOVE_BULK] = { "twheel", "rearm_bulk32", "cycles_per_op", "cycles" },
+	[TW_CANCEL_BULK] = { "twheel", "cancel_bulk32", "cycles_per_op", "cycles" },
 	[TW_CANCEL] = { "twheel", "cancel", "cycles_per_op", "cycles" },
 	[TW_STORM] = { "twheel", "storm", "cycles_per_entry", "cycles" },
 	[TW_STORM_WALL] = { "twheel", "storm", "wall_cycles_per_entry", "cycles" },
@@ -216,6 +219,52 @@ tw_refresh_packet_path(struct fw_ctx *c, uint64_t base, unsigned int rep)
 	return sum;
 }
 
+/*
+ * Re-arm (deadlines != 0) or cancel the flows order[from .. to) in bursts of
+ * FW_BURST, as a flow table works a burst of packets: the flows of the
+ * next burst are prefetched while this one's ids are gathered (and its new
+ * deadlines stored), then one bulk call.
+ * One sample per PERF_BATCH flows. Returns the calls that failed.
+ */
+#define FW_BURST 32
+
+static unsigned int
+tw_bulk_timed(struct fw_ctx *c, uint32_t from, uint32_t to, uint64_t base,
+	      bool move)
+{
+	twheel_id_t ids[FW_BURST];
+	uint64_t dl[FW_BURST];
+	uint32_t b, e, k, j, n;
+	unsigned int fails = 0;
+	uint64_t t0;
+
+	perf_samples_reset(&c->s);
+	for (b = from; b < to; b = e) {
+		e = RTE_MIN(b + PERF_BATCH, to);
+		t0 = rte_rdtsc_precise();
+		for (j = b; j < RTE_MIN(b + FW_BURST, e); j++)
+			rte_prefetch0(&c->flows[c->order[j]]);
+		for (k = b; k < e; k += n) {
+			n = RTE_MIN((uint32_t)FW_BURST, e - k);
+			/* the next burst's flows, as an rx loop prefetches ahead */
+			for (j = k + n; j < RTE_MIN(k + n + FW_BURST, e); j++)
+				rte_prefetch0(&c->flows[c->order[j]]);
+			for (j = 0; j < n; j++) {
+				struct perf_flow *f = &c->flows[c->order[k + j]];
+
+				ids[j] = f->id;
+				if (move)
+					dl[j] = f->expires = base + c->rel[k + j];
+			}
+			fails += n - (move ?
+				twheel_move_bulk(c->w, ids, dl, n, NULL) :
+				twheel_cancel_bulk(c->w, ids, n, NULL));
+		}
+		perf_samples_add(&c->s, rte_rdtsc_precise() - t0, e - b);
+	}
+	return fails;
+}
+
 static int
 tw_insert_refresh_move_cancel(struct fw_ctx *c, unsigned int rep)
 {
@@ -255,11 +304,21 @@ tw_insert_refresh_move_cancel(struct fw_ctx *c, unsigned int rep)
 	c->v[TW_MOVE][rep] = fw_median_sample(c);
 	TEST_ASSERT(fails == 0, "%u moves failed", fails);
 
+	/* the same re-arm, a burst of 32 flows per twheel_move_bulk() */
+	fw_shuffle(c, c->pe->hz, 79 * c->pe->hz);
+	fails = tw_bulk_timed(c, 0, c->n, base, true);
+	c->v[TW_MOVE_BULK][rep] = fw_median_sample(c);
+	TEST_ASSERT(fails == 0, "%u bulk moves failed", fails);
+
+	/* cancel: half one at a time, half in bursts, in random order */
 	fw_shuffle(c, 1, 1);
-	PERF_TIMED_LOOP(&c->s, c->n, k,
+	PERF_TIMED_LOOP(&c->s, c->n / 2, k,
 		fails += twheel_cancel(w, flows[c->order[k]].id) != 0);
 	c->v[TW_CANCEL][rep] = fw_median_sample(c);
 	TEST_ASSERT(fails == 0, "%u cancels failed", fails);
+	fails = tw_bulk_timed(c, c->n / 2, c->n, 0, false);
+	c->v[TW_CANCEL_BULK][rep] = fw_median_sample(c);
+	TEST_ASSERT(fails == 0, "%u bulk cancels failed", fails);
 	return TEST_SUCCESS;
 }
 
@@ -650,7 +709,11 @@ fw_report(struct fw_ctx *c, unsigned int reps)
 	fw_row("  lookup alone (not a cost of the wheel)", NAN, m[TW_LOOKUP], "cycles/op");
 	fw_row("  lookup + refresh store", NAN, m[TW_LOOKUP_REFRESH], "cycles/op");
 	fw_row("  refresh store to a cold line", NAN, m[TW_REFRESH_COLD], "cycles/op");
+	fw_row("  re-arm in bursts of 32 (twheel_move_bulk)", m[RT_REARM], m[TW_MOVE_BULK],
+	       "cycles/op");
 	fw_row("cancel (rte_timer_stop/cancel)", m[RT_STOP], m[TW_CANCEL], "cycles/op");
+	fw_row("  cancel in bursts of 32 (twheel_cancel_bulk)", m[RT_STOP],
+	       m[TW_CANCEL_BULK], "cycles/op");
 	fw_row("expiry storm, per entry (wall clock)", m[RT_STORM], m[TW_STORM_WALL],
 	       "cycles/entry");
 	fw_row("  per entry, calls that kept the CPU", NAN, m[TW_STORM], "cycles/entry");
