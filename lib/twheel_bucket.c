@@ -105,7 +105,6 @@ twheel_lists_init(struct twheel *w)
 	w->free_fill = 0;
 	for (i = w->capacity; i-- > 0;)
 		twheel_free_push(w, i);
-	w->slab->taken = 0;
 	w->slab->owner = w;
 	return 0;
 }

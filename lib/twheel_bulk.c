@@ -80,9 +80,9 @@ prefetch_chains(const struct twheel *w, const twheel_id_t *ids,
 
 		if (e[i] == NULL)
 			continue;
+		/* the entry's own list holds it, so it has a head chunk */
 		l = &w->lists[w->chunks[e[i]->link >> TWHEEL_LINK_SLOT_BITS].list];
-		if (l->head != TWHEEL_NIL)
-			rte_prefetch0(&w->chunks[l->head]);
+		rte_prefetch0(&w->chunks[l->head]);
 		if (deadlines != NULL && w->lists[to[i]].head != TWHEEL_NIL)
 			rte_prefetch0(&w->chunks[w->lists[to[i]].head]);
 	}
@@ -92,9 +92,7 @@ prefetch_chains(const struct twheel *w, const twheel_id_t *ids,
 		if (e[i] == NULL)
 			continue;
 		l = &w->lists[w->chunks[e[i]->link >> TWHEEL_LINK_SLOT_BITS].list];
-		if (l->head != TWHEEL_NIL && l->fill != 0)
-			prefetch_entry_lines(w,
-				w->chunks[l->head].ref[l->fill - 1]);
+		prefetch_entry_lines(w, w->chunks[l->head].ref[l->fill - 1]);
 	}
 }
 

@@ -94,7 +94,6 @@ struct twheel_slab {
 	uint32_t populated;  /* objects populated so far */
 	uint32_t free_head;  /* until a wheel owns the slab: LIFO of free indices */
 	uint32_t free_count; /* until a wheel owns the slab: free objects */
-	uint32_t taken;      /* objects the mempool API took from the wheel */
 	struct twheel *owner; /* the wheel, once its free stack exists */
 	struct rte_reciprocal_u64 stride_div;
 };

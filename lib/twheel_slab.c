@@ -76,8 +76,7 @@ slab_free(struct rte_mempool *mp)
 
 /*
  * Free objects. The wheel does not count its free entries on its fast
- * path: they are those neither live (its statistics) nor taken through the
- * mempool API.
+ * path: they are those not live (its statistics).
  */
 static unsigned int
 slab_get_count(const struct rte_mempool *mp)
@@ -85,10 +84,17 @@ slab_get_count(const struct rte_mempool *mp)
 	const struct twheel_slab *s = mp->pool_data;
 
 	if (s->owner != NULL)
-		return s->capacity - s->taken - (uint32_t)
+		return s->capacity - (uint32_t)
 			__atomic_load_n(&s->owner->st.live, __ATOMIC_RELAXED);
 	return s->free_count;
 }
+
+/*
+ * Once a wheel owns the slab, its entries are the wheel's alone: an object
+ * handed out by rte_mempool_get() would look live to an id check (its
+ * generation odd) without being filed anywhere, so a forged id could reach
+ * it. rte_mempool_get() and rte_mempool_put() on the pool are refused.
+ */
 
 static int
 slab_enqueue(struct rte_mempool *mp, void * const *objs, unsigned int n)
@@ -96,13 +102,8 @@ slab_enqueue(struct rte_mempool *mp, void * const *objs, unsigned int n)
 	struct twheel_slab *s = mp->pool_data;
 	unsigned int i;
 
-	if (s->owner != NULL) {
-		for (i = 0; i < n; i++)
-			twheel_slab_release(s->owner, slab_index(s, objs[i]),
-					    objs[i]);
-		s->taken -= n;
-		return 0;
-	}
+	if (s->owner != NULL)
+		return -ENOTSUP;
 	for (i = 0; i < n; i++) {
 		struct twheel_entry *e = objs[i];
 		uint32_t idx = slab_index(s, e);
@@ -120,15 +121,10 @@ slab_dequeue(struct rte_mempool *mp, void **objs, unsigned int n)
 	struct twheel_slab *s = mp->pool_data;
 	unsigned int i;
 
-	if (slab_get_count(mp) < n)
+	if (s->owner != NULL)
+		return -ENOTSUP;
+	if (s->free_count < n)
 		return -ENOBUFS;
-	if (s->owner != NULL) {
-		for (i = 0; i < n; i++)
-			objs[i] = twheel_entry_at(s->owner,
-						  twheel_slab_alloc(s->owner));
-		s->taken += n;
-		return 0;
-	}
 	for (i = 0; i < n; i++) {
 		struct twheel_entry *e = (struct twheel_entry *)
 			(s->base + (size_t)s->free_head * s->stride);

@@ -189,8 +189,8 @@ sweep_pending(struct twheel *w, uint64_t now, unsigned int budget,
 	unsigned int nout = *nb_out;
 	uint32_t i, n, fill;
 
-	if (l->head != TWHEEL_NIL)
-		prefetch_prime(w, l, lazy);
+	/* called only with pending non-empty */
+	prefetch_prime(w, l, lazy);
 	while (done < budget && l->head != TWHEEL_NIL) {
 		const struct twheel_chunk *c = &w->chunks[l->head];
 

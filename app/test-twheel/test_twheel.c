@@ -180,6 +180,19 @@ test_mempool_slab(void)
 	TEST_ASSERT_EQUAL(rte_mempool_avail_count(mp), 90u,
 			  "mempool and wheel disagree: avail %u",
 			  rte_mempool_avail_count(mp));
+	/* the generic API may not take or return the wheel's entries */
+	{
+		void *obj = NULL;
+		struct twheel_stats st;
+
+		TEST_ASSERT(rte_mempool_get(mp, &obj) != 0,
+			    "rte_mempool_get took an entry from a wheel's slab");
+		TEST_ASSERT_EQUAL(rte_mempool_ops_enqueue_bulk(mp, &obj, 1), -ENOTSUP,
+				  "the slab accepted an object through the mempool API");
+		twheel_stats_get(w, &st);
+		TEST_ASSERT(st.live == 10 && rte_mempool_avail_count(mp) == 90,
+			    "a refused mempool call changed the wheel");
+	}
 	rte_mempool_audit(mp);
 	twheel_free(w);
 	TEST_ASSERT_NULL(rte_mempool_lookup("TW_slab"), "mempool not freed");
@@ -812,6 +825,12 @@ test_bulk_equals_sequential(void)
 		} while (na == 64);
 	}
 	TEST_ASSERT_EQUAL(twheel_cancel_bulk(a, bid, 0, NULL), 0u, "empty burst");
+	/* without rc[], the count alone */
+	na = twheel_cancel_bulk(a, ids, nlive, NULL);
+	for (i = 0, nb = 0; i < nlive; i++)
+		nb += twheel_cancel(b, ids[i]) == 0;
+	TEST_ASSERT(na == nb && na == nlive, "cancel_bulk without rc: %u, %u, %u live",
+		    na, nb, nlive);
 	free(ids);
 	free(dead);
 	twheel_free(a);
