@@ -261,6 +261,18 @@ perf_results_clear(void)
 	nb_results = 0;
 }
 
+/* The index of a result's key, or nb_results when it is not kept. */
+static unsigned int
+find_result(const char *key)
+{
+	unsigned int i;
+
+	for (i = 0; i < nb_results; i++)
+		if (strcmp(results[i].key, key) == 0)
+			break;
+	return i;
+}
+
 void
 perf_record(struct perf_env *pe, const char *section, const char *library,
 	    const char *workload, uint64_t n, const char *metric,
@@ -270,9 +282,7 @@ perf_record(struct perf_env *pe, const char *section, const char *library,
 	unsigned int i;
 
 	make_key(key, sizeof(key), section, library, workload, n, metric);
-	for (i = 0; i < nb_results; i++)
-		if (strcmp(results[i].key, key) == 0)
-			break;
+	i = find_result(key);
 	if (i == nb_results) {
 		if (nb_results == PERF_RESULTS_MAX) {
 			printf("perf: results table full, %s not kept\n", key);
@@ -298,10 +308,8 @@ perf_lookup(const char *section, const char *library, const char *workload,
 	unsigned int i;
 
 	make_key(key, sizeof(key), section, library, workload, n, metric);
-	for (i = 0; i < nb_results; i++)
-		if (strcmp(results[i].key, key) == 0)
-			return results[i].value;
-	return NAN;
+	i = find_result(key);
+	return i < nb_results ? results[i].value : NAN;
 }
 
 void
