@@ -144,7 +144,6 @@ slab_create(struct twheel *w)
 	struct slab_layout_check check;
 	struct twheel_slab *s;
 	struct rte_mempool *mp;
-	uint32_t i;
 	int ret;
 
 	snprintf(mp_name, sizeof(mp_name), "TW_%s", w->name);
@@ -183,12 +182,11 @@ slab_create(struct twheel *w)
 		return -ENOMEM;
 	}
 
-	/* hand out entries in address order at first */
-	for (i = 0; i < w->capacity; i++)
-		((struct twheel_entry *)(s->base + (size_t)i * s->stride))->link =
-			(i + 1 < w->capacity) ? i + 1 : TWHEEL_NIL;
-	s->free_head = 0;
-	s->free_count = w->capacity;
+	/*
+	 * The free list populate left in the pool serves only the mempool
+	 * library until twheel_lists_init() gives the wheel its free stack
+	 * (lowest index first).
+	 */
 
 	w->slab = s;
 	w->slab_base = s->base;
