@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(build-essential meson ninja-build pkg-config python3
-	python3-pyelftools libdpdk-dev dpdk libpcap-dev "$@")
+	python3-pyelftools libdpdk-dev dpdk dpdk-dev libpcap-dev "$@")
 
 missing=()
 for p in "${packages[@]}"; do
