@@ -39,6 +39,7 @@
  * the bucket is, and the chunks' list field stays right.
  */
 
+#include <errno.h>
 #include <string.h>
 
 #include <rte_common.h>

@@ -17,6 +17,7 @@
  * itself, so they stay outside ASan's view.
  */
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 

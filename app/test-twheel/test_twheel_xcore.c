@@ -27,6 +27,7 @@
  *                              ThreadSanitizer, which slows producers ~20x)
  */
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>

@@ -16,6 +16,7 @@
  * remote ring, wheel), checked against twheel_mem_info_get().
  */
 
+#include <errno.h>
 #include <string.h>
 
 #include <rte_common.h>

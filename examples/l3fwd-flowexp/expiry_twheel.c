@@ -21,6 +21,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 
 #include <rte_cycles.h>
