@@ -234,8 +234,8 @@ parse_ipv6(const uint8_t *l3, uint32_t seg, uint32_t frame, struct fx_pkt *p)
 
 	k->family = FX_FAMILY_V6;
 	k->proto = nh;
-	memcpy(k->addr[0], ip->src_addr, 16);
-	memcpy(k->addr[1], ip->dst_addr, 16);
+	memcpy(k->addr[0], &ip->src_addr, 16);
+	memcpy(k->addr[1], &ip->dst_addr, 16);
 	if (!p->fragment) {
 		rc = parse_l4(p, l3 + ofs, end - ofs, seg > ofs ? seg - ofs : 0);
 		if (rc != FX_PARSE_OK)

@@ -15,7 +15,7 @@
  * pattern 0x6d5a repeated: with a key whose period is 16 bits, swapping
  * source and destination (addresses 32 or 128 bits apart, ports 16 bits
  * apart) leaves the hash unchanged. The key is as long as the device
- * wants (dev_info.hash_key_size, 40 if it does not say) and the hash
+ * wants (dev_info.hash_key_size; none where it says 0) and the hash
  * types are masked by what the device supports; DPDK 22.11 has no RSS
  * algorithm field in rte_eth_rss_conf (RTE_ETH_HASH_FUNCTION_SYMMETRIC_
  * TOEPLITZ exists only for rte_flow RSS actions there), so the key is the
@@ -33,7 +33,10 @@
  * stops otherwise.
  */
 
+#include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_cycles.h>
@@ -47,7 +50,6 @@
 #include "ports.h"
 
 #define MEMPOOL_CACHE_SIZE 256
-#define FX_RSS_KEY_LEN_DEFAULT 40
 #define FX_RSS_KEY_LEN_MAX 128
 
 struct rte_ether_addr fx_port_mac[RTE_MAX_ETHPORTS];
@@ -129,15 +131,25 @@ port_conf_build(uint16_t port, const struct rte_eth_dev_info *info,
 
 	if (nb_rxq <= 1)
 		return;
-	klen = info->hash_key_size ? info->hash_key_size : FX_RSS_KEY_LEN_DEFAULT;
+	conf->rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+	/*
+	 * A device that reports no key size takes no key (from 23.11 ethdev
+	 * rejects one): it hashes with its own, and the directions of a flow
+	 * may then reach different queues.
+	 */
+	klen = info->hash_key_size;
 	if (klen > FX_RSS_KEY_LEN_MAX)
 		rte_exit(EXIT_FAILURE, "port %u: RSS key of %u bytes not supported\n",
 			 port, klen);
-	for (i = 0; i < klen; i++)
-		rss_key[i] = (i & 1) ? 0x5a : 0x6d;
-	conf->rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
-	conf->rx_adv_conf.rss_conf.rss_key = rss_key;
-	conf->rx_adv_conf.rss_conf.rss_key_len = klen;
+	if (klen != 0) {
+		for (i = 0; i < klen; i++)
+			rss_key[i] = (i & 1) ? 0x5a : 0x6d;
+		conf->rx_adv_conf.rss_conf.rss_key = rss_key;
+		conf->rx_adv_conf.rss_conf.rss_key_len = klen;
+	} else {
+		printf("port %u: the device takes no RSS key; its own hash spreads the %u rx queues\n",
+		       port, nb_rxq);
+	}
 	conf->rx_adv_conf.rss_conf.rss_hf = want_hf & info->flow_type_rss_offloads;
 	if (conf->rx_adv_conf.rss_conf.rss_hf == 0) {
 		printf("port %u: no RSS on this device; %u rx queues are filled by the device's own rule\n",

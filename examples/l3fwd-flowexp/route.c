@@ -200,7 +200,7 @@ table_add(struct fx_route_table *rt, const struct fx_route_rule *r)
 	}
 	if (rt->lookup == FX_LOOKUP_EM)
 		return rte_hash_add_key_data(rt->em6, r->addr, port);
-	return rte_lpm6_add(rt->lpm6, r->addr, r->depth, r->port);
+	return fx_lpm6_add(rt->lpm6, r->addr, r->depth, r->port);
 }
 
 static struct fx_route_table *

@@ -30,6 +30,7 @@
 #include <rte_lpm6.h>
 #include <rte_rcu_qsbr.h>
 
+#include "compat.h"
 #include "flowexp.h"
 #include "parse.h"
 
@@ -82,7 +83,7 @@ fx_route_lookup(const struct fx_route_table *rt, const struct fx_key *k,
 		}
 	} else {
 		if (rt->lookup == FX_LOOKUP_LPM) {
-			rc = rte_lpm6_lookup(rt->lpm6, a, &nh);
+			rc = fx_lpm6_lookup(rt->lpm6, a, &nh);
 		} else {
 			rc = rte_hash_lookup_data(rt->em6, a, &data);
 			nh = (uint32_t)(uintptr_t)data;

@@ -32,6 +32,7 @@
 
 #include <rte_telemetry.h>
 
+#include "compat.h"
 #include "control.h"
 #include "route.h"
 #include "stats.h"
@@ -79,7 +80,7 @@ tel_close(void *ctx)
 static void
 tel_u64(void *ctx, const char *name, uint64_t v)
 {
-	rte_tel_data_add_dict_u64(tel_cur(ctx), name, v);
+	fx_tel_dict_u64(tel_cur(ctx), name, v);
 }
 
 static void
@@ -142,7 +143,7 @@ cmd_hold(const char *cmd __rte_unused, const char *params, struct rte_tel_data *
 		fx_stats_hold_expiry((unsigned int)ms);
 	pthread_mutex_unlock(&tel_lock);
 	rte_tel_data_add_dict_string(d, "status", "ok");
-	rte_tel_data_add_dict_u64(d, "hold_ms", ms);
+	fx_tel_dict_u64(d, "hold_ms", ms);
 	return 0;
 }
 
@@ -163,11 +164,11 @@ run(struct fx_ctl_req *req, struct rte_tel_data *d)
 	rte_tel_data_add_dict_string(d, "prefix", text);
 	if (rc != 0)
 		return 0;
-	rte_tel_data_add_dict_u64(d, "flushed", req->sent);
-	rte_tel_data_add_dict_u64(d, "enobufs_retries", req->enobufs);
+	fx_tel_dict_u64(d, "flushed", req->sent);
+	fx_tel_dict_u64(d, "enobufs_retries", req->enobufs);
 	for (w = 0; w < fx_nb_workers; w++) {
 		snprintf(text, sizeof(text), "flushed_lcore_%u", fx_workers[w]->lcore_id);
-		rte_tel_data_add_dict_u64(d, text, req->matched[w]);
+		fx_tel_dict_u64(d, text, req->matched[w]);
 	}
 	return 0;
 }
