@@ -275,6 +275,13 @@ void twheel_registry_foreach(void (*fn)(const struct twheel *w, void *arg),
 int twheel_registry_with(const char *name,
 			 int (*fn)(const struct twheel *w, void *arg),
 			 void *arg);
+/*
+ * Register the telemetry commands, once per process (twheel_telemetry.c).
+ * Called by a constructor and again by twheel_registry_add(): the call is
+ * what keeps twheel_telemetry.o in a program that links libtwheel.a
+ * without --whole-archive.
+ */
+void twheel_telemetry_register(void);
 
 /* Remote ring (twheel_remote.c) ------------------------------------------- */
 

@@ -10,6 +10,7 @@
  * wheel off the list under the lock before releasing its memory.
  */
 
+#include <errno.h>
 #include <string.h>
 
 #include <rte_spinlock.h>
@@ -46,6 +47,7 @@ twheel_registry_add(struct twheel *w)
 {
 	int ret = 0;
 
+	twheel_telemetry_register();
 	rte_spinlock_lock(&registry_lock);
 	if (find_locked(w->name) != NULL)
 		ret = -EEXIST;

@@ -6,9 +6,15 @@
  * Telemetry: /twheel/list and /twheel/stats,<name>, for dpdk-telemetry.py
  * while an application runs. Callbacks run on the telemetry thread and read
  * a wheel only under the registry lock, so a concurrent twheel_free() waits.
+ *
+ * A constructor registers the commands before any wheel exists; the
+ * registry calls twheel_telemetry_register() again (a no-op then) when a
+ * wheel is added, and that reference is what keeps this file in a program
+ * that links libtwheel.a through pkg-config, without --whole-archive.
  */
 
 #include <errno.h>
+#include <pthread.h>
 #include <string.h>
 
 #include <rte_telemetry.h>
@@ -79,10 +85,25 @@ handle_stats(const char *cmd __rte_unused, const char *params,
 	return twheel_registry_with(params, stats_one, d);
 }
 
-RTE_INIT(twheel_telemetry_init)
+static void
+register_cmds(void)
 {
 	rte_telemetry_register_cmd("/twheel/list", handle_list,
 		"Returns the names of the twheel timer wheels. Takes no parameters");
 	rte_telemetry_register_cmd("/twheel/stats", handle_stats,
 		"Returns a wheel's statistics. Parameters: wheel name");
+}
+
+void
+twheel_telemetry_register(void)
+{
+	/* rte_telemetry keeps duplicates, so once only */
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, register_cmds);
+}
+
+RTE_INIT(twheel_telemetry_init)
+{
+	twheel_telemetry_register();
 }

@@ -1,20 +1,52 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# Install a build into a scratch prefix, build doc/usage.c against it with
-# nothing but `pkg-config --cflags --libs libtwheel`, and run it.
+# Install a build into a scratch prefix and build programs against it with
+# nothing but pkg-config, as a user would:
+#   - doc/usage.c with `pkg-config --cflags --libs libtwheel` (shared), run;
+#   - app/test-twheel/install_telemetry.c the same way, and again against a
+#     prefix that holds only libtwheel.a (as -Ddefault_library=static
+#     installs it), so the linker takes from the archive only the objects
+#     the program references: each must answer /twheel/list. (DPDK itself
+#     is linked as its pkg-config gives it; Debian's full static DPDK needs
+#     the static libraries of every PMD's dependencies.)
+# The caller's PKG_CONFIG_PATH and LD_LIBRARY_PATH are kept after ours, so a
+# DPDK installed outside the system paths is still found.
 # Usage: scripts/check-install.sh BUILD_DIR
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "$1" && pwd)
 dest=$(mktemp -d)
 trap 'rm -rf "$dest"' EXIT
+eal=(--no-huge -m 64 --no-pci -l 0 --log-level=lib.eal:error)
+run_id=$$_$(date +%s%N)
 
 meson install -C "$build" --no-rebuild --quiet --destdir "$dest" >/dev/null
 pcdir=$(dirname "$(find "$dest" -name libtwheel.pc | head -1)")
 libdir=$(dirname "$pcdir")
 # the scratch prefix stands in for the configured one
 sed -i "s#^prefix=#prefix=$dest#" "$pcdir/libtwheel.pc"
-export PKG_CONFIG_PATH="$pcdir"
+
+# shared
+export PKG_CONFIG_PATH=$pcdir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+export LD_LIBRARY_PATH=$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 cc -O2 -o "$dest/usage" "$src/doc/usage.c" $(pkg-config --cflags --libs libtwheel)
-LD_LIBRARY_PATH="$libdir" "$dest/usage" --no-huge -m 64 --no-pci -l 0 \
-	--file-prefix "usage_$$_$(date +%s%N)" --log-level=lib.eal:error
+"$dest/usage" "${eal[@]}" --file-prefix "usage_$run_id"
+cc -O2 -o "$dest/tel_shared" "$src/app/test-twheel/install_telemetry.c" \
+	$(pkg-config --cflags --libs libtwheel)
+echo -n "shared: "
+"$dest/tel_shared" "${eal[@]}" --file-prefix "tel_shared_$run_id"
+
+# static: libtwheel.a alone in its libdir
+sdir=$dest/static
+mkdir -p "$sdir/lib/pkgconfig"
+cp "$libdir/libtwheel.a" "$sdir/lib/"
+sed -e "s#^libdir=.*#libdir=$sdir/lib#" "$pcdir/libtwheel.pc" > "$sdir/lib/pkgconfig/libtwheel.pc"
+PKG_CONFIG_PATH=$sdir/lib/pkgconfig:$PKG_CONFIG_PATH
+cc -O2 -o "$dest/tel_static" "$src/app/test-twheel/install_telemetry.c" \
+	$(pkg-config --cflags --libs libtwheel)
+if nm -D "$dest/tel_static" 2>/dev/null | grep -q ' U twheel_create'; then
+	echo "static: the program did not link libtwheel.a" >&2
+	exit 1
+fi
+echo -n "static: "
+"$dest/tel_static" "${eal[@]}" --file-prefix "tel_static_$run_id"

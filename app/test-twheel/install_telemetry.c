@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+/*
+ * Telemetry check for an installed libtwheel (scripts/check-install.sh):
+ * built with pkg-config alone, dynamically and statically. It creates a
+ * wheel, asks its own process's telemetry socket for /twheel/list, as
+ * dpdk-telemetry.py would, and exits 0 only if the wheel is listed. A
+ * static link that dropped the library's telemetry commands answers
+ * with null instead.
+ */
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <rte_eal.h>
+#include <rte_lcore.h>
+
+#include <twheel.h>
+
+#define WHEEL_NAME "install_tel"
+
+static int
+telemetry_query(const char *cmd, char *reply, size_t len)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	ssize_t n;
+	int fd;
+
+	snprintf(addr.sun_path, sizeof(addr.sun_path), "%s/dpdk_telemetry.v2",
+		 rte_eal_get_runtime_dir());
+	fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+	if (fd < 0)
+		return -1;
+	if (connect(fd, (struct sockaddr *)&addr, sizeof(addr)) != 0)
+		goto fail;
+	/* the server greets with its info message first */
+	if (read(fd, reply, len - 1) <= 0)
+		goto fail;
+	if (write(fd, cmd, strlen(cmd)) < 0)
+		goto fail;
+	n = read(fd, reply, len - 1);
+	if (n <= 0)
+		goto fail;
+	reply[n] = '\0';
+	close(fd);
+	return 0;
+fail:
+	perror(addr.sun_path);
+	close(fd);
+	return -1;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct twheel_config cfg;
+	struct twheel *w;
+	char reply[4096];
+	int ok;
+
+	if (rte_eal_init(argc, argv) < 0)
+		return 1;
+	twheel_config_standard(&cfg, WHEEL_NAME, 64, rte_socket_id());
+	w = twheel_create(&cfg);
+	if (w == NULL)
+		return 1;
+	if (telemetry_query("/twheel/list", reply, sizeof(reply)) != 0)
+		return 1;
+	ok = strstr(reply, "\"" WHEEL_NAME "\"") != NULL;
+	printf("/twheel/list: %s (%s)\n", reply, ok ? "listed" : "NOT listed");
+	twheel_free(w);
+	rte_eal_cleanup();
+	return ok ? 0 : 1;
+}
