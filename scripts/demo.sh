@@ -5,15 +5,17 @@
 # The main job: watch dpdk-l3fwd-flowexp track and expire a million flows.
 #
 # Installs what is missing (scripts/deps.sh), builds build/ (release),
-# finds memory (free 2 MiB hugepages; on a machine with none reserved it
-# reserves them and gives them back at the end; otherwise --no-huge), then
+# finds memory (free 2 MiB hugepages; as root on a machine with none it
+# mounts hugetlbfs and reserves them, and gives both back at the end;
+# otherwise --no-huge), then
 # runs the example as a memif server and dpdk-testpmd --forward-mode=flowgen
 # as the memif client sending --flows distinct UDP flows. The example prints
 # its statistics table every second. Once every flow has been seen and at
 # least --traffic seconds passed, testpmd stops forwarding (it stays
 # connected), the flows expire after --timeout seconds, the example stops
 # by itself (--exit-when-drained) and the script prints the summary. Exit
-# status 0 when every flow that was created also expired.
+# status 0 when every flow that was created also expired; on any failure it
+# says which step failed and where that step's log is, and exits non-zero.
 #
 # CPUs: the example's worker lcore has CPU 0 to itself; its main lcore
 # (statistics, control path, mostly asleep) shares CPU 1 with testpmd's
@@ -53,7 +55,26 @@ usage: scripts/demo.sh [--flows N] [--rate PPS] [--timeout SECONDS]
 EOF
 }
 
+# the step under way and its log, named if the script fails
+step="arguments"
+step_log=""
 die() { echo "demo: $*" >&2; exit 1; }
+on_exit() {
+	local rc=$?
+	cleanup
+	if [ "$rc" -ne 0 ]; then
+		echo "demo: FAILED at step '$step' (exit status $rc)${step_log:+; log: $step_log}" >&2
+	elif [ -n "${logdir:-}" ]; then
+		rm -rf "$logdir"
+	fi
+	exit "$rc"
+}
+cleanup() { :; }
+trap on_exit EXIT
+trap 'exit 130' INT TERM
+# a write to a program that died must fail with a message, not kill the
+# script silently
+trap '' PIPE
 is_uint() { [[ $1 =~ ^[0-9]+$ ]]; }
 
 while [ $# -gt 0 ]; do
@@ -82,18 +103,31 @@ is_uint "$traffic" && [ "$traffic" -ge 1 ] ||
 case "$expiry" in twheel|rte_timer|scan) ;; *) usage >&2; die "bad --expiry '$expiry'" ;; esac
 [ "$(nproc --all)" -ge 2 ] || die "needs at least 2 CPUs"
 
+tag=fxdemo_$$
+logdir=/tmp/$tag
+mkdir -p "$logdir"
+
 # ---- install and build ----
-scripts/deps.sh
-if [ -d build ]; then
-	meson setup --reconfigure build >/dev/null
-else
-	meson setup build --buildtype=release >/dev/null
-fi
-ninja -C build >/dev/null || { ninja -C build | tail -20; die "build failed"; }
+step="install packages (scripts/deps.sh)"
+step_log=$logdir/deps.log
+scripts/deps.sh > "$step_log" 2>&1 || { tail -5 "$step_log" >&2; die "could not install the packages"; }
+for prog in meson ninja python3 dpdk-testpmd; do
+	command -v "$prog" >/dev/null || die "$prog is not installed (scripts/deps.sh should have installed it)"
+done
+step="build (meson, ninja)"
+step_log=$logdir/build.log
+{
+	if [ -d build ]; then
+		meson setup --reconfigure build
+	else
+		meson setup build --buildtype=release
+	fi && ninja -C build
+} > "$step_log" 2>&1 || { tail -20 "$step_log" >&2; die "build failed"; }
 app=build/examples/l3fwd-flowexp/dpdk-l3fwd-flowexp
 tel=examples/l3fwd-flowexp/tools/fxtel.py
 pace=examples/l3fwd-flowexp/tools/pace.py
 [ -x "$app" ] || die "$app was not built (meson -Dexamples=true)"
+step_log=""
 
 # ---- memory ----
 # the flow table per flow: slab 64 B, rte_hash ~90 B, wheel 54 B (rte_timer
@@ -106,9 +140,20 @@ per_flow=210
 ex_mb=$(( 256 + max_flows * per_flow / 1048576 ))
 tp_mb=192
 need_pages=$(( (ex_mb + tp_mb) / 2 + 16 ))
+step="memory (hugepages)"
 hp=/sys/kernel/mm/hugepages/hugepages-2048kB
+hugedir=/dev/hugepages
 reserved=""
+mounted=""
 mem_mode=nohuge
+# root on a machine without hugetlbfs mounted (a fresh one): mount it
+if [ "$force_nohuge" = 0 ] && [ -d "$hp" ] && [ "$(id -u)" -eq 0 ] &&
+   ! grep -qs hugetlbfs /proc/mounts; then
+	if mkdir -p "$hugedir" && mount -t hugetlbfs -o pagesize=2M nodev "$hugedir" 2>/dev/null; then
+		mounted=$hugedir
+		echo ">>> memory: mounted hugetlbfs on $hugedir for this run"
+	fi
+fi
 if [ "$force_nohuge" = 0 ] && [ -d "$hp" ] && grep -qs hugetlbfs /proc/mounts; then
 	free_pages=$(cat "$hp/free_hugepages")
 	total_pages=$(cat "$hp/nr_hugepages")
@@ -136,11 +181,11 @@ else
 fi
 
 # ---- run ----
-tag=fxdemo_$$
-sock=/tmp/$tag.sock
-fifo=/tmp/$tag.fifo
-stats=/tmp/$tag.json
-tplog=/tmp/$tag.testpmd.log
+sock=$logdir/memif.sock
+fifo=$logdir/testpmd.fifo
+stats=$logdir/stats.json
+exlog=$logdir/example.log
+tplog=$logdir/testpmd.log
 ex_pid=""
 tp_pid=""
 pace_pid=""
@@ -149,42 +194,59 @@ cleanup() {
 	set +e
 	[ -n "$pace_pid" ] && kill "$pace_pid" 2>/dev/null && wait "$pace_pid" 2>/dev/null
 	[ -n "$tp_pid" ] && kill -CONT "$tp_pid" 2>/dev/null
-	exec 3>&- 2>/dev/null
+	exec 3>&-
 	[ -n "$ex_pid" ] && kill "$ex_pid" 2>/dev/null && wait "$ex_pid" 2>/dev/null
 	[ -n "$tp_pid" ] && kill "$tp_pid" 2>/dev/null && wait "$tp_pid" 2>/dev/null
 	rm -f "$sock" "$fifo" "$stats" "$stats.tmp"
 	[ -n "$reserved" ] && echo 0 > "$hp/nr_hugepages"
+	[ -n "$mounted" ] && umount "$mounted"
 }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
 
-echo ">>> example: $expiry expiry, $max_flows flows per lcore, one-way timeout $timeout s"
+# send one testpmd command; fails with a message if testpmd is gone
+testpmd_cmd() {
+	kill -0 "$tp_pid" 2>/dev/null || die "dpdk-testpmd is not running (see $tplog)"
+	echo "$1" >&3 2>/dev/null || die "dpdk-testpmd does not read its commands (see $tplog)"
+}
+
+step="start the example"
+step_log=$exlog
+echo ">>> example: $expiry expiry, $max_flows flows per lcore, one-way timeout $timeout s (log: $exlog)"
 "$app" "${ex_mem[@]}" --no-pci --lcores 0@1,1@0 --file-prefix "${tag}_ex" \
 	--log-level=lib.eal:error \
 	--vdev "net_memif0,role=server,socket=$sock,socket-abstract=no" -- \
 	-p 1 --parse-ptype --relax-rx-offload -T 1 --expiry "$expiry" \
 	--max-flows "$max_flows" --timeout-oneway "$timeout" \
-	--exit-when-drained --stats-file "$stats" &
+	--exit-when-drained --stats-file "$stats" > >(tee "$exlog") 2>&1 &
 ex_pid=$!
 for _ in $(seq 100); do
 	[ -S "$sock" ] && python3 "$tel" "${tag}_ex" /l3fwd_flowexp/stats >/dev/null 2>&1 && break
-	kill -0 "$ex_pid" 2>/dev/null || die "the example did not start"
+	kill -0 "$ex_pid" 2>/dev/null || die "the example exited during start-up"
 	sleep 0.2
 done
 [ -S "$sock" ] || die "the example did not create $sock"
 
+step="start dpdk-testpmd"
+step_log=$tplog
 echo ">>> traffic: dpdk-testpmd flowgen, $flows flows, $([ "$rate" -gt 0 ] && echo "about $rate packets/s" || echo "as fast as it goes") (log: $tplog)"
 rm -f "$fifo"
 mkfifo "$fifo"
+# read-write: opening never blocks, and a write never raises SIGPIPE even
+# if testpmd dies (testpmd_cmd checks that it is alive)
+exec 3<>"$fifo"
 taskset -c 1 dpdk-testpmd "${tp_mem[@]}" --no-pci --lcores '0@1,1@1' --file-prefix "${tag}_tp" \
 	--log-level=lib.eal:error \
 	--vdev "net_memif0,role=client,socket=$sock,socket-abstract=no" -- \
 	-i --forward-mode=flowgen --flowgen-flows="$flows" --txpkts=64 \
 	--total-num-mbufs=8192 < "$fifo" > "$tplog" 2>&1 &
 tp_pid=$!
-exec 3>"$fifo"
-sleep 1
-echo "start" >&3
+for _ in $(seq 100); do
+	grep -qs "Press enter to exit\|testpmd>" "$tplog" && break
+	kill -0 "$tp_pid" 2>/dev/null || die "dpdk-testpmd exited during start-up"
+	sleep 0.1
+done
+testpmd_cmd "start"
+step="traffic"
+step_log=$tplog
 
 if [ "$rate" -gt 0 ]; then
 	python3 "$pace" "$tp_pid" "${tag}_ex" "$rate" &
@@ -193,8 +255,8 @@ fi
 t0=$SECONDS
 while :; do
 	sleep 1
-	kill -0 "$tp_pid" 2>/dev/null || die "testpmd exited (see $tplog)"
-	kill -0 "$ex_pid" 2>/dev/null || die "the example exited during traffic"
+	kill -0 "$tp_pid" 2>/dev/null || die "dpdk-testpmd exited during traffic"
+	kill -0 "$ex_pid" 2>/dev/null || die "the example exited during traffic (see $exlog)"
 	elapsed=$(( SECONDS - t0 ))
 	created=$(python3 "$tel" "${tag}_ex" /l3fwd_flowexp/stats totals.created 2>/dev/null || echo 0)
 	if [ "$elapsed" -ge "$traffic" ] && [ "$created" -ge "$flows" ]; then
@@ -211,19 +273,24 @@ if [ -n "$pace_pid" ]; then
 	pace_pid=""
 fi
 kill -CONT "$tp_pid"
-echo "stop" >&3
+testpmd_cmd "stop"
 echo
 echo ">>> traffic stopped after $(( SECONDS - t0 )) s; the flows expire in $timeout s"
 echo
 
+step="expiry"
+step_log=$exlog
 ex_rc=0
 wait "$ex_pid" || ex_rc=$?
 ex_pid=""
-echo "quit" >&3
+echo "quit" >&3 2>/dev/null
 exec 3>&-
 wait "$tp_pid" 2>/dev/null || true
 tp_pid=""
 [ "$ex_rc" -eq 0 ] || die "the example exited with status $ex_rc"
+[ -s "$stats" ] || die "the example wrote no statistics to $stats"
+
+step="summary"
 
 python3 - "$stats" "$flows" <<'EOF'
 import json, sys
