@@ -3,15 +3,34 @@
 # The README's test command: install what is missing, build, run the tests.
 # Builds: release (fast tests, e2e), AddressSanitizer + UndefinedBehavior-
 # Sanitizer and ThreadSanitizer (fast tests), and a one-minute fuzz run
-# (clang, ASan + UBSan). Tests need no hugepages (they run with --no-huge).
-# The last line is the plain summary "N passed, N failed", summed over
-# every build tested.
+# (clang, ASan + UBSan). Then the main job in a short form (one test), the
+# fast and e2e tests again against each DPDK LTS source tarball in
+# ../shared/dpdk/ when that directory exists (scripts/dpdk-compat.sh, each
+# DPDK built once into a cache), and the arm64 cross build (one test,
+# scripts/cross-arm64.sh). Tests need no hugepages (they run with
+# --no-huge; the demo takes them when it can). The last line is the plain
+# summary "N passed, N failed", summed over everything above.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+t_start=$SECONDS
 
 scripts/deps.sh || exit 1
 
 logs=()
+# results that are not meson tests, as lines of meson's testlog.json
+extra=$(mktemp)
+trap 'rm -f "$extra"' EXIT
+logs+=("$extra")
+record() { # name command...
+	local name=$1 t0=$SECONDS; shift
+	if "$@"; then
+		printf '{"name": "%s", "result": "OK"}\n' "$name" >> "$extra"
+		echo "ok   $name ($(( SECONDS - t0 )) s)"
+	else
+		printf '{"name": "%s", "result": "FAIL"}\n' "$name" >> "$extra"
+		echo "FAIL $name ($(( SECONDS - t0 )) s)"
+	fi
+}
 run_build() {
 	local dir=$1; shift
 	local suites=$1; shift
@@ -49,4 +68,23 @@ else
 	logs+=(/nonexistent-build-failed)
 fi
 
+# the main job, short: 100k flows, 1 s timeout
+demo_log=$(mktemp /tmp/twheel-demo.XXXXXX.log)
+record "main job: scripts/demo.sh --flows 100000 --timeout 1 --traffic 2 (log: $demo_log)" \
+	bash -c 'scripts/demo.sh --flows 100000 --timeout 1 --traffic 2 > "$1" 2>&1 ||
+		{ tail -20 "$1"; exit 1; }' _ "$demo_log"
+
+# the DPDK LTS releases users run (sources beside the clone, as in CI)
+shopt -s nullglob
+lts=(../shared/dpdk/*.tar.xz)
+if [ ${#lts[@]} -gt 0 ]; then
+	scripts/dpdk-compat.sh --results "$extra" "${lts[@]}" | grep -v ' passed, '
+else
+	echo "no ../shared/dpdk/*.tar.xz: DPDK LTS compatibility builds skipped"
+fi
+
+# arm64 (128-byte cache lines), warnings as errors
+record "arm64 cross build: scripts/cross-arm64.sh" scripts/cross-arm64.sh
+
+echo "total time: $(( SECONDS - t_start )) s"
 python3 scripts/meson-summary.py "${logs[@]}"
