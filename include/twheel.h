@@ -238,11 +238,13 @@ unsigned int twheel_cancel_bulk(struct twheel *w, const twheel_id_t *ids,
  * @param ids
  *   The ids, @p n of them.
  * @param deadlines
- *   The new deadlines, one per id.
+ *   The new deadlines, one per id. NULL is refused: every id's result is
+ *   -EINVAL and nothing changes.
  * @param n
  *   How many.
  * @param rc
- *   If not NULL, filled with each id's twheel_move() result (0 or -ENOENT).
+ *   If not NULL, filled with each id's twheel_move() result (0 or -ENOENT),
+ *   or -EINVAL for every id when @p deadlines is NULL.
  * @return
  *   How many entries were moved.
  */

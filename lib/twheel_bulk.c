@@ -28,6 +28,8 @@
  * previous operation of the same burst moved.
  */
 
+#include <errno.h>
+
 #include <rte_common.h>
 #include <rte_prefetch.h>
 
@@ -131,5 +133,13 @@ unsigned int
 twheel_move_bulk(struct twheel *w, const twheel_id_t *ids,
 		 const uint64_t *deadlines, unsigned int n, int *rc)
 {
+	unsigned int i;
+
+	/* bulk() reads "no deadlines" as cancel: refuse it here */
+	if (unlikely(deadlines == NULL)) {
+		for (i = 0; rc != NULL && i < n; i++)
+			rc[i] = -EINVAL;
+		return 0;
+	}
 	return bulk(w, ids, deadlines, n, rc);
 }

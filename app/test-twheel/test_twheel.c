@@ -838,6 +838,39 @@ test_bulk_equals_sequential(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * twheel_move_bulk() without deadlines is a caller's mistake, not a cancel:
+ * every id gets -EINVAL, nothing changes, and the entries still fire.
+ */
+static int
+test_move_bulk_null_deadlines(void)
+{
+	struct twheel *w = tw_make("bulk_null", 8, 8, 10, false);
+	struct twheel_stats before, after;
+	struct twheel_fired out[8];
+	twheel_id_t ids[3];
+	int rc[3] = { 1, 1, 1 };
+	unsigned int i;
+
+	TEST_ASSERT_NOT_NULL(w, "create");
+	for (i = 0; i < RTE_DIM(ids); i++)
+		ids[i] = twheel_schedule(w, 100 + i, NULL);
+	twheel_stats_get(w, &before);
+	TEST_ASSERT_EQUAL(twheel_move_bulk(w, ids, NULL, RTE_DIM(ids), rc), 0u,
+			  "move_bulk without deadlines moved (or cancelled) entries");
+	for (i = 0; i < RTE_DIM(ids); i++)
+		TEST_ASSERT_EQUAL(rc[i], -EINVAL, "rc[%u] %d, want -EINVAL", i, rc[i]);
+	TEST_ASSERT_EQUAL(twheel_move_bulk(w, ids, NULL, RTE_DIM(ids), NULL), 0u,
+			  "move_bulk without deadlines or rc[]");
+	twheel_stats_get(w, &after);
+	TEST_ASSERT(memcmp(&before, &after, sizeof(before)) == 0,
+		    "move_bulk without deadlines changed the statistics");
+	TEST_ASSERT_EQUAL(tw_sweep_all(w, 200, out, 8), 3u,
+			  "entries lost after move_bulk without deadlines");
+	twheel_free(w);
+	return TEST_SUCCESS;
+}
+
 /* Drain, stats, telemetry ----------------------------------------------------- */
 
 static int
@@ -997,6 +1030,7 @@ static struct unit_test_suite twheel_suite = {
 		TEST_CASE(test_inv7_uint64_max),
 		TEST_CASE(test_lazy_deadline),
 		TEST_CASE(test_bulk_equals_sequential),
+		TEST_CASE(test_move_bulk_null_deadlines),
 		TEST_CASE(test_time_jump_hours),
 		TEST_CASE(test_drain),
 		TEST_CASE(test_mem_info),
