@@ -146,7 +146,7 @@ slab_create(struct twheel *w)
 	struct rte_mempool *mp;
 	int ret;
 
-	snprintf(mp_name, sizeof(mp_name), "TW_%s", w->name);
+	twheel_object_name(mp_name, sizeof(mp_name), "TW", w->name);
 	mp = rte_mempool_create_empty(mp_name, w->capacity,
 			sizeof(struct twheel_entry), 0, 0, w->socket_id,
 			RTE_MEMPOOL_F_NO_CACHE_ALIGN | RTE_MEMPOOL_F_NO_SPREAD |

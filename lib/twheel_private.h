@@ -40,8 +40,10 @@
 #ifndef _TWHEEL_PRIVATE_H_
 #define _TWHEEL_PRIVATE_H_
 
-#include <stdint.h>
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/queue.h>
 
 #include <rte_branch_prediction.h>
@@ -186,6 +188,26 @@ twheel_entry_of_id(const struct twheel *w, twheel_id_t id)
 	if (unlikely(e->gen != (uint32_t)(id >> 32) || (e->gen & 1) == 0))
 		return NULL;
 	return e;
+}
+
+/* Names --------------------------------------------------------------- */
+
+/*
+ * The name of a DPDK object of the wheel (mempool, ring): the prefix, the
+ * length of the wheel's name, '_', the name ("TW3_x_0" for "x_0"). DPDK
+ * derives memzone names by appending ("MP_<pool>", "MP_<pool>_<n>",
+ * "RG_<ring>"); with the length up front no two wheel names, of any
+ * characters, can give the same string, where "TW_x" + "_0" and "TW_x_0"
+ * did.
+ */
+static inline void
+twheel_object_name(char *buf, size_t size, const char *prefix,
+		   const char *name)
+{
+	/* the checker caps names at TWHEEL_NAME_MAX_LEN (20): two digits */
+	uint8_t len = (uint8_t)strnlen(name, TWHEEL_NAME_MAX_LEN);
+
+	snprintf(buf, size, "%s%u_%.*s", prefix, len, (int)len, name);
 }
 
 /* Time ----------------------------------------------------------------- */

@@ -82,7 +82,7 @@ twheel_remote_init(struct twheel *w, uint32_t ring_size)
 {
 	char name[RTE_RING_NAMESIZE];
 
-	snprintf(name, sizeof(name), "TWR_%s", w->name);
+	twheel_object_name(name, sizeof(name), "TWR", w->name);
 	w->ring = rte_ring_create_elem(name, sizeof(struct twheel_msg),
 				       ring_size, w->socket_id,
 				       RING_F_MP_RTS_ENQ | RING_F_SC_DEQ |

@@ -135,6 +135,38 @@ test_create_duplicate_name(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Every pair of names the checker accepts can exist side by side, whatever
+ * DPDK derives from them (the mempool's memzones "MP_<pool>" and
+ * "MP_<pool>_<n>", the ring's "RG_<ring>"): "x" and "x_0" in both orders.
+ */
+static int
+test_create_names_never_collide(void)
+{
+	static const char *const pairs[][2] = {
+		{ "x", "x_0" }, { "x_0", "x" }, { "y", "y_1" }, { "z_0", "z_0_0" },
+	};
+	struct twheel_config cfg;
+	struct twheel *a, *b;
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(pairs); i++) {
+		twheel_config_standard(&cfg, pairs[i][0], 16, SOCKET_ID_ANY);
+		cfg.slots = 8;
+		cfg.remote_ring_size = 8;
+		a = twheel_create(&cfg);
+		TEST_ASSERT_NOT_NULL(a, "create %s: %s", pairs[i][0],
+				     rte_strerror(rte_errno));
+		cfg.name = pairs[i][1];
+		b = twheel_create(&cfg);
+		twheel_free(b);
+		twheel_free(a);
+		TEST_ASSERT_NOT_NULL(b, "create %s beside %s: %s", pairs[i][1],
+				     pairs[i][0], rte_strerror(rte_errno));
+	}
+	return TEST_SUCCESS;
+}
+
 static int
 test_create_no_memory(void)
 {
@@ -147,7 +179,7 @@ test_create_no_memory(void)
 		twheel_free(w);
 	TEST_ASSERT_NULL(w, "a 48 GiB wheel was created");
 	TEST_ASSERT_EQUAL(rte_errno, ENOMEM, "rte_errno %d, want ENOMEM", rte_errno);
-	TEST_ASSERT_NULL(rte_mempool_lookup("TW_hugecap"), "mempool left behind");
+	TEST_ASSERT_NULL(rte_mempool_lookup("TW7_hugecap"), "mempool left behind");
 	w = tw_make("hugecap", 16, 8, 10, false);
 	TEST_ASSERT_NOT_NULL(w, "name not reusable after a failed create");
 	twheel_free(w);
@@ -163,7 +195,7 @@ test_mempool_slab(void)
 	unsigned int i;
 
 	TEST_ASSERT_NOT_NULL(w, "create: %s", rte_strerror(rte_errno));
-	mp = rte_mempool_lookup("TW_slab");
+	mp = rte_mempool_lookup("TW4_slab");
 	TEST_ASSERT_NOT_NULL(mp, "mempool TW_slab not found");
 	TEST_ASSERT_EQUAL(mp->size, 100u, "mempool size %u", mp->size);
 	TEST_ASSERT_EQUAL(mp->cache_size, 0u, "mempool has a per-lcore cache");
@@ -195,7 +227,7 @@ test_mempool_slab(void)
 	}
 	rte_mempool_audit(mp);
 	twheel_free(w);
-	TEST_ASSERT_NULL(rte_mempool_lookup("TW_slab"), "mempool not freed");
+	TEST_ASSERT_NULL(rte_mempool_lookup("TW4_slab"), "mempool not freed");
 	return TEST_SUCCESS;
 }
 
@@ -1012,6 +1044,7 @@ static struct unit_test_suite twheel_suite = {
 		TEST_CASE(test_config_standard),
 		TEST_CASE(test_create_invalid_config),
 		TEST_CASE(test_create_duplicate_name),
+		TEST_CASE(test_create_names_never_collide),
 		TEST_CASE(test_create_no_memory),
 		TEST_CASE(test_mempool_slab),
 		TEST_CASE(test_schedule_and_fire),

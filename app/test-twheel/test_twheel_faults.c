@@ -91,8 +91,8 @@ check_nothing_left(const char *name, const struct footprint *before)
 		    " %u", name, after.heap_bytes, after.heap_blocks,
 		    after.memzones, before->heap_bytes, before->heap_blocks,
 		    before->memzones);
-	snprintf(mp, sizeof(mp), "TW_%s", name);
-	snprintf(ring, sizeof(ring), "TWR_%s", name);
+	snprintf(mp, sizeof(mp), "TW%zu_%s", strlen(name), name);
+	snprintf(ring, sizeof(ring), "TWR%zu_%s", strlen(name), name);
 	TEST_ASSERT_NULL(rte_mempool_lookup(mp), "%s: mempool left behind", mp);
 	TEST_ASSERT_NULL(rte_ring_lookup(ring), "%s: ring left behind", ring);
 	/* and the name is free again */
