@@ -294,18 +294,27 @@ unsigned int twheel_sweep(struct twheel *w, uint64_t now, unsigned int budget,
 			  struct twheel_fired *out);
 
 /**
- * Hand back every live entry as TWHEEL_CANCELLED, at most @p budget per call;
- * for shutdown and port reset. Owner lcore only. Remote messages are applied
- * first, as by twheel_sweep(). Call until it returns 0.
+ * Hand back every live entry as TWHEEL_CANCELLED, for shutdown and port
+ * reset. Owner lcore only.
+ *
+ * Remote messages are applied first and count against @p budget as in
+ * twheel_sweep(): each message and each entry handed back is one unit of
+ * work, and a call does at most @p budget units. A message may write no
+ * record (an adoption, whose entry a later call hands back, or a cancel of
+ * an entry already gone), so a call can spend its budget and return 0 with
+ * work left; such a call, like any drain that stops at its budget with
+ * something left, is counted in @c budget_exhausted. So drain until a call
+ * returns 0 without @c budget_exhausted moving (twheel_stats_get()); with a
+ * budget larger than the messages in the ring, until it returns 0.
  *
  * @param w
  *   The wheel.
  * @param budget
- *   Records at most.
+ *   Units of work at most; 0 does nothing.
  * @param out
  *   Room for @p budget records.
  * @return
- *   Records written to @p out; 0 when the wheel is empty.
+ *   Records written to @p out, at most @p budget.
  */
 unsigned int twheel_drain(struct twheel *w, unsigned int budget,
 			  struct twheel_fired *out);
@@ -355,7 +364,7 @@ struct twheel_stats {
 	uint64_t remote_full;      /**< Remote calls that returned -ENOBUFS. */
 	uint64_t rejected;         /**< TWHEEL_REJECTED records. */
 	uint64_t sweeps;           /**< Calls to twheel_sweep(). */
-	uint64_t budget_exhausted; /**< Sweeps that stopped at the budget with work left. */
+	uint64_t budget_exhausted; /**< Sweeps and drains that stopped at the budget with work left. */
 	uint64_t max_lag_cycles;   /**< Largest (now - deadline) of a Due record. */
 };
 

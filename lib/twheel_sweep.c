@@ -353,20 +353,26 @@ twheel_sweep(struct twheel *w, uint64_t now, unsigned int budget,
 	return nout;
 }
 
+/*
+ * Drain: messages first, as in a sweep, then the pending list and the
+ * buckets in order. Each message and each entry handed back is one unit of
+ * the budget, as in a sweep; a message may write no record (an adoption, a
+ * stale cancel), so a call can end at its budget with no record written:
+ * it is counted in budget_exhausted like a sweep cut short.
+ */
 unsigned int
 twheel_drain(struct twheel *w, unsigned int budget, struct twheel_fired *out)
 {
-	unsigned int nout = 0;
+	unsigned int nout = 0, work = 0;
 	struct twheel_entry *e;
 	uint32_t list, b, idx;
 
-	if (w->ring != NULL)
-		twheel_remote_apply(w, rte_ring_get_capacity(w->ring), out,
-				    &nout, budget);
+	if (w->ring != NULL && rte_ring_count(w->ring) != 0)
+		work = twheel_remote_apply(w, budget, out, &nout, budget);
 
 	list = w->pending;
 	b = 0;
-	while (nout < budget) {
+	while (work < budget) {
 		if (twheel_list_empty(w, list)) {
 			int64_t k = b < w->slots ?
 				twheel_bucket_find(w, b, w->slots - b) : -1;
@@ -384,6 +390,10 @@ twheel_drain(struct twheel *w, unsigned int budget, struct twheel_fired *out)
 				    TWHEEL_CANCELLED, &out[nout++]);
 		TWHEEL_STAT_ADD(w, cancelled, 1);
 		TWHEEL_STAT_SUB(w, live, 1);
+		work++;
 	}
+	if (work == budget && budget != 0 && (w->st.live != 0 ||
+	    (w->ring != NULL && rte_ring_count(w->ring) != 0)))
+		TWHEEL_STAT_ADD(w, budget_exhausted, 1);
 	return nout;
 }

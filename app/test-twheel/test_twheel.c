@@ -951,6 +951,73 @@ test_drain(void)
 	return TEST_SUCCESS;
 }
 
+static void
+count_adopt(void *payload __rte_unused, twheel_id_t id __rte_unused, void *arg)
+{
+	(*(unsigned int *)arg)++;
+}
+
+/*
+ * Drain counts remote messages against its budget as the sweep does: with
+ * budget 1 a call applies one message or hands back one entry, never the
+ * whole ring. A call whose budget went to messages that wrote no record
+ * (adoptions, stale cancels) returns 0 and counts in budget_exhausted; the
+ * loop "until it returns 0 and budget_exhausted stays" hands back everything.
+ */
+static int
+test_drain_budget_counts_messages(void)
+{
+	const unsigned int nsched = 100, nstale = 50;
+	struct twheel_config cfg;
+	struct twheel_stats st, prev;
+	struct twheel_fired out[2];
+	struct twheel *w;
+	unsigned int adopted = 0, got = 0, calls = 0, i, n;
+
+	twheel_config_standard(&cfg, "drain_msgs", 256, SOCKET_ID_ANY);
+	cfg.slots = 16;
+	cfg.tick_cycles = 10;
+	cfg.remote_ring_size = 256;
+	cfg.adopt_fn = count_adopt;
+	cfg.adopt_arg = &adopted;
+	w = twheel_create(&cfg);
+	TEST_ASSERT_NOT_NULL(w, "create: %s", rte_strerror(rte_errno));
+	for (i = 0; i < nstale; i++)
+		TEST_ASSERT_SUCCESS(twheel_remote_cancel(w, UINT64_C(3) << 32),
+				    "remote cancel");
+	for (i = 0; i < nsched; i++)
+		TEST_ASSERT_SUCCESS(twheel_remote_schedule(w, 1000 + i, NULL),
+				    "remote schedule");
+	n = twheel_drain(w, 1, out);
+	twheel_stats_get(w, &st);
+	TEST_ASSERT(n == 0 && st.remote_cancels + st.remote_schedules == 1 &&
+		    adopted == 0, "drain with budget 1 applied %" PRIu64
+		    " messages (%u adopt_fn calls) and wrote %u records",
+		    st.remote_cancels + st.remote_schedules, adopted, n);
+	TEST_ASSERT_EQUAL(st.budget_exhausted, 1u,
+			  "a drain that stopped at its budget was not counted");
+	do {
+		prev = st;
+		n = twheel_drain(w, 2, out);
+		twheel_stats_get(w, &st);
+		TEST_ASSERT(n <= 2, "drain budget overrun");
+		TEST_ASSERT(st.remote_cancels + st.remote_schedules +
+			    st.cancelled - prev.remote_cancels -
+			    prev.remote_schedules - prev.cancelled <= 2,
+			    "a drain with budget 2 did more than 2 units of work");
+		got += n;
+		calls++;
+	} while (n != 0 || st.budget_exhausted != prev.budget_exhausted);
+	TEST_ASSERT(got == nsched && adopted == nsched && st.live == 0 &&
+		    st.remote_stale == nstale, "drained %u of %u, %u adopted, "
+		    "%" PRIu64 " live, %" PRIu64 " stale", got, nsched, adopted,
+		    st.live, st.remote_stale);
+	/* 149 messages and 100 entries, two units a call */
+	TEST_ASSERT(calls >= (nsched + nstale - 1 + nsched) / 2, "%u calls", calls);
+	twheel_free(w);
+	return TEST_SUCCESS;
+}
+
 static int
 test_mem_info(void)
 {
@@ -1066,6 +1133,7 @@ static struct unit_test_suite twheel_suite = {
 		TEST_CASE(test_move_bulk_null_deadlines),
 		TEST_CASE(test_time_jump_hours),
 		TEST_CASE(test_drain),
+		TEST_CASE(test_drain_budget_counts_messages),
 		TEST_CASE(test_mem_info),
 		TEST_CASE(test_telemetry),
 		TEST_CASES_END()

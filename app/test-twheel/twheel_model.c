@@ -834,17 +834,24 @@ int
 tw_model_drain(struct tw_model *m, unsigned int budget)
 {
 	struct twheel_fired *out = m->out;
+	struct twheel_stats before, after;
 	unsigned int n, i, pos = 0;
+	uint64_t work;
+	bool left;
+	int msgs;
 
 	m->steps++;
 	budget = RTE_MIN(budget, m->max_budget);
 	m->adopt_n = 0;
 	m->adopt_overflow = false;
+	twheel_stats_get(m->w, &before);
 	n = twheel_drain(m->w, budget, out);
+	twheel_stats_get(m->w, &after);
 	if (n > budget)
 		return fail(m, "drain returned %u records for budget %u", n, budget);
-	/* the ring first, until the records fill the budget */
-	if (apply_messages(m, m->cfg.ring_size, budget, n, &pos) < 0)
+	/* the ring first, one unit of the budget per message */
+	msgs = apply_messages(m, budget, budget, n, &pos);
+	if (msgs < 0)
 		return -1;
 	for (i = pos; i < n; i++) {
 		struct item *it = item_of_payload(m, out[i].payload);
@@ -861,9 +868,20 @@ tw_model_drain(struct tw_model *m, unsigned int budget)
 		m->cancelled++;
 	}
 	m->tally.drained += n - pos;
-	if (n < budget && (m->live_n != 0 || m->q_len != 0))
-		return fail(m, "drain returned %u < budget %u with %u live and %u"
-			    " queued", n, budget, m->live_n, m->q_len);
+	work = (uint64_t)msgs + (n - pos);
+	left = m->live_n != 0 || m->q_len != 0;
+	if (work > budget)
+		return fail(m, "drain budget overrun: %d messages + %u entries for"
+			    " budget %u", msgs, n - pos, budget);
+	if (work < budget && left)
+		return fail(m, "drain did %" PRIu64 " of %u units with %u live and"
+			    " %u queued", work, budget, m->live_n, m->q_len);
+	if (after.budget_exhausted - before.budget_exhausted !=
+	    (uint64_t)(budget != 0 && work == budget && left))
+		return fail(m, "drain of %" PRIu64 " units for budget %u, %s left:"
+			    " budget_exhausted moved by %" PRIu64, work, budget,
+			    left ? "something" : "nothing",
+			    after.budget_exhausted - before.budget_exhausted);
 	return check_stats(m, "drain");
 }
 

@@ -36,8 +36,10 @@
  * TWHEEL_CANCELLED, any other id counts in remote_stale; a schedule calls
  * adopt_fn with a fresh id, or hands the payload back as TWHEEL_REJECTED
  * when the wheel is full. Each message is one unit of work (invariant 4:
- * messages + due + revisits <= budget). A drain applies messages until its
- * records reach its budget or the queue is empty.
+ * messages + due + revisits <= budget). A drain counts the same way:
+ * messages + entries handed back <= budget; it stops short of its budget
+ * only when nothing is left, and counts budget_exhausted exactly when it
+ * used its whole budget with something left.
  *
  * Used by twheel_model_autotest (random sequences) and by the fuzzer
  * (app/fuzz-twheel), built into both from this one source; the caller
