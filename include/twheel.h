@@ -321,7 +321,9 @@ unsigned int twheel_drain(struct twheel *w, unsigned int budget,
 
 /**
  * Ask the owner to cancel an entry. Any lcore or thread; lock-free and
- * non-blocking. The owner applies it at its next sweep: a live entry is handed
+ * non-blocking: a producer never waits for another, even one stopped in the
+ * middle of its own enqueue (a full ring, its reserved slots included, is
+ * -ENOBUFS). The owner applies it at its next sweep: a live entry is handed
  * back as TWHEEL_CANCELLED, a stale id is counted in @c remote_stale.
  *
  * @param w
@@ -336,7 +338,8 @@ int twheel_remote_cancel(struct twheel *w, twheel_id_t id);
 
 /**
  * Ask the owner to schedule an entry. Any lcore or thread; lock-free and
- * non-blocking. At its next sweep the owner inserts it and calls
+ * non-blocking, as twheel_remote_cancel(). At its next sweep the owner
+ * inserts it and calls
  * @c adopt_fn with the new id, or, if the wheel is full, hands the payload
  * back as TWHEEL_REJECTED.
  *

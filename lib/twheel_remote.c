@@ -14,11 +14,15 @@
  * Sync mode: producers enqueue in RTS (relaxed tail sync) mode. In the
  * default MP mode a producer that is pre-empted between reserving its slot
  * and publishing it makes every later producer spin until it runs again;
- * with RTS the others complete (up to the ring's head-tail distance limit,
- * capacity / 8 by default) and only the publication of the tail waits for
- * the slow one. The consumer never waits in either mode: it takes what has
- * been published. HTS would serialise producers completely and is the worst
- * of the three for pre-emption.
+ * with RTS the others complete and only the publication of the tail waits
+ * for the slow one. RTS bounds how far producers' heads may run ahead of the
+ * published tail (capacity / 8 by default, 0 for rings under 8 messages),
+ * and a producer past that bound spins: the bound is set to the ring's
+ * capacity, which the heads can never exceed, so no producer ever waits:
+ * it enqueues or, the ring full (slots reserved by a stalled producer
+ * included), gets -ENOBUFS. The consumer never waits either: it takes what
+ * has been published. HTS would serialise producers completely and is the
+ * worst of the three for pre-emption.
  *
  * Ordering: the ring's tail store has release semantics and the consumer's
  * load of it acquire semantics, so the owner sees a message's contents once
@@ -94,7 +98,13 @@ twheel_remote_init(struct twheel *w, uint32_t ring_size)
 			   w->name, name, ring_size, rte_strerror(rte_errno));
 		return ret;
 	}
-	return 0;
+	/*
+	 * A producer's head may run ahead of the published tail by the whole
+	 * ring: it then never waits for a slower producer, and a full ring
+	 * (reserved slots included) is -ENOBUFS. RTS's default, capacity / 8
+	 * (0 below 8), made producers spin behind a pre-empted one.
+	 */
+	return rte_ring_set_prod_htd_max(w->ring, rte_ring_get_capacity(w->ring));
 }
 
 void
