@@ -26,7 +26,8 @@
  *
  * Guarantees (see doc/guide.md for the proofs and the tests that check them):
  * a Due record is never early; every scheduled entry leaves exactly once;
- * one sweep does at most @c budget units of work; a stale id is inert.
+ * one sweep does at most @c budget units of work; a stale id, or one of
+ * another wheel, is inert.
  */
 
 #include <stdint.h>
@@ -40,8 +41,11 @@ extern "C" {
 struct twheel;
 
 /**
- * Entry id: slab index in the low 32 bits, generation in the high 32 bits.
- * The generation of a live entry is odd, so 0 is never a valid id.
+ * Entry id: slab index in the low 32 bits; in the high 32 bits the entry's
+ * generation plus a salt of the wheel's own. The high half of a live entry's
+ * id is odd, so 0 is never a valid id. Ids belong to one wheel: an id of
+ * another wheel, or of an earlier wheel of the same name, is rejected like a
+ * stale one.
  */
 typedef uint64_t twheel_id_t;
 
@@ -177,8 +181,9 @@ twheel_id_t twheel_schedule(struct twheel *w, uint64_t deadline, void *payload);
  *   An id from twheel_schedule() or an adopt callback.
  * @return
  *   0, or -ENOENT if the entry has already left (fired, cancelled, drained)
- *   or the id was never valid. A stale id changes nothing, even after its
- *   slot was reused.
+ *   or the id was never valid, or belongs to another wheel (or to an earlier
+ *   wheel of this name). Such an id changes nothing, even after its slot
+ *   was reused.
  */
 int twheel_cancel(struct twheel *w, twheel_id_t id);
 

@@ -60,7 +60,6 @@ twheel_lists_init(struct twheel *w)
 	/* the lists and the free stack each have at most one partial chunk */
 	nb_chunks = w->capacity / TWHEEL_CHUNK_REFS +
 		RTE_MIN((uint64_t)w->capacity, (uint64_t)nb_lists + 1);
-	w->nb_chunks = (uint32_t)nb_chunks;
 
 	w->chunks = rte_malloc_socket("twheel_chunks",
 			nb_chunks * sizeof(struct twheel_chunk),

@@ -208,7 +208,7 @@ twheel_entry_retire(struct twheel *w, uint32_t idx, struct twheel_entry *e,
 		    uint64_t deadline, enum twheel_reason reason,
 		    struct twheel_fired *rec)
 {
-	rec->id = twheel_make_id(idx, e->gen);
+	rec->id = twheel_make_id(idx, e->gen, w->salt);
 	rec->payload = e->payload;
 	rec->deadline = deadline;
 	rec->reason = reason;

@@ -107,6 +107,30 @@ config_check(const struct twheel_config *cfg)
 	return 0;
 }
 
+/*
+ * Id salts: even, so generations keep their parity (twheel_private.h), and
+ * different for every wheel this process creates: 2 * (base + k * 2^32/phi)
+ * for the k-th wheel, where the golden-ratio step spreads consecutive
+ * salts far apart (two wheels' ids only meet when the generations of one
+ * slot differ by the salts' difference, in the order of 2^30 reuses). The
+ * base is random, so another process's wheels get other salts too.
+ */
+static uint32_t salt_base;
+static uint32_t salt_seq;
+
+RTE_INIT(twheel_salt_init)
+{
+	salt_base = (uint32_t)rte_rdtsc() ^ (uint32_t)(rte_rdtsc() >> 32);
+}
+
+static uint32_t
+salt_next(void)
+{
+	uint32_t k = __atomic_fetch_add(&salt_seq, 1, __ATOMIC_RELAXED);
+
+	return 2 * (salt_base + k * UINT32_C(0x9e3779b9));
+}
+
 static void
 set_tick(struct twheel *w, uint64_t tick_cycles)
 {
@@ -246,6 +270,7 @@ twheel_create(const struct twheel_config *cfg)
 	w->adopt_arg = cfg->adopt_arg;
 	w->cursor = 0;
 	w->now = 0;
+	w->salt = salt_next();
 
 	ret = slab_create(w);
 	if (ret != 0)

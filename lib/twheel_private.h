@@ -145,7 +145,7 @@ struct twheel {
 	struct rte_ring *ring;       /* remote messages, or NULL */
 	uint32_t capacity;
 	uint32_t slots;
-	uint32_t nb_chunks;
+	uint32_t salt;               /* even; added to generations in ids */
 	int socket_id;
 
 	struct twheel_owner_stats st __rte_cache_aligned;
@@ -168,10 +168,18 @@ twheel_entry_at(const struct twheel *w, uint32_t idx)
 	return (struct twheel_entry *)(w->slab_base + (size_t)idx * w->stride);
 }
 
+/*
+ * Ids are wheel-specific: the high half is the generation plus the wheel's
+ * salt (twheel_create.c). The salt is even, so a live id's high half is odd
+ * like its generation and 0 is never valid; every wheel starts with all
+ * generations at 0, but the first id of one wheel is not another's, nor
+ * that of an earlier wheel of the same name. One add each way, on the
+ * line that holds the capacity the id check reads anyway.
+ */
 static inline twheel_id_t
-twheel_make_id(uint32_t idx, uint32_t gen)
+twheel_make_id(uint32_t idx, uint32_t gen, uint32_t salt)
 {
-	return ((uint64_t)gen << 32) | idx;
+	return ((uint64_t)(uint32_t)(gen + salt) << 32) | idx;
 }
 
 /* The live entry an id names, or NULL. */
@@ -179,13 +187,14 @@ static inline struct twheel_entry *
 twheel_entry_of_id(const struct twheel *w, twheel_id_t id)
 {
 	uint32_t idx = (uint32_t)id;
+	uint32_t gen = (uint32_t)(id >> 32) - w->salt;
 	struct twheel_entry *e;
 
 	if (unlikely(idx >= w->capacity))
 		return NULL;
 	e = twheel_entry_at(w, idx);
 	/* even generations are free slots, so a forged even id never matches */
-	if (unlikely(e->gen != (uint32_t)(id >> 32) || (e->gen & 1) == 0))
+	if (unlikely(e->gen != gen || (gen & 1) == 0))
 		return NULL;
 	return e;
 }

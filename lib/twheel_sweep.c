@@ -181,6 +181,7 @@ sweep_pending(struct twheel *w, uint64_t now, unsigned int budget,
 	uint32_t batch_idx[TWHEEL_CHUNK_REFS];
 	twheel_deadline_fn fn = w->deadline_fn;
 	void *fn_arg = w->deadline_arg;
+	const uint32_t salt = w->salt;
 	bool lazy = fn != NULL;
 	uint32_t freed[TWHEEL_CHUNK_REFS], nfreed;
 	/* tallies in locals: stores to records and entries cannot alias them */
@@ -224,7 +225,7 @@ sweep_pending(struct twheel *w, uint64_t now, unsigned int budget,
 				/* leaves: its id goes stale; its slot is freed below */
 				e->gen = gen + 1;
 				out[nout++] = (struct twheel_fired){
-					.id = twheel_make_id(batch_idx[i], gen),
+					.id = twheel_make_id(batch_idx[i], gen, salt),
 					.payload = e->payload,
 					.deadline = d,
 					.reason = TWHEEL_DUE,

@@ -440,6 +440,65 @@ test_inv5_stale_id_reused_slot(void)
 	return TEST_SUCCESS;
 }
 
+/* The id ops of one wheel with the id of an entry elsewhere: all inert. */
+static int
+expect_foreign_inert(struct twheel *w, twheel_id_t id, const char *what)
+{
+	struct twheel_stats before, after;
+	int rc = 1;
+
+	twheel_stats_get(w, &before);
+	TEST_ASSERT_EQUAL(twheel_cancel(w, id), -ENOENT, "%s: cancel took effect", what);
+	TEST_ASSERT_EQUAL(twheel_move(w, id, 1), -ENOENT, "%s: move took effect", what);
+	TEST_ASSERT_EQUAL(twheel_cancel_bulk(w, &id, 1, &rc), 0u,
+			  "%s: cancel_bulk took effect", what);
+	TEST_ASSERT_EQUAL(rc, -ENOENT, "%s: cancel_bulk rc %d", what, rc);
+	twheel_stats_get(w, &after);
+	TEST_ASSERT(memcmp(&before, &after, sizeof(before)) == 0,
+		    "%s: the statistics changed", what);
+	return TEST_SUCCESS;
+}
+
+/*
+ * Invariant 5 across wheels: every wheel starts with the same generations
+ * and hands out the lowest index first, yet the first id of one wheel must
+ * not name the first entry of another, nor an id kept from before a wheel
+ * of the same name was freed and created again its successor's.
+ */
+static int
+test_inv5_id_of_another_wheel(void)
+{
+	struct twheel *a = tw_make("ids_a", 4, 8, 10, false);
+	struct twheel *b = tw_make("ids_b", 4, 8, 10, false);
+	struct tw_payload pa, pb, pc;
+	struct twheel_fired out[2];
+	twheel_id_t ia, ib, ic;
+
+	TEST_ASSERT(a != NULL && b != NULL, "create");
+	ia = twheel_schedule(a, 100, &pa);
+	ib = twheel_schedule(b, 100, &pb);
+	TEST_ASSERT(ia != TWHEEL_ID_INVALID && ib != TWHEEL_ID_INVALID, "schedule");
+	TEST_ASSERT_SUCCESS(expect_foreign_inert(b, ia, "b with a's id"), "b");
+	TEST_ASSERT_SUCCESS(expect_foreign_inert(a, ib, "a with b's id"), "a");
+	TEST_ASSERT_EQUAL(tw_sweep_all(b, 200, out, 2), 1u,
+			  "b's entry gone after a's id was used on b");
+	TEST_ASSERT(out[0].id == ib && out[0].payload == &pb, "wrong record");
+	/* a wheel of the same name, freed and created again */
+	twheel_free(a);
+	a = tw_make("ids_a", 4, 8, 10, false);
+	TEST_ASSERT_NOT_NULL(a, "create again");
+	ic = twheel_schedule(a, 100, &pc);
+	TEST_ASSERT(ic != TWHEEL_ID_INVALID, "schedule");
+	TEST_ASSERT_SUCCESS(expect_foreign_inert(a, ia, "a with its predecessor's id"),
+			    "re-created");
+	TEST_ASSERT_EQUAL(tw_sweep_all(a, 200, out, 2), 1u,
+			  "the new entry gone after a pre-reset id was used");
+	TEST_ASSERT(out[0].id == ic && out[0].payload == &pc, "wrong record");
+	twheel_free(a);
+	twheel_free(b);
+	return TEST_SUCCESS;
+}
+
 /* Invariant 4: at most budget work per sweep, and resumption mid-bucket. */
 static int
 test_inv4_budget_bound_and_resume(void)
@@ -765,17 +824,35 @@ test_time_jump_hours(void)
  * same operations, one through the bulk calls, one call at a time, give
  * the same results and then hand back the same records. The bursts mix
  * live ids, duplicates, stale ids of reused slots and forged ids, earlier
- * and later deadlines.
+ * and later deadlines. Ids are wheel-specific, so each entry's pair of ids
+ * (one per wheel) is kept side by side.
  */
+struct id_pair {
+	twheel_id_t a, b;
+};
+
+/* Forget pair k of n (it goes to the dead ones); returns the new n. */
+static uint32_t
+pair_retire(struct id_pair *live, uint32_t k, uint32_t n, struct id_pair *dead,
+	    uint32_t *ndead, uint32_t cap)
+{
+	dead[(*ndead)++ % cap] = live[k];
+	if (*ndead > cap)
+		*ndead = cap;
+	live[k] = live[n - 1];
+	return n - 1;
+}
+
 static int
 test_bulk_equals_sequential(void)
 {
 	const uint32_t cap = 4096, burst = 77;
 	struct twheel *a = tw_make("bulk_a", cap, 64, 10, false);
 	struct twheel *b = tw_make("bulk_b", cap, 64, 10, false);
-	twheel_id_t *ids = calloc(cap, sizeof(*ids)), *dead = calloc(cap, sizeof(*dead));
+	struct id_pair *ids = calloc(cap, sizeof(*ids));
+	struct id_pair *dead = calloc(cap, sizeof(*dead));
 	struct twheel_fired ra[64], rb[64];
-	twheel_id_t bid[77];
+	twheel_id_t bida[77], bidb[77];
 	uint64_t dl[77], rng = 5, now = 0;
 	int rca[77], rcb[77];
 	uint32_t i, j, nlive = 0, ndead = 0, round;
@@ -786,33 +863,37 @@ test_bulk_equals_sequential(void)
 		/* fill up with the same schedules in both */
 		while (nlive < cap * 3 / 4) {
 			uint64_t d = now + tw_rand(&rng) % 5000;
-			twheel_id_t ia = twheel_schedule(a, d, NULL);
 
-			TEST_ASSERT_EQUAL(ia, twheel_schedule(b, d, NULL),
-					  "the wheels diverged on schedule");
-			ids[nlive++] = ia;
+			ids[nlive].a = twheel_schedule(a, d, NULL);
+			ids[nlive].b = twheel_schedule(b, d, NULL);
+			TEST_ASSERT((uint32_t)ids[nlive].a == (uint32_t)ids[nlive].b,
+				    "the wheels diverged on schedule");
+			nlive++;
 		}
 		for (i = 0; i < burst; i++) {
 			uint32_t k = tw_rand(&rng) % 10;
+			struct id_pair pr;
 
 			if (k < 7 || ndead == 0)
-				bid[i] = ids[tw_rand(&rng) % nlive];
+				pr = ids[tw_rand(&rng) % nlive];
 			else if (k < 9)
-				bid[i] = dead[tw_rand(&rng) % ndead];
+				pr = dead[tw_rand(&rng) % ndead];
 			else
-				bid[i] = tw_rand(&rng) | (UINT64_C(1) << 32);
+				pr.a = pr.b = tw_rand(&rng) | (UINT64_C(1) << 32);
+			bida[i] = pr.a;
+			bidb[i] = pr.b;
 			dl[i] = now + tw_rand(&rng) % 5000;
 		}
 		if (round & 1) {
-			na = twheel_cancel_bulk(a, bid, burst, rca);
+			na = twheel_cancel_bulk(a, bida, burst, rca);
 			for (i = 0, nb = 0; i < burst; i++) {
-				rcb[i] = twheel_cancel(b, bid[i]);
+				rcb[i] = twheel_cancel(b, bidb[i]);
 				nb += rcb[i] == 0;
 			}
 		} else {
-			na = twheel_move_bulk(a, bid, dl, burst, rca);
+			na = twheel_move_bulk(a, bida, dl, burst, rca);
 			for (i = 0, nb = 0; i < burst; i++) {
-				rcb[i] = twheel_move(b, bid[i], dl[i]);
+				rcb[i] = twheel_move(b, bidb[i], dl[i]);
 				nb += rcb[i] == 0;
 			}
 		}
@@ -823,44 +904,43 @@ test_bulk_equals_sequential(void)
 			bool gone = false;
 
 			for (j = 0; j < burst && (round & 1); j++)
-				gone |= bid[j] == ids[i] && rcb[j] == 0;
-			if (gone) {
-				dead[ndead++ % cap] = ids[i];
-				ids[i] = ids[--nlive];
-			} else {
+				gone |= bida[j] == ids[i].a && rca[j] == 0;
+			if (gone)
+				nlive = pair_retire(ids, i, nlive, dead, &ndead, cap);
+			else
 				i++;
-			}
 		}
-		if (ndead > cap)
-			ndead = cap;
 		/* both wheels must hand back the same records */
 		now += 100;
 		do {
 			na = twheel_sweep(a, now, 64, ra);
 			nb = twheel_sweep(b, now, 64, rb);
 			TEST_ASSERT_EQUAL(na, nb, "round %u: sweeps differ", round);
-			for (i = 0; i < na; i++)   /* field by field: records have padding */
-				TEST_ASSERT(ra[i].id == rb[i].id &&
-					    ra[i].payload == rb[i].payload &&
+			for (i = 0; i < na; i++) {
+				/* field by field: records have padding */
+				TEST_ASSERT(ra[i].payload == rb[i].payload &&
 					    ra[i].deadline == rb[i].deadline &&
 					    ra[i].reason == rb[i].reason,
 					    "round %u: record %u differs", round, i);
-			for (i = 0; i < na; i++)
-				for (j = 0; j < nlive; j++)
-					if (ids[j] == ra[i].id) {
-						dead[ndead++ % cap] = ids[j];
-						ids[j] = ids[--nlive];
-						break;
-					}
-			if (ndead > cap)
-				ndead = cap;
+				for (j = 0; j < nlive && ids[j].a != ra[i].id; j++)
+					;
+				TEST_ASSERT(j < nlive && ids[j].b == rb[i].id,
+					    "round %u: record %u: ids not a pair", round, i);
+				nlive = pair_retire(ids, j, nlive, dead, &ndead, cap);
+			}
 		} while (na == 64);
 	}
-	TEST_ASSERT_EQUAL(twheel_cancel_bulk(a, bid, 0, NULL), 0u, "empty burst");
-	/* without rc[], the count alone */
-	na = twheel_cancel_bulk(a, ids, nlive, NULL);
-	for (i = 0, nb = 0; i < nlive; i++)
-		nb += twheel_cancel(b, ids[i]) == 0;
+	TEST_ASSERT_EQUAL(twheel_cancel_bulk(a, bida, 0, NULL), 0u, "empty burst");
+	/* without rc[], the count alone, a burst at a time */
+	for (i = 0, na = 0, nb = 0; i < nlive; i += burst) {
+		uint32_t k = RTE_MIN(burst, nlive - i);
+
+		for (j = 0; j < k; j++) {
+			bida[j] = ids[i + j].a;
+			nb += twheel_cancel(b, ids[i + j].b) == 0;
+		}
+		na += twheel_cancel_bulk(a, bida, k, NULL);
+	}
 	TEST_ASSERT(na == nb && na == nlive, "cancel_bulk without rc: %u, %u, %u live",
 		    na, nb, nlive);
 	free(ids);
@@ -1123,6 +1203,7 @@ static struct unit_test_suite twheel_suite = {
 		TEST_CASE(test_inv4_budget_bound_and_resume),
 		TEST_CASE(test_inv4_budget_counts_revisits),
 		TEST_CASE(test_inv5_stale_id_reused_slot),
+		TEST_CASE(test_inv5_id_of_another_wheel),
 		TEST_CASE(test_inv6_capacity_enospc),
 		TEST_CASE(test_inv7_wrap_revisit),
 		TEST_CASE(test_inv7_past_deadline_next_sweep),

@@ -50,6 +50,7 @@ struct msg {
 	twheel_id_t id;        /* cancel */
 	uint64_t deadline;     /* schedule */
 	uint32_t item;         /* schedule: the in-flight item */
+	bool foreign;          /* cancel: an id of the peer wheel */
 };
 
 struct adoption {
@@ -59,6 +60,7 @@ struct adoption {
 
 struct tw_model {
 	struct twheel *w;
+	struct tw_model *peer;         /* another wheel, for foreign ids */
 	struct tw_model_cfg cfg;
 	struct item *items;            /* nb_items of them */
 	uint32_t nb_items;             /* capacity + ring_size */
@@ -317,8 +319,14 @@ item_enter(struct tw_model *m, uint32_t idx, twheel_id_t id)
 
 	if (slot >= m->cfg.capacity || ((id >> 32) & 1) == 0)
 		return fail(m, "schedule returned a malformed id %#" PRIx64, id);
-	if (id == m->slot_last_id[slot] ||
-	    (uint32_t)(id >> 32) <= (uint32_t)(m->slot_last_id[slot] >> 32))
+	/*
+	 * The high half is the generation plus a salt the model does not
+	 * know: from one use of a slot to the next it moves on by an even,
+	 * non-zero step.
+	 */
+	if (m->slot_last_id[slot] != 0 &&
+	    ((uint32_t)((id >> 32) - (m->slot_last_id[slot] >> 32)) == 0 ||
+	     ((id >> 32) - (m->slot_last_id[slot] >> 32)) % 2 != 0))
 		return fail(m, "slot %u reused with id %#" PRIx64 " after %#" PRIx64
 			    ": the generation did not move on", slot, id,
 			    m->slot_last_id[slot]);
@@ -510,6 +518,34 @@ tw_model_stale(struct tw_model *m, uint64_t pick, uint64_t deadline)
 	return expect_inert(m, id, deadline, "stale");
 }
 
+void
+tw_model_pair(struct tw_model *a, struct tw_model *b)
+{
+	a->peer = b;
+	b->peer = a;
+}
+
+/* An id of the peer wheel: a live one or a dead one; raw when none. */
+static twheel_id_t
+peer_id(struct tw_model *m, uint64_t raw, bool live)
+{
+	const struct tw_model *p = m->peer;
+
+	if (p == NULL)
+		return raw;
+	if (live && p->live_n != 0)
+		return p->items[p->live[raw % p->live_n]].id;
+	if (!live && p->dead_n != 0)
+		return p->dead[raw % p->dead_n];
+	return raw;
+}
+
+static bool
+forge_is_foreign(struct tw_model *m, unsigned int kind)
+{
+	return m->peer != NULL && kind % TW_MODEL_FORGE_KINDS >= 6;
+}
+
 /* A made-up id; kind selects how (see tw_model_forged()). */
 static twheel_id_t
 forge_id(struct tw_model *m, uint64_t raw, unsigned int kind)
@@ -517,7 +553,7 @@ forge_id(struct tw_model *m, uint64_t raw, unsigned int kind)
 	struct item *it = live_pick(m, raw >> 7);
 	twheel_id_t id;
 
-	switch (kind % 6) {
+	switch (kind % TW_MODEL_FORGE_KINDS) {
 	case 0:
 		id = raw;
 		break;
@@ -535,8 +571,14 @@ forge_id(struct tw_model *m, uint64_t raw, unsigned int kind)
 		id = m->dead_n != 0 ?
 			m->dead[raw % m->dead_n] + (UINT64_C(1) << 32) : raw;
 		break;
-	default:
+	case 5:
 		id = TWHEEL_ID_INVALID;
+		break;
+	case 6:         /* a live entry's id, of the other wheel */
+		id = peer_id(m, raw, true);
+		break;
+	default:        /* a dead id of the other wheel */
+		id = peer_id(m, raw, false);
 		break;
 	}
 	return id;
@@ -546,12 +588,24 @@ int
 tw_model_forged(struct tw_model *m, uint64_t raw, unsigned int kind)
 {
 	twheel_id_t id = forge_id(m, raw, kind);
+	bool foreign = forge_is_foreign(m, kind);
 
 	m->steps++;
 	m->tally.forged++;
-	if (item_of_id(m, id) != NULL)    /* forged a live id after all */
-		return 0;
-	return expect_inert(m, id, raw, "forged");
+	m->tally.foreign += foreign;
+	/*
+	 * Another wheel's id never names an entry here: both wheels start
+	 * with the same generations and indices, but ids are wheel-specific
+	 * (they meet only when one slot's generations differ by the salts'
+	 * difference, some 2^29 reuses at least).
+	 */
+	if (item_of_id(m, id) != NULL) {
+		if (foreign)
+			return fail(m, "id %#" PRIx64 " of the other wheel names a"
+				    " live entry of this one", id);
+		return 0;         /* forged a live id after all */
+	}
+	return expect_inert(m, id, raw, foreign ? "foreign" : "forged");
 }
 
 /* Remote calls ---------------------------------------------------------- */
@@ -619,12 +673,15 @@ tw_model_remote_cancel(struct tw_model *m, uint64_t raw, unsigned int kind)
 
 	m->steps++;
 	m->tally.remote_cancels++;
-	if (kind == 0 && (it = live_pick(m, raw)) != NULL)
+	if (kind == 0 && (it = live_pick(m, raw)) != NULL) {
 		msg.id = it->id;
-	else if (kind == 1 && m->dead_n != 0)
+	} else if (kind == 1 && m->dead_n != 0) {
 		msg.id = m->dead[raw % m->dead_n];
-	else
+	} else {
 		msg.id = forge_id(m, raw, kind >= 2 ? kind - 2 : 0);
+		msg.foreign = kind >= 2 && forge_is_foreign(m, kind - 2);
+		m->tally.foreign += msg.foreign;
+	}
 	return remote_call(m, &msg, twheel_remote_cancel(m->w, msg.id),
 			   "remote cancel");
 }
@@ -667,6 +724,10 @@ apply_messages(struct tw_model *m, unsigned int max_msgs, unsigned int max_out,
 			struct item *it = item_of_id(m, msg->id);
 
 			m->remote_cancels++;
+			if (it != NULL && msg->foreign)
+				return fail(m, "remote cancel with id %#" PRIx64
+					    " of the other wheel names a live"
+					    " entry of this one", msg->id);
 			if (it == NULL) {
 				m->remote_stale++;
 				m->tally.remote_stale++;
