@@ -281,8 +281,16 @@ struct twheel_fired {
  * stops after @p budget units and the next call resumes exactly there,
  * in the middle of a bucket if need be.
  *
- * @p now may go backwards: the wheel then makes no progress, and nothing
- * fires before its deadline.
+ * Time that jumps. Nothing ever fires before its deadline, whatever @p now
+ * does. @p now may go backwards: by up to one rotation (slots *
+ * tick_cycles) the wheel makes no progress until time is back, and entries
+ * scheduled meanwhile may wait that long; by more than a rotation (a clock
+ * reset, or one absurd value such as UINT64_MAX before sane ones) this
+ * sweep re-bases the wheel at @p now, which becomes the wheel's time: what
+ * was filed before is found within a rotation, what is filed afterwards
+ * fires on time. When @p now jumps ahead by more than a rotation, one pass
+ * over every bucket examines each waiting entry once or twice (within the
+ * budget, over as many calls as it takes).
  *
  * @param w
  *   The wheel.

@@ -135,6 +135,8 @@ static void
 set_tick(struct twheel *w, uint64_t tick_cycles)
 {
 	w->tick_cycles = tick_cycles;
+	w->rotation_cycles = tick_cycles > UINT64_MAX / w->slots ? UINT64_MAX :
+		tick_cycles * w->slots;
 	if (rte_is_power_of_2(tick_cycles)) {
 		w->tick_shift = (uint8_t)__builtin_ctzll(tick_cycles);
 	} else {

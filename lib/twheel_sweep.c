@@ -38,8 +38,20 @@
  * cursor jumps to tick(now) - slots: those slots ticks still cover every
  * bucket once, so each waiting entry is examined once, or twice if it is
  * re-filed into a bucket the same pass has yet to reach. When now goes
- * backwards tick(now) is behind the cursor: nothing is detached and
- * pending entries are only handed back if d <= now.
+ * backwards by up to a rotation tick(now) is behind the cursor: nothing is
+ * detached and pending entries are only handed back if d <= now.
+ *
+ * Re-basing: when now goes back by more than a rotation (from the latest
+ * now, w->now), waiting for time to catch up would hold every entry filed
+ * meanwhile at the cursor, far ahead: after one sweep at UINT64_MAX every
+ * later entry sat in the end-of-time bucket and was revisited at every
+ * sweep. Instead the sweep takes now as the wheel's time (w->now) and moves
+ * the cursor back to tick(now). Nothing is lost: every entry is in a list,
+ * and the cursor reaches every bucket within a rotation; nothing fires
+ * early, as ever; an entry filed before at a tick the cursor had passed
+ * waits at most a rotation, and what is filed afterwards is on time. A
+ * rotation, not less: a clock that steps back a little (two lcores' TSCs,
+ * a retried burst) keeps the cheaper wait, without revisiting buckets.
  *
  * The end of time: ticks are capped (TWHEEL_TICK_MAX), and at now ==
  * UINT64_MAX the current tick counts as elapsed, since no deadline can lie
@@ -327,8 +339,13 @@ twheel_sweep(struct twheel *w, uint64_t now, unsigned int budget,
 	/* an empty ring costs a load of its two tails, not a dequeue call */
 	if (w->ring != NULL && rte_ring_count(w->ring) != 0)
 		work = twheel_remote_apply(w, budget, out, &nout, budget);
-	if (now > w->now)
+	if (now > w->now) {
 		w->now = now;
+	} else if (unlikely(w->now - now > w->rotation_cycles)) {
+		/* back by more than a rotation: time starts again from here */
+		w->now = now;
+		w->cursor = twheel_tick(w, now);
+	}
 	/* only elapsed ticks; at now == UINT64_MAX nothing can be later */
 	limit = twheel_tick(w, now) + (now == UINT64_MAX);
 

@@ -656,6 +656,74 @@ test_inv7_time_backwards(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * A sweep at now0, then n entries due within the next rotation and a sweep
+ * once a tick for a rotation: every one fires within a tick of its
+ * deadline, none is revisited, no sweep runs out of budget.
+ */
+static int
+sweep_on_time(struct twheel *w, uint64_t now0, uint64_t tick, uint32_t rot_ticks,
+	      uint32_t n, const char *what)
+{
+	struct twheel_stats before, after;
+	struct twheel_fired out[64];
+	uint64_t rng = 17, now = now0;
+	uint32_t i, k, fired = 0;
+
+	TEST_ASSERT_EQUAL(twheel_sweep(w, now0, RTE_DIM(out), out), 0u,
+			  "%s: the first sweep fired", what);
+	for (i = 0; i < n; i++)
+		TEST_ASSERT(twheel_schedule(w, now0 + 1 + tw_rand(&rng) %
+					    ((uint64_t)rot_ticks * tick - 1), NULL) !=
+			    TWHEEL_ID_INVALID, "%s: schedule", what);
+	twheel_stats_get(w, &before);
+	for (i = 0; i <= rot_ticks + 1; i++, now += tick) {
+		k = twheel_sweep(w, now, RTE_DIM(out), out);
+		for (uint32_t j = 0; j < k; j++)
+			TEST_ASSERT(out[j].deadline <= now && now - out[j].deadline <= tick,
+				    "%s: deadline %" PRIu64 " fired at %" PRIu64, what,
+				    out[j].deadline, now);
+		fired += k;
+	}
+	twheel_stats_get(w, &after);
+	TEST_ASSERT_EQUAL(fired, n, "%s: %u of %u fired within a rotation", what,
+			  fired, n);
+	TEST_ASSERT(after.revisits == before.revisits &&
+		    after.budget_exhausted == before.budget_exhausted,
+		    "%s: %" PRIu64 " revisits, %" PRIu64 " sweeps out of budget in"
+		    " %u sweeps", what, after.revisits - before.revisits,
+		    after.budget_exhausted - before.budget_exhausted, rot_ticks + 2);
+	return TEST_SUCCESS;
+}
+
+/*
+ * Invariant 7: one absurd now does not degrade the wheel for good. After a
+ * sweep at UINT64_MAX (or any jump ahead) time comes back by more than a
+ * rotation: that sweep re-bases the cursor there, and entries scheduled
+ * afterwards fire on time with no revisits, as on a fresh wheel.
+ */
+static int
+test_inv7_time_back_rebase(void)
+{
+	const uint64_t tick = 1000, t0 = 5000000;
+	const uint32_t slots = 64, n = 500;
+	struct twheel *w = tw_make("rebase", n, slots, tick, false);
+	struct twheel_fired out[4];
+
+	TEST_ASSERT_NOT_NULL(w, "create");
+	TEST_ASSERT_EQUAL(twheel_sweep(w, t0, 4, out), 0u, "empty");
+	TEST_ASSERT_SUCCESS(sweep_on_time(w, t0, tick, slots, n, "fresh"), "fresh");
+	TEST_ASSERT_EQUAL(twheel_sweep(w, UINT64_MAX, 4, out), 0u, "end of time");
+	TEST_ASSERT_SUCCESS(sweep_on_time(w, t0 + 100 * tick, tick, slots, n,
+					  "after UINT64_MAX"), "after UINT64_MAX");
+	/* a clock reset: back by a thousand rotations */
+	TEST_ASSERT_EQUAL(twheel_sweep(w, t0 + 1000000 * tick, 4, out), 0u, "ahead");
+	TEST_ASSERT_SUCCESS(sweep_on_time(w, t0 + 2000 * tick, tick, slots, n,
+					  "after a clock reset"), "after a reset");
+	twheel_free(w);
+	return TEST_SUCCESS;
+}
+
 /* Invariant 7: UINT64_MAX works as deadline and as now, at any tick size. */
 static int
 test_inv7_uint64_max(void)
@@ -1208,6 +1276,7 @@ static struct unit_test_suite twheel_suite = {
 		TEST_CASE(test_inv7_wrap_revisit),
 		TEST_CASE(test_inv7_past_deadline_next_sweep),
 		TEST_CASE(test_inv7_time_backwards),
+		TEST_CASE(test_inv7_time_back_rebase),
 		TEST_CASE(test_inv7_uint64_max),
 		TEST_CASE(test_lazy_deadline),
 		TEST_CASE(test_bulk_equals_sequential),

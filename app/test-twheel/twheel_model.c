@@ -812,12 +812,23 @@ tw_model_sweep(struct tw_model *m, uint64_t now, unsigned int budget)
 	struct twheel_stats before, after;
 	uint64_t revisits, work;
 	unsigned int n, i, pos = 0;
+	bool rebase;
 	int msgs;
 
 	m->steps++;
 	budget = RTE_MIN(budget, m->max_budget);
 	m->tally.sweeps++;
-	if (m->swept && now < m->max_now) {
+	/* a sweep with budget 0 does nothing, time included */
+	rebase = budget != 0 && m->swept && now < m->max_now &&
+		m->max_now - now > tw_model_rotation(m);
+	if (rebase) {
+		/*
+		 * Back by more than a rotation: the wheel starts time again
+		 * from now. What it filed before is found within a rotation.
+		 */
+		m->tally.rebases++;
+		m->lateness_from = tw_sat_add(limit_of(m, now), m->cfg.slots);
+	} else if (budget != 0 && m->swept && now < m->max_now) {
 		/* entries re-filed now may wait until time is back past max_now */
 		if (limit_of(m, m->max_now) > m->lateness_from)
 			m->lateness_from = limit_of(m, m->max_now);
@@ -827,9 +838,9 @@ tw_model_sweep(struct tw_model *m, uint64_t now, unsigned int budget)
 	m->adopt_overflow = false;
 	n = twheel_sweep(m->w, now, budget, out);
 	twheel_stats_get(m->w, &after);
-	if (!m->swept || now > m->max_now)
+	if (budget != 0 && (!m->swept || now > m->max_now || rebase))
 		m->max_now = now;
-	m->swept = true;
+	m->swept |= budget != 0;
 
 	if (n > budget)
 		return fail(m, "sweep returned %u records for budget %u", n, budget);

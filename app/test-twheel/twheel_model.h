@@ -18,7 +18,10 @@
  *   3 lateness         after a sweep that finished within its budget, no
  *                      live item's deadline lies in an elapsed tick (not
  *                      checked until time has passed its previous maximum
- *                      again after going backwards);
+ *                      again after going backwards; after going back by
+ *                      more than a rotation, which re-bases the wheel
+ *                      there, checked again once time has moved a
+ *                      rotation on from the new now);
  *   4 bounded work     records + revisits <= budget; a sweep that did less
  *                      work than its budget must not count budget_exhausted;
  *   5 stale ids        cancel/move of dead or forged ids return -ENOENT and
