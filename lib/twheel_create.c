@@ -32,6 +32,7 @@
 #include <rte_mempool.h>
 
 #include "twheel_private.h"
+#include "twheel_slab.h"
 
 RTE_LOG_REGISTER(twheel_logtype, lib.twheel, INFO);
 
@@ -126,7 +127,7 @@ RTE_INIT(twheel_salt_init)
 static uint32_t
 salt_next(void)
 {
-	uint32_t k = __atomic_fetch_add(&salt_seq, 1, __ATOMIC_RELAXED);
+	uint32_t k = twheel_atomic_add(&salt_seq, 1);
 
 	return 2 * (salt_base + k * UINT32_C(0x9e3779b9));
 }
@@ -172,6 +173,8 @@ slab_create(struct twheel *w)
 	struct rte_mempool *mp;
 	int ret;
 
+	/* 24 bytes behind the 24-byte object header: a stride of 48 */
+	RTE_BUILD_BUG_ON(sizeof(struct twheel_entry) != 24);
 	twheel_object_name(mp_name, sizeof(mp_name), "TW", w->name);
 	mp = rte_mempool_create_empty(mp_name, w->capacity,
 			sizeof(struct twheel_entry), 0, 0, w->socket_id,
@@ -208,12 +211,6 @@ slab_create(struct twheel *w)
 		return -ENOMEM;
 	}
 
-	/*
-	 * The free list populate left in the pool serves only the mempool
-	 * library until twheel_lists_init() gives the wheel its free stack
-	 * (lowest index first).
-	 */
-
 	w->slab = s;
 	w->slab_base = s->base;
 	w->stride = s->stride;
@@ -224,6 +221,7 @@ static void
 wheel_release(struct twheel *w)
 {
 	twheel_remote_free(w);
+	twheel_slab_disown(w);
 	twheel_lists_free(w);
 	rte_mempool_free(w->mp);
 	rte_free(w);
@@ -283,6 +281,7 @@ twheel_create(const struct twheel_config *cfg)
 			   w->name, w->slots, socket);
 		goto fail_wheel;
 	}
+	twheel_slab_adopt(w);
 	if (cfg->remote_ring_size != 0) {
 		ret = twheel_remote_init(w, cfg->remote_ring_size);
 		if (ret != 0)

@@ -36,6 +36,7 @@
 
 #include "twheel_private.h"
 #include "twheel_bucket.h"
+#include "twheel_slab.h"
 
 /* Insert a new entry: its id, or TWHEEL_ID_INVALID when the slab is full. */
 twheel_id_t
@@ -73,10 +74,7 @@ twheel_cancel(struct twheel *w, twheel_id_t id)
 
 	if (unlikely(e == NULL))
 		return -ENOENT;
-	twheel_list_remove(w, e);
-	twheel_slab_release(w, (uint32_t)id, e);
-	TWHEEL_STAT_ADD(w, cancelled, 1);
-	TWHEEL_STAT_SUB(w, live, 1);
+	twheel_entry_cancel(w, (uint32_t)id, e, NULL);
 	return 0;
 }
 
@@ -100,7 +98,7 @@ twheel_move(struct twheel *w, twheel_id_t id, uint64_t deadline)
 	e->deadline = deadline;
 	to = twheel_list_for(w, deadline);
 	/* same list: rewriting the deadline was all it took */
-	if (w->chunks[e->link >> TWHEEL_LINK_SLOT_BITS].list != to) {
+	if (twheel_entry_chunk(w, e)->list != to) {
 		twheel_list_remove(w, e);
 		twheel_list_insert(w, to, (uint32_t)id, e);
 	}

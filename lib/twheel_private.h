@@ -49,6 +49,7 @@
 #include <rte_branch_prediction.h>
 #include <rte_common.h>
 #include <rte_log.h>
+#include <rte_prefetch.h>
 #include <rte_reciprocal.h>
 
 #include "twheel.h"
@@ -60,45 +61,72 @@ extern int twheel_logtype;
 /* "no index" in 32-bit links */
 #define TWHEEL_NIL UINT32_MAX
 
-/* An entry: 24 bytes, behind the mempool's 24-byte object header. */
+/*
+ * The only place the library names the compiler's __atomic builtins
+ * (DPDK 22.11 has no rte_atomic_*_explicit; 23.11 does, and checkpatch
+ * refuses the builtins). Relaxed ordering is all the library needs: one
+ * writer per counter, readers that want no snapshot.
+ */
+#define twheel_atomic_load(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define twheel_atomic_store(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#define twheel_atomic_add(p, v) __atomic_fetch_add((p), (v), __ATOMIC_RELAXED)
+
+/*
+ * An entry: 24 bytes (RTE_BUILD_BUG_ON in twheel_create.c), behind the
+ * mempool's 24-byte object header: a stride of 48.
+ */
 struct twheel_entry {
 	void *payload;
 	uint64_t deadline;   /* as last set; the lazy deadline lives in the payload */
 	uint32_t gen;        /* odd while live, even while free */
-	uint32_t link;       /* live: chunk << 4 | slot; free: next free index */
+	uint32_t link;       /* live: twheel_link(chunk, slot); free: see twheel_slab.c */
 };
 
-/* A chunk of a list: 14 slab indices and its links, one cache line. */
-#define TWHEEL_CHUNK_REFS 14
-#define TWHEEL_LINK_SLOT_BITS 4
+/*
+ * A chunk of a list: its links and as many slab indices as fill the rest of
+ * one cache line, 14 on 64-byte lines, 30 on 128-byte ones (so the chunk
+ * never doubles in size to waste half a line). Layout claims are
+ * RTE_BUILD_BUG_ONs in twheel_lists_init().
+ */
+#define TWHEEL_CHUNK_REFS (RTE_CACHE_LINE_SIZE / 4 - 2)
+/* slot bits of a link: enough for TWHEEL_CHUNK_REFS - 1 */
+#define TWHEEL_LINK_SLOT_BITS (RTE_CACHE_LINE_SIZE > 64 ? 5 : 4)
 struct twheel_chunk {
 	uint32_t next;       /* older (full) chunk of the same list, or NIL */
 	uint32_t list;       /* the list this chunk belongs to */
 	uint32_t ref[TWHEEL_CHUNK_REFS];
 } __rte_cache_aligned;
 
+/* A live entry's link: where its index sits, chunk and slot. */
+static inline uint32_t
+twheel_link(uint32_t chunk, uint32_t slot)
+{
+	return (chunk << TWHEEL_LINK_SLOT_BITS) | slot;
+}
+
+static inline uint32_t
+twheel_link_chunk(uint32_t link)
+{
+	return link >> TWHEEL_LINK_SLOT_BITS;
+}
+
+static inline uint32_t
+twheel_link_slot(uint32_t link)
+{
+	return link & ((UINT32_C(1) << TWHEEL_LINK_SLOT_BITS) - 1);
+}
+
 /* A list of entries; lists are swapped between buckets and pending. */
 #define TWHEEL_BUCKET_PENDING UINT32_MAX
 struct twheel_list {
 	uint32_t head;       /* newest chunk, or NIL when empty */
-	uint32_t fill;       /* indices used in the head chunk, 1..14 */
+	uint32_t fill;       /* indices used in the head chunk, 1..TWHEEL_CHUNK_REFS */
 	uint32_t bucket;     /* the bucket owning this list, or BUCKET_PENDING */
 	uint32_t unused;
 };
 
 struct twheel;
-
-/* The slab, the mempool ops' private data (twheel_slab.c). */
-struct twheel_slab {
-	uint8_t *base;       /* first object (after its header) */
-	uint32_t stride;     /* header + element + trailer */
-	uint32_t capacity;   /* objects the pool was sized for */
-	uint32_t populated;  /* objects populated so far */
-	uint32_t free_head;  /* until a wheel owns the slab: LIFO of free indices */
-	uint32_t free_count; /* until a wheel owns the slab: free objects */
-	struct twheel *owner; /* the wheel, once its free stack exists */
-	struct rte_reciprocal_u64 stride_div;
-};
+struct twheel_slab;
 
 /*
  * Counters written by the owner only, read by anyone: the owner stores with
@@ -111,9 +139,9 @@ struct twheel_owner_stats {
 };
 
 #define TWHEEL_STAT_ADD(w, field, n) \
-	__atomic_store_n(&(w)->st.field, (w)->st.field + (n), __ATOMIC_RELAXED)
+	twheel_atomic_store(&(w)->st.field, (w)->st.field + (n))
 #define TWHEEL_STAT_SUB(w, field, n) \
-	__atomic_store_n(&(w)->st.field, (w)->st.field - (n), __ATOMIC_RELAXED)
+	twheel_atomic_store(&(w)->st.field, (w)->st.field - (n))
 
 struct rte_mempool;
 struct rte_ring;
@@ -183,6 +211,21 @@ twheel_make_id(uint32_t idx, uint32_t gen, uint32_t salt)
 	return ((uint64_t)(uint32_t)(gen + salt) << 32) | idx;
 }
 
+/* The chunk that holds a live entry's index. */
+static inline struct twheel_chunk *
+twheel_entry_chunk(const struct twheel *w, const struct twheel_entry *e)
+{
+	return &w->chunks[twheel_link_chunk(e->link)];
+}
+
+/* An entry's 24 bytes may straddle two lines (stride 48): fetch both. */
+static inline void
+twheel_entry_prefetch(const struct twheel_entry *e)
+{
+	rte_prefetch0(e);
+	rte_prefetch0((const uint8_t *)e + sizeof(*e) - 1);
+}
+
 /* The live entry an id names, or NULL. */
 static inline struct twheel_entry *
 twheel_entry_of_id(const struct twheel *w, twheel_id_t id)
@@ -245,7 +288,7 @@ twheel_current_deadline(const struct twheel *w, const struct twheel_entry *e)
 	return e->deadline;
 }
 
-/* Slab (twheel_slab.c) ---------------------------------------------------- */
+/* Slab (twheel_slab.c; the inline free stack: twheel_slab.h) ------------- */
 
 int twheel_slab_ops_ready(void);
 extern const char twheel_slab_ops_name[];
@@ -312,6 +355,7 @@ int twheel_registry_with(const char *name,
 
 int twheel_remote_init(struct twheel *w, uint32_t ring_size);
 void twheel_remote_free(struct twheel *w);
+size_t twheel_remote_bytes(const struct twheel *w);
 unsigned int twheel_remote_apply(struct twheel *w, unsigned int max_msgs,
 				 struct twheel_fired *out, unsigned int *nb_out,
 				 unsigned int max_out);

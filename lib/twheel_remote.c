@@ -41,7 +41,7 @@
 #include <rte_ring_elem.h>
 
 #include "twheel_private.h"
-#include "twheel_bucket.h"
+#include "twheel_slab.h"
 
 enum twheel_msg_type {
 	TWHEEL_MSG_CANCEL = 1,
@@ -107,6 +107,19 @@ twheel_remote_init(struct twheel *w, uint32_t ring_size)
 	return rte_ring_set_prod_htd_max(w->ring, rte_ring_get_capacity(w->ring));
 }
 
+size_t
+twheel_remote_bytes(const struct twheel *w)
+{
+	ssize_t n;
+
+	if (w->ring == NULL)
+		return 0;
+	/* as rte_ring_create_elem() sized it: the ring's power-of-two slots */
+	n = rte_ring_get_memsize_elem(sizeof(struct twheel_msg),
+				      rte_ring_get_size(w->ring));
+	return n < 0 ? 0 : (size_t)n;
+}
+
 void
 twheel_remote_free(struct twheel *w)
 {
@@ -121,7 +134,7 @@ remote_send(struct twheel *w, struct twheel_msg *m)
 		return -ENOTSUP;
 	ring_published(w->ring);
 	if (unlikely(rte_ring_enqueue_elem(w->ring, m, sizeof(*m)) != 0)) {
-		__atomic_fetch_add(&w->remote_full, 1, __ATOMIC_RELAXED);
+		twheel_atomic_add(&w->remote_full, 1);
 		return -ENOBUFS;
 	}
 	return 0;
@@ -158,11 +171,7 @@ apply_cancel(struct twheel *w, twheel_id_t id, struct twheel_fired *out,
 		TWHEEL_STAT_ADD(w, remote_stale, 1);
 		return;
 	}
-	twheel_list_remove(w, e);
-	twheel_entry_retire(w, (uint32_t)id, e, twheel_current_deadline(w, e),
-			    TWHEEL_CANCELLED, &out[(*nb_out)++]);
-	TWHEEL_STAT_ADD(w, cancelled, 1);
-	TWHEEL_STAT_SUB(w, live, 1);
+	twheel_entry_cancel(w, (uint32_t)id, e, &out[(*nb_out)++]);
 }
 
 static void

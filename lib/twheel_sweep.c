@@ -71,14 +71,7 @@
 
 #include "twheel_private.h"
 #include "twheel_bucket.h"
-
-/* An entry's 24 bytes may straddle two lines (stride 48): fetch both. */
-static inline void
-prefetch_entry(const struct twheel_entry *e)
-{
-	rte_prefetch0(e);
-	rte_prefetch0((const uint8_t *)e + sizeof(*e) - 1);
-}
+#include "twheel_slab.h"
 
 static inline void
 prefetch_chunk_entries(const struct twheel *w, const struct twheel_chunk *c,
@@ -87,7 +80,7 @@ prefetch_chunk_entries(const struct twheel *w, const struct twheel_chunk *c,
 	uint32_t i;
 
 	for (i = 0; i < n; i++)
-		prefetch_entry(twheel_entry_at(w, c->ref[i]));
+		twheel_entry_prefetch(twheel_entry_at(w, c->ref[i]));
 }
 
 /*
@@ -361,8 +354,7 @@ twheel_sweep(struct twheel *w, uint64_t now, unsigned int budget,
 		TWHEEL_STAT_ADD(w, due, tally.due);
 		TWHEEL_STAT_SUB(w, live, tally.due);
 		if (tally.max_lag > w->st.max_lag_cycles)
-			__atomic_store_n(&w->st.max_lag_cycles, tally.max_lag,
-					 __ATOMIC_RELAXED);
+			twheel_atomic_store(&w->st.max_lag_cycles, tally.max_lag);
 	}
 	if (tally.revisits != 0)
 		TWHEEL_STAT_ADD(w, revisits, tally.revisits);
@@ -402,12 +394,10 @@ twheel_drain(struct twheel *w, unsigned int budget, struct twheel_fired *out)
 			b++;
 			continue;
 		}
-		idx = twheel_list_pop(w, list);
+		/* the list's last index: unlinking it moves nothing */
+		idx = w->chunks[w->lists[list].head].ref[w->lists[list].fill - 1];
 		e = twheel_entry_at(w, idx);
-		twheel_entry_retire(w, idx, e, twheel_current_deadline(w, e),
-				    TWHEEL_CANCELLED, &out[nout++]);
-		TWHEEL_STAT_ADD(w, cancelled, 1);
-		TWHEEL_STAT_SUB(w, live, 1);
+		twheel_entry_cancel(w, idx, e, &out[nout++]);
 		work++;
 	}
 	if (work == budget && budget != 0 && (w->st.live != 0 ||
