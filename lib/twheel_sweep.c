@@ -174,7 +174,62 @@ struct sweep_tally {
 };
 
 /*
- * Examine up to budget entries of the pending list. Returns the work done.
+ * Examine n entries popped from pending (batch[], their indices in idx[]):
+ * the due ones are handed back to out[] and their slots freed together at
+ * the end, the others re-filed. Returns how many were due; *max_lag grows
+ * with their lateness. Tallies stay in the caller's locals, which stores
+ * to records and entries cannot alias.
+ */
+static __rte_always_inline uint32_t
+examine_batch(struct twheel *w, uint64_t now, struct twheel_entry *const *batch,
+	      const uint32_t *idx, uint32_t n, struct twheel_fired *out,
+	      uint64_t *max_lag)
+{
+	const twheel_deadline_fn fn = w->deadline_fn;
+	void *const fn_arg = w->deadline_arg;
+	const uint32_t salt = w->salt;
+	uint32_t freed[TWHEEL_CHUNK_REFS], nfreed = 0, i;
+	uint64_t lag = *max_lag;
+
+	for (i = 0; i < n; i++) {
+		struct twheel_entry *e = batch[i];
+		uint64_t d = fn != NULL ? fn(e->payload, fn_arg) : e->deadline;
+
+		if (d <= now) {
+			uint32_t gen = e->gen;
+
+			if (now - d > lag)
+				lag = now - d;
+			/* leaves: its id goes stale; its slot is freed below */
+			e->gen = gen + 1;
+			out[nfreed] = (struct twheel_fired){
+				.id = twheel_make_id(idx[i], gen, salt),
+				.payload = e->payload,
+				.deadline = d,
+				.reason = TWHEEL_DUE,
+			};
+			freed[nfreed++] = idx[i];
+		} else {
+			/*
+			 * never into pending: that list is this one. The
+			 * stored deadline follows, so the entry stays filed
+			 * at or before it (twheel_ops.c, move).
+			 */
+			e->deadline = d;
+			twheel_list_insert(w, twheel_bucket_list_for(w, d),
+					   idx[i], e);
+		}
+	}
+	/* the slots of the batch's due entries, in one go */
+	for (i = 0; i < nfreed; i++)
+		twheel_free_push(w, freed[i]);
+	*max_lag = lag;
+	return nfreed;
+}
+
+/*
+ * Examine up to budget entries of the pending list, a batch (a chunk, or
+ * what the budget leaves of one) at a time. Returns the work done.
  */
 static unsigned int
 sweep_pending(struct twheel *w, uint64_t now, unsigned int budget,
@@ -184,16 +239,10 @@ sweep_pending(struct twheel *w, uint64_t now, unsigned int budget,
 	struct twheel_list *l = &w->lists[w->pending];
 	struct twheel_entry *batch[TWHEEL_CHUNK_REFS];
 	uint32_t batch_idx[TWHEEL_CHUNK_REFS];
-	twheel_deadline_fn fn = w->deadline_fn;
-	void *fn_arg = w->deadline_arg;
-	const uint32_t salt = w->salt;
-	bool lazy = fn != NULL;
-	uint32_t freed[TWHEEL_CHUNK_REFS], nfreed;
-	/* tallies in locals: stores to records and entries cannot alias them */
-	uint64_t due = 0, revisits = 0, max_lag = tally->max_lag;
-	unsigned int done = 0;
-	unsigned int nout = *nb_out;
-	uint32_t i, n, fill;
+	bool lazy = w->deadline_fn != NULL;
+	uint64_t due = 0, max_lag = tally->max_lag;
+	unsigned int done = 0, nout = *nb_out;
+	uint32_t i, n, fill, ndue;
 
 	/* called only with pending non-empty */
 	prefetch_prime(w, l, lazy);
@@ -216,105 +265,81 @@ sweep_pending(struct twheel *w, uint64_t now, unsigned int budget,
 		l->fill = fill - n;
 		if (l->fill == 0)
 			twheel_list_drop_head(w, l);
-
-		nfreed = 0;
-		for (i = 0; i < n; i++) {
-			struct twheel_entry *e = batch[i];
-			uint64_t d = lazy ? fn(e->payload, fn_arg) : e->deadline;
-
-			if (d <= now) {
-				uint32_t gen = e->gen;
-
-				if (now - d > max_lag)
-					max_lag = now - d;
-				/* leaves: its id goes stale; its slot is freed below */
-				e->gen = gen + 1;
-				out[nout++] = (struct twheel_fired){
-					.id = twheel_make_id(batch_idx[i], gen, salt),
-					.payload = e->payload,
-					.deadline = d,
-					.reason = TWHEEL_DUE,
-				};
-				freed[nfreed++] = batch_idx[i];
-			} else {
-				/*
-				 * never into pending: that list is this one. The
-				 * stored deadline follows, so the entry stays filed
-				 * at or before it (twheel_ops.c, move).
-				 */
-				e->deadline = d;
-				twheel_list_insert(w, twheel_bucket_list_for(w, d),
-						   batch_idx[i], e);
-				revisits++;
-			}
-		}
-		/* the slots of the batch's due entries, in one go */
-		for (i = 0; i < nfreed; i++)
-			twheel_free_push(w, freed[i]);
-		due += nfreed;
+		ndue = examine_batch(w, now, batch, batch_idx, n, out + nout,
+				     &max_lag);
+		nout += ndue;
+		due += ndue;
 		done += n;
 	}
 	tally->due += due;
-	tally->revisits += revisits;
+	tally->revisits += done - due;
 	tally->max_lag = max_lag;
 	*nb_out = nout;
 	return done;
 }
 
 /*
- * Detach the next non-empty bucket among the ticks cursor .. limit - 1 into
- * pending. Returns false when there is none (the cursor is then at limit).
+ * The next bucket a sweep up to limit would detach: the first non-empty
+ * one among the ticks cursor .. limit - 1 (the last rotation of them when
+ * the cursor is further behind), or at the end of time its own bucket once
+ * per sweep. Read-only: true and its tick in *tick, or false; either way
+ * *cursor is where the cursor goes (past the tick, or to limit).
  */
+static bool
+next_bucket(const struct twheel *w, uint64_t limit, bool end_examined,
+	    uint64_t *tick, uint64_t *cursor)
+{
+	uint64_t from = w->cursor, span;
+	int64_t k;
+
+	*cursor = from;
+	if (unlikely(from == w->end_tick)) {
+		*tick = from;
+		return !end_examined &&
+			!twheel_list_empty(w, w->bucket_list[from & w->mask]);
+	}
+	if (from >= limit)
+		return false;
+	span = limit - from;
+	if (span > w->slots) {
+		/* more than a rotation behind: one pass over every bucket */
+		from = limit - w->slots;
+		span = w->slots;
+	}
+	k = twheel_bucket_find(w, from, span);
+	if (k < 0) {
+		*cursor = limit;
+		return false;
+	}
+	*tick = from + (uint64_t)k;
+	*cursor = *tick + 1;
+	return true;
+}
+
+/* Detach the next bucket into pending; false when there is none. */
 static bool
 advance_cursor(struct twheel *w, uint64_t limit, bool *end_examined)
 {
-	uint64_t span, t;
-	int64_t k;
+	uint64_t t = 0, c;
+	bool found = next_bucket(w, limit, *end_examined, &t, &c);
 
-	if (unlikely(w->cursor == w->end_tick)) {
-		/* the end of time: its bucket is examined once per sweep */
-		uint32_t b = (uint32_t)(w->end_tick & w->mask);
-
-		if (*end_examined || twheel_list_empty(w, w->bucket_list[b]))
-			return false;
+	if (unlikely(found && w->cursor == w->end_tick))
 		*end_examined = true;
-		twheel_bucket_detach(w, b);
-		return true;
-	}
-	if (w->cursor >= limit)
-		return false;
-	span = limit - w->cursor;
-	if (span > w->slots) {
-		/* more than a rotation behind: one pass over every bucket */
-		w->cursor = limit - w->slots;
-		span = w->slots;
-	}
-	k = twheel_bucket_find(w, w->cursor, span);
-	if (k < 0) {
-		w->cursor = limit;
-		return false;
-	}
-	t = w->cursor + (uint64_t)k;
-	twheel_bucket_detach(w, (uint32_t)(t & w->mask));
-	w->cursor = t + 1;
-	return true;
+	w->cursor = c;
+	if (found)
+		twheel_bucket_detach(w, (uint32_t)(t & w->mask));
+	return found;
 }
 
 /* Is there work a sweep up to limit would still do? (read-only) */
 static bool
 work_left(const struct twheel *w, uint64_t limit, bool end_examined)
 {
-	if (!twheel_list_empty(w, w->pending))
-		return true;
-	if (w->ring != NULL && rte_ring_count(w->ring) != 0)
-		return true;
-	if (w->cursor == w->end_tick)
-		return !end_examined && !twheel_list_empty(w,
-			w->bucket_list[w->end_tick & w->mask]);
-	if (w->cursor >= limit)
-		return false;
-	return twheel_bucket_find(w, w->cursor,
-			RTE_MIN(limit - w->cursor, (uint64_t)w->slots)) >= 0;
+	uint64_t t, c;
+
+	return !twheel_list_empty(w, w->pending) ||
+		(w->ring != NULL && rte_ring_count(w->ring) != 0) ||
+		next_bucket(w, limit, end_examined, &t, &c);
 }
 
 unsigned int
