@@ -28,6 +28,12 @@
  * a Due record is never early; every scheduled entry leaves exactly once;
  * one sweep does at most @c budget units of work; a stale id, or one of
  * another wheel, is inert.
+ *
+ * Errors, as in DPDK's rte_ring: a function that returns a pointer or an id
+ * returns NULL or TWHEEL_ID_INVALID on failure and sets rte_errno; one that
+ * returns an int returns 0 or a negative errno value (-ENOENT, -ENOBUFS,
+ * ...) and leaves rte_errno alone; the bulk calls return a count and give
+ * each element's int result in their @c rc array.
  */
 
 #include <stdint.h>

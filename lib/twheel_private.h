@@ -11,13 +11,13 @@
  *   slab     entries in an rte_mempool driven by our own "twheel_slab"
  *            mempool ops (twheel_slab.c). Objects are laid out back to back
  *            in one chunk, so entry <-> index is base + index * stride. The
- *            free entries' indices are a stack of chunks (below); the
- *            generation survives in the free entry, so a reused slot gets a
- *            new id.
+ *            free entries' indices are a stack of chunks (below,
+ *            twheel_slab.h); the generation survives in the free entry, so
+ *            a reused slot gets a new id.
  *
  *   lists    one list per bucket plus one "pending" list (twheel_bucket.c).
- *            A list is a chain of 64-byte chunks of slab indices; only its
- *            newest chunk is partly filled. An entry records where its index
+ *            A list is a chain of one-cache-line chunks of slab indices
+ *            (14 to a 64-byte line); only its newest chunk is partly filled. An entry records where its index
  *            sits (chunk, slot), so removal swaps the list's last index into
  *            the hole: O(1), no tombstones, and a sweep reads indices 14 at a
  *            time and can prefetch the entries and payloads it will need.
@@ -28,9 +28,9 @@
  * The free stack holds free entries' indices in chunks from the same pool:
  * a free index costs no more memory than a filed one, and allocation reads
  * indices 14 to a line, so the entry it will hand out next is prefetched
- * before it is needed. (A free list threaded through the free entries
- * would make every allocation wait for the previous entry's line: after
- * churn, a dependent cache miss per schedule.)
+ * before it is needed. (A list threaded through the free entries would
+ * make every allocation wait for the previous entry's line: after churn, a
+ * dependent cache miss per schedule.)
  *
  * The pending list holds the entries a sweep must examine next: the bucket
  * it detached (so it can stop mid-bucket and resume) and entries scheduled

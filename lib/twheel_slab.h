@@ -37,7 +37,7 @@ struct twheel_slab {
 
 /* Give the slab to the wheel: every entry free, lowest index first. */
 void twheel_slab_adopt(struct twheel *w);
-/* Take it back before the chunks go: the pool's free list is then empty. */
+/* Take it back before the chunks go, leaving the pool no free objects. */
 void twheel_slab_disown(struct twheel *w);
 
 /*
