@@ -357,7 +357,6 @@ int twheel_remote_init(struct twheel *w, uint32_t ring_size);
 void twheel_remote_free(struct twheel *w);
 size_t twheel_remote_bytes(const struct twheel *w);
 unsigned int twheel_remote_apply(struct twheel *w, unsigned int max_msgs,
-				 struct twheel_fired *out, unsigned int *nb_out,
-				 unsigned int max_out);
+				 struct twheel_fired *out, unsigned int *nb_out);
 
 #endif /* _TWHEEL_PRIVATE_H_ */

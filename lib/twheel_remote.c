@@ -196,21 +196,20 @@ apply_schedule(struct twheel *w, uint64_t deadline, void *payload,
 }
 
 /*
- * Apply up to max_msgs messages, stopping early once *nb_out reaches
- * max_out (each message writes at most one record). Returns messages applied.
+ * Apply up to max_msgs messages, each one unit of the caller's budget. Each
+ * writes at most one record to out[*nb_out], so max_msgs records fit where
+ * the budget's do. Returns messages applied.
  */
 unsigned int
 twheel_remote_apply(struct twheel *w, unsigned int max_msgs,
-		    struct twheel_fired *out, unsigned int *nb_out,
-		    unsigned int max_out)
+		    struct twheel_fired *out, unsigned int *nb_out)
 {
 	struct twheel_msg msgs[TWHEEL_MSG_BURST];
 	unsigned int applied = 0;
 	unsigned int n, i, want;
 
-	while (applied < max_msgs && *nb_out < max_out) {
-		want = RTE_MIN(RTE_MIN(max_msgs - applied, max_out - *nb_out),
-			       (unsigned int)TWHEEL_MSG_BURST);
+	while (applied < max_msgs) {
+		want = RTE_MIN(max_msgs - applied, (unsigned int)TWHEEL_MSG_BURST);
 		n = rte_ring_dequeue_burst_elem(w->ring, msgs, sizeof(msgs[0]),
 						want, NULL);
 		ring_consumed(w->ring);

@@ -356,7 +356,7 @@ twheel_sweep(struct twheel *w, uint64_t now, unsigned int budget,
 		return 0;
 	/* an empty ring costs a load of its two tails, not a dequeue call */
 	if (w->ring != NULL && rte_ring_count(w->ring) != 0)
-		work = twheel_remote_apply(w, budget, out, &nout, budget);
+		work = twheel_remote_apply(w, budget, out, &nout);
 	if (now > w->now) {
 		w->now = now;
 	} else if (unlikely(w->now - now > w->rotation_cycles)) {
@@ -403,7 +403,7 @@ twheel_drain(struct twheel *w, unsigned int budget, struct twheel_fired *out)
 	uint32_t list, b, idx;
 
 	if (w->ring != NULL && rte_ring_count(w->ring) != 0)
-		work = twheel_remote_apply(w, budget, out, &nout, budget);
+		work = twheel_remote_apply(w, budget, out, &nout);
 
 	list = w->pending;
 	b = 0;
