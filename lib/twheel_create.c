@@ -111,10 +111,12 @@ config_check(const struct twheel_config *cfg)
 /*
  * Id salts: even, so generations keep their parity (twheel_private.h), and
  * different for every wheel this process creates: 2 * (base + k * 2^32/phi)
- * for the k-th wheel, where the golden-ratio step spreads consecutive
- * salts far apart (two wheels' ids only meet when the generations of one
- * slot differ by the salts' difference, in the order of 2^30 reuses). The
- * base is random, so another process's wheels get other salts too.
+ * for the k-th wheel. Two wheels' ids only meet where the generations of
+ * one slot differ by exactly the salts' difference; the golden-ratio step
+ * makes that about 2^30 (2^29 reuses of the slot) for wheels created one
+ * after the other, and in the order of 2^31 / n for wheels n creations
+ * apart. The base is the TSC at load time, so the wheels of another
+ * process, or of this program's next run, get other salts too.
  */
 static uint32_t salt_base;
 static uint32_t salt_seq;

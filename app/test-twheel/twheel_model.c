@@ -597,7 +597,8 @@ tw_model_forged(struct tw_model *m, uint64_t raw, unsigned int kind)
 	 * Another wheel's id never names an entry here: both wheels start
 	 * with the same generations and indices, but ids are wheel-specific
 	 * (they meet only when one slot's generations differ by the salts'
-	 * difference, some 2^29 reuses at least).
+	 * difference: some 2^29 reuses for the pair of wheels the driver
+	 * creates one after the other, far beyond any run).
 	 */
 	if (item_of_id(m, id) != NULL) {
 		if (foreign)
