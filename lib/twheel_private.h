@@ -164,7 +164,6 @@ struct twheel {
 	uint64_t end_tick;           /* tick(UINT64_MAX) + 1: the end of time */
 	uint64_t now;                /* latest now seen by a sweep */
 	uint64_t tick_cycles;
-	uint64_t rotation_cycles;    /* slots * tick_cycles, saturated */
 	struct rte_reciprocal_u64 tick_div;
 	uint8_t tick_shift;          /* tick_cycles == 1 << tick_shift, or 0xff */
 	twheel_deadline_fn deadline_fn;
@@ -176,6 +175,7 @@ struct twheel {
 	uint32_t slots;
 	uint32_t salt;               /* even; added to generations in ids */
 	int socket_id;
+	uint64_t rotation_cycles;    /* slots * tick_cycles, saturated */
 
 	struct twheel_owner_stats st __rte_cache_aligned;
 
