@@ -43,7 +43,7 @@ fx_usage(const char *prgname)
 	       "  [--rx-queue-size NPKTS] [--tx-queue-size NPKTS] [--parse-ptype] [--relax-rx-offload]\n"
 	       "  [-T SECONDS] [--expiry twheel|rte_timer|scan|none] [--max-flows N]\n"
 	       "  [--expire-budget N] [--tick-us US] [--timeout-CLASS SECONDS]...\n"
-	       "  [--table-full drop|forward] [--route PREFIX/LEN,PORT]...\n"
+	       "  [--table-full drop|forward] [--affinity rss|handoff|auto] [--route PREFIX/LEN,PORT]...\n"
 	       "  [--stats-file PATH] [--exit-when-drained] [--duration SECONDS]\n\n"
 	       "  -p PORTMASK: hexadecimal bitmask of the ports to use\n"
 	       "  -P: promiscuous mode on every port\n"
@@ -66,6 +66,10 @@ fx_usage(const char *prgname)
 	       "  --timeout-other S: flows seen both ways (defaults 7440, 240, 300, 60, 600);\n"
 	       "      seconds, fractions allowed, up to 1000000\n"
 	       "  --table-full: drop (default) or forward packets of flows that find the table full\n"
+	       "  --affinity: how both directions of a flow reach one lcore: rss (symmetric\n"
+	       "      RSS and redirection tables, verified at start-up, or stop), handoff\n"
+	       "      (workers pass packets to the flow's owner over rings), auto (default:\n"
+	       "      rss where verified, else handoff)\n"
 	       "  --route PREFIX/LEN,PORT: a route (repeat; replaces the defaults\n"
 	       "      198.18.P.0/24 and 2001:200:0:P::/64 -> P for every port P)\n"
 	       "  --stats-file PATH: write the final statistics as JSON at exit\n"
@@ -299,6 +303,7 @@ defaults(void)
 	fx_conf.expire_budget = FX_EXPIRE_BUDGET_DEFAULT;
 	fx_conf.tick_us = FX_TICK_US_DEFAULT;
 	fx_conf.full_policy = FX_FULL_DROP;
+	fx_conf.affinity = FX_AFFINITY_AUTO;
 #define FX_TMO_DEFAULT(e, n, o, d) fx_conf.timeout_s[FX_TMO_ ## e] = d;
 	FX_TMOS(FX_TMO_DEFAULT)
 #undef FX_TMO_DEFAULT
@@ -323,6 +328,7 @@ enum {
 	OPT_BUDGET,
 	OPT_TICK,
 	OPT_TABLE_FULL,
+	OPT_AFFINITY,
 	OPT_ROUTE,
 	OPT_STATS_FILE,
 	OPT_EXIT_DRAINED,
@@ -344,6 +350,7 @@ static const struct option lgopts[] = {
 	{ "expire-budget", required_argument, NULL, OPT_BUDGET },
 	{ "tick-us", required_argument, NULL, OPT_TICK },
 	{ "table-full", required_argument, NULL, OPT_TABLE_FULL },
+	{ "affinity", required_argument, NULL, OPT_AFFINITY },
 	{ "route", required_argument, NULL, OPT_ROUTE },
 	{ "stats-file", required_argument, NULL, OPT_STATS_FILE },
 	{ "exit-when-drained", no_argument, NULL, OPT_EXIT_DRAINED },
@@ -451,6 +458,16 @@ parse_one(int opt, const char *arg)
 			fx_conf.full_policy = FX_FULL_DROP;
 		else if (strcmp(arg, "forward") == 0)
 			fx_conf.full_policy = FX_FULL_FORWARD;
+		else
+			goto bad;
+		return 0;
+	case OPT_AFFINITY:
+		if (strcmp(arg, "auto") == 0)
+			fx_conf.affinity = FX_AFFINITY_AUTO;
+		else if (strcmp(arg, "rss") == 0)
+			fx_conf.affinity = FX_AFFINITY_RSS;
+		else if (strcmp(arg, "handoff") == 0)
+			fx_conf.affinity = FX_AFFINITY_HANDOFF;
 		else
 			goto bad;
 		return 0;

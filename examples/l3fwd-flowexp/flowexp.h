@@ -12,7 +12,8 @@
  * state; nothing a worker writes is written by another thread, except the
  * rings that carry requests to it.
  *
- * Files: args.c (command line), ports.c (ports, queues, RSS), parse.c
+ * Files: args.c (command line), ports.c (ports, queues, RSS), handoff.c
+ * (flow affinity between workers), parse.c
  * (header validation, keys), route.c (route tables and their lock-free
  * replacement), flow_table.c (hash + slab), expiry_*.c (twheel, rte_timer
  * and scan back-ends), worker.c (the loop), stats.c and telemetry.c
@@ -32,6 +33,7 @@
 #include <rte_mbuf.h>
 
 #include "flow_table.h"
+#include "handoff.h"
 #include "stats.h"
 
 struct twheel;
@@ -99,6 +101,7 @@ struct fx_config {
 	uint32_t tick_us;                   /**< wheel tick */
 	double timeout_s[FX_TMO_MAX];
 	enum fx_full_policy full_policy;
+	enum fx_affinity affinity;          /**< --affinity */
 	struct fx_route_rule routes[FX_MAX_ROUTES];
 	uint32_t nb_routes;
 	const char *stats_file;
@@ -144,6 +147,7 @@ struct fx_lcore {
 	struct fx_flow *gone[FX_GONE_BATCH];
 	uint32_t reset_seen;
 	struct fx_txbuf tx[RTE_MAX_ETHPORTS];
+	struct fx_handoff ho;           /**< rings to and from the other workers */
 
 	uint32_t poll_removed;          /**< flows removed by the current poll */
 

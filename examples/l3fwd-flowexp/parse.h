@@ -66,9 +66,14 @@ extern const char *const fx_cause_names[FX_CAUSE_MAX];
 /** At most this many IPv6 extension headers before the L4 header. */
 #define FX_IPV6_EXT_MAX 8
 
-/** What parsing learned about one packet. */
+/**
+ * What parsing learned about one packet. Kept in the mbuf's private area
+ * (handoff.h: fx_pkt_of), so it travels with a packet handed to another
+ * worker.
+ */
 struct fx_pkt {
 	struct fx_key key;
+	uint32_t sig;       /**< Hash of key (the flow table's, direction-independent). */
 	uint8_t dir;        /**< 0: sent by endpoint 0 to endpoint 1; 1: reverse. */
 	uint8_t tcp_flags;  /**< FX_TCP_* seen in this packet. */
 	uint8_t fragment;   /**< 1: an IP fragment, tracked without ports. */

@@ -41,6 +41,12 @@ static struct {
 } prev;
 
 #define GET(lc, f) FX_STAT_GET(&(lc)->st, f)
+#define GET_HO(lc, f) FX_STAT_GET(&(lc)->ho.st, f)
+
+/* Handoff counters: name and field. */
+#define FX_HO_COUNTERS(X) \
+	X("handed_off", handed_off) X("handoff_received", received) \
+	X("handoff_dropped", dropped) X("foreign", foreign)
 
 void
 fx_stats_start(void)
@@ -79,6 +85,20 @@ lag_mean(const struct fx_lcore *lc)
 			m_ = v_; \
 	} \
 	m_; })
+
+#define SUM_HO(field) ({ \
+	uint64_t s_ = 0; \
+	unsigned int w_; \
+	for (w_ = 0; w_ < fx_nb_workers; w_++) \
+		s_ += GET_HO(fx_workers[w_], field); \
+	s_; })
+
+/* dropped on a port: by the workers, and by the handoff rings */
+static uint64_t
+port_dropped(unsigned int p)
+{
+	return SUM(dropped[p]) + SUM_HO(dropped_port[p]);
+}
 
 uint64_t
 fx_stats_total_active(void)
@@ -137,6 +157,9 @@ emit_lcore(const struct fx_lcore *lc, const struct fx_emitter *e, void *ctx)
 	e->u64(ctx, "sweep_max_us", to_us(GET(lc, sweep_max)));
 	e->u64(ctx, "loop_max_us", to_us(GET(lc, loop_max)));
 	e->u64(ctx, "poll_removed_max", GET(lc, poll_removed_max));
+#define FX_EMIT_HO(n, f) e->u64(ctx, n, GET_HO(lc, f));
+	FX_HO_COUNTERS(FX_EMIT_HO)
+#undef FX_EMIT_HO
 	for (t = 0; t < FX_TMO_MAX; t++) {
 		snprintf(name, sizeof(name), "expired_%s", fx_tmo_names[t]);
 		e->u64(ctx, name, GET(lc, expired_tmo[t]));
@@ -153,6 +176,8 @@ fx_stats_emit(const struct fx_emitter *e, void *ctx)
 	char name[64];
 
 	e->str(ctx, "expiry", fx_expiry_name(fx_conf.expiry));
+	e->str(ctx, "affinity", fx_affinity_name(fx_affinity_mode));
+	e->str(ctx, "affinity_reason", fx_affinity_reason);
 	e->str(ctx, "lookup", fx_conf.lookup == FX_LOOKUP_LPM ? "lpm" : "em");
 	e->u64(ctx, "uptime_ms", to_us(rte_rdtsc() - start_tsc) / 1000);
 	e->u64(ctx, "workers", fx_nb_workers);
@@ -167,6 +192,9 @@ fx_stats_emit(const struct fx_emitter *e, void *ctx)
 	e->u64(ctx, "sweep_max_us", to_us(MAXOF(sweep_max)));
 	e->u64(ctx, "loop_max_us", to_us(MAXOF(loop_max)));
 	e->u64(ctx, "poll_removed_max", MAXOF(poll_removed_max));
+#define FX_EMIT_HO_SUM(n, f) e->u64(ctx, n, SUM_HO(f));
+	FX_HO_COUNTERS(FX_EMIT_HO_SUM)
+#undef FX_EMIT_HO_SUM
 	for (t = 0; t < FX_TMO_MAX; t++) {
 		snprintf(name, sizeof(name), "expired_%s", fx_tmo_names[t]);
 		e->u64(ctx, name, SUM(expired_tmo[t]));
@@ -186,7 +214,7 @@ fx_stats_emit(const struct fx_emitter *e, void *ctx)
 		e->open(ctx, name);
 		e->u64(ctx, "rx", SUM(rx[p]));
 		e->u64(ctx, "tx", SUM(tx[p]));
-		e->u64(ctx, "dropped", SUM(dropped[p]));
+		e->u64(ctx, "dropped", port_dropped(p));
 		e->close(ctx);
 	}
 	e->open(ctx, "malformed");
@@ -319,7 +347,7 @@ fx_stats_print(FILE *f)
 		rx = SUM(rx[p]);
 		tx = SUM(tx[p]);
 		fprintf(f, "%4u %14" PRIu64 " %14" PRIu64 " %10" PRIu64 " %9s %9s\n",
-			p, rx, tx, SUM(dropped[p]),
+			p, rx, tx, port_dropped(p),
 			human((double)(rx - prev.rx[p]) / dt, a, sizeof(a)),
 			human((double)(tx - prev.tx[p]) / dt, b, sizeof(b)));
 		prev.rx[p] = rx;
@@ -371,7 +399,7 @@ fx_stats_summary(FILE *f)
 			continue;
 		rx += SUM(rx[p]);
 		tx += SUM(tx[p]);
-		dr += SUM(dropped[p]);
+		dr += port_dropped(p);
 	}
 	fprintf(f, "\n== summary (expiry %s, %u worker%s) ==\n",
 		fx_expiry_name(fx_conf.expiry), fx_nb_workers,

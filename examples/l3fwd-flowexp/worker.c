@@ -7,18 +7,22 @@
  *
  * One iteration:
  *   1. load the route table pointer (route.h);
- *   2. for each rx queue: receive a burst, read the TSC once (lc->now),
- *      parse every packet (parse.c), hash the keys and look them all up
- *      with rte_hash_lookup_with_hash_bulk, prefetch the hit flows' lines,
- *      then per packet: a hit refreshes the flow (stores the new deadline;
- *      the expiry back-end is not called), a miss creates the flow and
- *      hands it to the back-end; the packet leaves by the flow's cached
- *      route, resolved once per direction;
- *   3. send what is buffered per port;
- *   4. one expiry poll (expiry_*.c), timed: the longest is "sweep_max",
+ *   2. with --affinity handoff (handoff.h): take what the other workers
+ *      passed to this one, at most a burst from each, and track it (4);
+ *   3. for each rx queue: receive a burst, read the TSC once (lc->now),
+ *      parse every packet (parse.c) into its mbuf's private area and hash
+ *      its key; under handoff, pass the packets another worker owns to it;
+ *   4. track the rest: look the keys up together with
+ *      rte_hash_lookup_with_hash_bulk, prefetch the hit flows' lines, then
+ *      per packet: a hit refreshes the flow (stores the new deadline; the
+ *      expiry back-end is not called), a miss creates the flow and hands it
+ *      to the back-end; the packet leaves by the flow's cached route,
+ *      resolved once per direction;
+ *   5. send what is buffered per port;
+ *   6. one expiry poll (expiry_*.c), timed: the longest is "sweep_max",
  *      the most flows one poll removed "poll_removed_max" (a benchmark
  *      may hold the polls for a while with /l3fwd_flowexp/hold);
- *   5. report a quiescent state for route replacement, and time the whole
+ *   7. report a quiescent state for route replacement, and time the whole
  *      iteration: the longest is "loop_max", longer than 100 us a "stall".
  * No lock, no system call, no allocation: the mbufs come from the pools
  * and everything else was allocated before launch.
@@ -39,6 +43,7 @@
 #include <rte_branch_prediction.h>
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
+#include <rte_hash_crc.h>
 #include <rte_ip.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
@@ -46,6 +51,7 @@
 
 #include "expiry.h"
 #include "flowexp.h"
+#include "handoff.h"
 #include "ports.h"
 #include "route.h"
 #include "worker.h"
@@ -248,19 +254,20 @@ full:
 
 /* ---- one burst ---- */
 
-static void
-process_burst(struct fx_lcore *lc, const struct fx_route_table *rt,
-	      uint16_t in_port, struct rte_mbuf **pkts, uint16_t n)
+/*
+ * Parse a received burst: malformed frames are counted and dropped, the
+ * others compacted to the front of pkts with their parse result and key
+ * hash in their private area and m->port set to the receive port.
+ * Returns how many are left.
+ */
+static uint16_t
+rx_parse(struct fx_lcore *lc, uint16_t in_port, struct rte_mbuf **pkts,
+	 uint16_t n)
 {
-	struct fx_pkt pk[MAX_PKT_BURST];
-	const void *keys[MAX_PKT_BURST];
-	hash_sig_t sig[MAX_PKT_BURST];
-	int32_t pos[MAX_PKT_BURST];
-	uint16_t idx[MAX_PKT_BURST];
 	struct fx_lcore_stats *st = &lc->st;
-	struct fx_flow *flows = lc->ft.flows, *f;
-	struct fx_pkt *p;
-	uint16_t i, nv = 0, out;
+	struct rte_mbuf *m;
+	struct fx_pkt *pk;
+	uint16_t i, nv = 0;
 	int rc;
 
 	FX_STAT_ADD(st, rx[in_port], n);
@@ -268,39 +275,71 @@ process_burst(struct fx_lcore *lc, const struct fx_route_table *rt,
 	for (i = 0; i < n; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
 	for (i = 0; i < n; i++) {
-		rc = fx_parse(pkts[i], &pk[i]);
+		m = pkts[i];
+		pk = fx_pkt_of(m);
+		rc = fx_parse(m, pk);
 		if (unlikely(rc != FX_PARSE_OK)) {
 			FX_STAT_ADD(st, malformed[rc], 1);
-			drop(lc, in_port, pkts[i]);
+			drop(lc, in_port, m);
 			continue;
 		}
-		if (unlikely(pk[i].fragment))
+		if (unlikely(pk->fragment))
 			FX_STAT_ADD(st, fragments, 1);
-		idx[nv++] = i;
+		pk->sig = rte_hash_crc(&pk->key, sizeof(pk->key), 0);
+		m->port = in_port;
+		pkts[nv++] = m;
 	}
+	return nv;
+}
 
-	if (lc->ops == NULL) {
-		/* --expiry none: l3fwd, a route lookup per packet */
-		for (i = 0; i < nv; i++) {
-			p = &pk[idx[i]];
-			out = fx_route_lookup(rt, &p->key, p->dir ^ 1, in_port);
-			forward(lc, pkts[idx[i]], p->key.family, out);
-		}
+/* --expiry none: l3fwd, a route lookup per packet */
+static void
+route_only(struct fx_lcore *lc, const struct fx_route_table *rt,
+	   struct rte_mbuf **pkts, uint16_t n)
+{
+	const struct fx_pkt *p;
+	uint16_t i, out;
+
+	for (i = 0; i < n; i++) {
+		p = fx_pkt_of(pkts[i]);
+		out = fx_route_lookup(rt, &p->key, p->dir ^ 1, pkts[i]->port);
+		forward(lc, pkts[i], p->key.family, out);
+	}
+}
+
+/*
+ * Track and forward parsed packets this worker owns (its own, or handed
+ * to it): look the keys up together, prefetch the hit flows, then per
+ * packet refresh or create the flow and forward by its cached route.
+ */
+static void
+track(struct fx_lcore *lc, const struct fx_route_table *rt,
+      struct rte_mbuf **pkts, uint16_t n)
+{
+	const void *keys[MAX_PKT_BURST];
+	hash_sig_t sig[MAX_PKT_BURST];
+	int32_t pos[MAX_PKT_BURST];
+	struct fx_flow *flows = lc->ft.flows, *f;
+	struct fx_pkt *p;
+	uint16_t i, out, in_port;
+
+	if (n == 0)
 		return;
+	for (i = 0; i < n; i++) {
+		p = fx_pkt_of(pkts[i]);
+		keys[i] = &p->key;
+		sig[i] = p->sig;
+		if (unlikely(fx_affinity_foreign(&lc->ho, pkts[i], p->sig)))
+			FX_STAT_ADD(&lc->ho.st, foreign, 1);
 	}
-
-	for (i = 0; i < nv; i++) {
-		keys[i] = &pk[idx[i]].key;
-		sig[i] = rte_hash_hash(lc->ft.hash, keys[i]);
-	}
-	if (nv != 0)
-		rte_hash_lookup_with_hash_bulk(lc->ft.hash, keys, sig, nv, pos);
-	for (i = 0; i < nv; i++)
+	rte_hash_lookup_with_hash_bulk(lc->ft.hash, keys, sig, n, pos);
+	for (i = 0; i < n; i++)
 		if (pos[i] >= 0)
 			rte_prefetch0(&flows[pos[i]]);
 
-	for (i = 0; i < nv; i++) {
-		p = &pk[idx[i]];
+	for (i = 0; i < n; i++) {
+		p = fx_pkt_of(pkts[i]);
+		in_port = pkts[i]->port;
 		if (pos[i] >= 0) {
 			f = &flows[pos[i]];
 			flow_hit(lc, f, p);
@@ -316,11 +355,44 @@ process_burst(struct fx_lcore *lc, const struct fx_route_table *rt,
 		} else if (fx_conf.full_policy == FX_FULL_FORWARD) {
 			out = fx_route_lookup(rt, &p->key, p->dir ^ 1, in_port);
 		} else {
-			drop(lc, in_port, pkts[idx[i]]);
+			drop(lc, in_port, pkts[i]);
 			continue;
 		}
-		forward(lc, pkts[idx[i]], p->key.family, out);
+		forward(lc, pkts[i], p->key.family, out);
 	}
+}
+
+/* Packets other workers received for this one: at most a burst per sender. */
+static void
+handoff_drain(struct fx_lcore *lc, const struct fx_route_table *rt)
+{
+	struct rte_mbuf *pkts[FX_HANDOFF_BURST];
+	uint16_t s, n, i;
+
+	for (s = 0; s < lc->ho.nb_workers; s++) {
+		n = fx_handoff_take(&lc->ho, s, pkts);
+		if (n == 0)
+			continue;
+		for (i = 0; i < n; i++)
+			rte_prefetch0(fx_pkt_of(pkts[i]));
+		lc->now = rte_rdtsc();
+		track(lc, rt, pkts, n);
+	}
+}
+
+/* One received burst: parse, keep what this worker owns, track it. */
+static void
+rx_burst(struct fx_lcore *lc, const struct fx_route_table *rt,
+	 uint16_t in_port, struct rte_mbuf **pkts, uint16_t n)
+{
+	n = rx_parse(lc, in_port, pkts, n);
+	if (lc->ops == NULL) {
+		route_only(lc, rt, pkts, n);
+		return;
+	}
+	if (fx_affinity_mode == FX_AFF_HANDOFF)
+		n = fx_handoff_dispatch(&lc->ho, pkts, n);
+	track(lc, rt, pkts, n);
 }
 
 static inline void
@@ -357,13 +429,15 @@ fx_worker_main(void *arg __rte_unused)
 	prev = rte_rdtsc();
 	while (!fx_force_quit) {
 		rt = fx_route_get();
+		if (fx_affinity_mode == FX_AFF_HANDOFF)
+			handoff_drain(lc, rt);
 		for (i = 0; i < lc->n_rxq; i++) {
 			n = rte_eth_rx_burst(lc->rxq[i].port_id, lc->rxq[i].queue_id,
 					     pkts, MAX_PKT_BURST);
 			if (n == 0)
 				continue;
 			lc->now = rte_rdtsc();
-			process_burst(lc, rt, lc->rxq[i].port_id, pkts, n);
+			rx_burst(lc, rt, lc->rxq[i].port_id, pkts, n);
 		}
 		tx_flush_all(lc);
 

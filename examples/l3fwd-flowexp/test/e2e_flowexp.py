@@ -16,6 +16,19 @@
   e2e_flowexp.py BINARY control EXPIRY
                                       flush by prefix and route changes on two
                                       workers reach exactly the right flows
+  e2e_flowexp.py BINARY affinity MODE LAYOUT
+                                      the two directions of every connection
+                                      on different rx queues (LAYOUT queues:
+                                      two queues of one port; ports: one port
+                                      each, --config (0,0,1),(1,0,2)) with two
+                                      workers and --affinity MODE: the same
+                                      flows and expiries as one queue
+  e2e_flowexp.py BINARY affinity-startup
+                                      --affinity rss on devices that cannot
+                                      keep it stops with the reason; auto says
+                                      which mode and why
+  e2e_flowexp.py BINARY memif         testpmd flowgen over net_memif with two
+                                      queues each way: created == flows
 
 Runs without hugepages (--no-huge), each run with its own --file-prefix.
 Exit status 0 when every check passed.
@@ -91,7 +104,7 @@ class Example:
             except (OSError, ValueError, KeyError):
                 pass
             time.sleep(0.02)
-        check(False, "%s (last stats: %s)" % (what, json.dumps(last)[:600] if last else None))
+        check(False, "%s (last stats: %s)" % (what, json.dumps(last)[:1500] if last else None))
         return None
 
     def finish(self, timeout=30.0, stop=False):
@@ -329,18 +342,23 @@ def in_prefix(endpoints, prefix):
 
 
 def test_control(binary, tmp, expiry):
-    # lcore 1 reads a.pcap, lcore 2 b.pcap; groups share prefixes across lcores
-    groups = {1: [G.flows_traffic(60, net=(1, 2), first=0),
-                  G.flows_traffic(12000, net=(7, 8), first=0)],
-              2: [G.flows_traffic(45, net=(1, 3), first=100),
-                  G.flows_traffic(40, net=(4, 5), first=0)]}
-    files, eps, flows, npk = {}, {}, {}, 0
-    for lc, gs in groups.items():
-        frames = [f for fr, _ in gs for f in fr]
+    # flow groups (count, networks, first flow number) sharing prefixes;
+    # each flow goes into the pcap of the lcore that owns it under the
+    # handoff (fxpkt.handoff_owner: its key's hash), so every flow is read
+    # by its owner, nothing is handed off, and the groups span both lcores
+    specs = [(60, (1, 2), 0), (12000, (7, 8), 0), (45, (1, 3), 100), (40, (4, 5), 0)]
+    per_flow, eps, flows = {1: [], 2: []}, {1: [], 2: []}, {1: 0, 2: 0}
+    for n, net, first in specs:
+        for i in range(first, first + n):
+            owner = 1 + P.handoff_owner(bytes.fromhex(G.flow_key(i, net)), 2)
+            per_flow[owner].append(G.flow_packets(i, net)[0])
+            eps[owner].append(G.addrs(G.KINDS[i % len(G.KINDS)][0], i, net))
+            flows[owner] += 1
+    files, npk = {}, 0
+    for lc in (1, 2):
+        frames = G.interleave(per_flow[lc])
         files[lc] = os.path.join(tmp, "ctl%d.pcap" % lc)
         write_pcap(files[lc], frames)
-        eps[lc] = [e for _, x in gs for e in x["endpoints"]]
-        flows[lc] = sum(x["flows"] for _, x in gs)
         npk += len(frames)
     vdev = "net_pcap0,rx_pcap=%s,rx_pcap=%s,tx_pcap=%s,tx_pcap=%s" % (
         files[1], files[2], os.path.join(tmp, "co1.pcap"), os.path.join(tmp, "co2.pcap"))
@@ -356,7 +374,9 @@ def test_control(binary, tmp, expiry):
         ex.finish(stop=True)
         return
     check(s["lcore_1"]["active"] == flows[1] and s["lcore_2"]["active"] == flows[2],
-          "flows on the lcore that read them: %d / %d" % (flows[1], flows[2]))
+          "flows on the lcore that owns them: %d / %d" % (flows[1], flows[2]))
+    check(s["totals"]["handed_off"] == 0 and s["totals"]["foreign"] == 0,
+          "each lcore read only flows it owns: nothing handed off, nothing foreign")
 
     gone = {1: 0, 2: 0}
     alive = {lc: list(eps[lc]) for lc in (1, 2)}
@@ -387,6 +407,7 @@ def test_control(binary, tmp, expiry):
             ("/l3fwd_flowexp/flush,2001:db8:1::/48", "2001:db8:1::/48", None),
             ("/l3fwd_flowexp/flush,10.7.0.0/16", "10.7.0.0/16", None),
             ("/l3fwd_flowexp/flush,10.99.0.0/16", "10.99.0.0/16", None),
+            ("/l3fwd_flowexp/flush,10.4.0.6/32", "10.4.0.6/32", None),
             ("/l3fwd_flowexp/route_add,10.5.0.0/16,0", "10.5.0.0/16", None),
             ("/l3fwd_flowexp/route_del,10.5.0.0/16", "10.5.0.0/16", None),
             ("/l3fwd_flowexp/route_del,10.5.0.0/16", None, "No such file or directory"),
@@ -414,6 +435,176 @@ def test_control(binary, tmp, expiry):
     check(st["control"]["route_changes"] == 2, "two route changes")
 
 
+def client_side(frame, net=1):
+    """True if the frame was sent by the client of gen_traffic's flows
+    (source address in 10.NET.0.0/16 or 2001:db8:NET::/48)."""
+    if int.from_bytes(frame[12:14], "big") == P.ETH_IPV4:
+        return frame[26] == 10 and frame[27] == net
+    return frame[22:28] == bytes([0x20, 0x01, 0x0d, 0xb8, 0, net])
+
+
+def pcap_frames(paths):
+    return sum(len(P.read_pcap(p)) for p in paths)
+
+
+def affinity_checks(st, ref, exp, npk, mode, layout, outs):
+    """A split-directions run against the single-queue reference."""
+    t, r = st["totals"], ref["totals"]
+    check(t["created"] == r["created"] == exp["flows"],
+          "created %d, as with one queue (%d) and as generated (%d)"
+          % (t["created"], r["created"], exp["flows"]))
+    for cls in ("oneway", "tcp", "tcp_close", "udp", "icmp", "other"):
+        check(t["expired_" + cls] == r["expired_" + cls] == exp["classes"].get(cls, 0),
+              "expired %s: %d, as with one queue (%d)" % (cls, t["expired_" + cls], r["expired_" + cls]))
+    check(t["expired"] == exp["flows"] and t["active"] == 0, "every flow expired")
+    check(t["refreshed"] == r["refreshed"], "refreshed %d, as with one queue (%d)"
+          % (t["refreshed"], r["refreshed"]))
+    check(t["foreign"] == 0, "no packet processed on a non-owner lcore (foreign %d)" % t["foreign"])
+    check(st["affinity"] == "handoff", "affinity handoff (got %s: %s)"
+          % (st["affinity"], st["affinity_reason"]))
+    if mode == "auto":
+        why = "port 0 has no RSS" if layout == "queues" else "lcore 2 polls no rx queue of port 0"
+        check(st["affinity_reason"].startswith("auto: " + why),
+              "auto says why it hands off: %s" % st["affinity_reason"])
+    check(t["handed_off"] > 0 and t["handed_off"] == t["handoff_received"] and
+          t["handoff_dropped"] == 0,
+          "handed off %d, received %d, dropped %d"
+          % (t["handed_off"], t["handoff_received"], t["handoff_dropped"]))
+    rx = sum(v["rx"] for k, v in st.items() if k.startswith("port_"))
+    tx = sum(v["tx"] for k, v in st.items() if k.startswith("port_"))
+    check(rx == npk and tx == npk, "rx %d tx %d of %d packets" % (rx, tx, npk))
+    check(pcap_frames(outs) == npk, "the tx pcaps hold the %d packets" % npk)
+    # worker w (lcore w + 1) owns the flows whose key hashes to w
+    for w in (0, 1):
+        n = sum(1 for k in exp["keys"] if P.handoff_owner(bytes.fromhex(k), 2) == w)
+        lc = st["lcore_%d" % (w + 1)]
+        check(lc["created"] == n and lc["expired"] == n,
+              "lcore %d owns %d flows by the key hash (created %d, expired %d)"
+              % (w + 1, n, lc["created"], lc["expired"]))
+
+
+def test_affinity(binary, tmp, mode, layout):
+    frames, exp = G.flows_traffic(600)
+    fwd = [f for f in frames if client_side(f)]
+    rev = [f for f in frames if not client_side(f)]
+    check(len(fwd) + len(rev) == len(frames) and rev, "%d frames one way, %d the other"
+          % (len(fwd), len(rev)))
+    paths = {n: os.path.join(tmp, n + ".pcap") for n in ("all", "fwd", "rev")}
+    write_pcap(paths["all"], frames)
+    write_pcap(paths["fwd"], fwd)
+    write_pcap(paths["rev"], rev)
+    common = PMD + FAST + ["--max-flows", "4096", "--exit-when-drained", "--duration", "60"]
+    ref = Example(binary, "aff_ref_" + layout, EAL + ["-l", "0-1", "--vdev",
+                  "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (paths["all"], os.path.join(tmp, "ref_out.pcap"))],
+                  ["-p", "1"] + common, tmp).finish()
+    outs = [os.path.join(tmp, "aff_out%d.pcap" % i) for i in range(4)]
+    if layout == "queues":
+        vdev = ["--vdev", "net_pcap0,rx_pcap=%s,rx_pcap=%s,tx_pcap=%s,tx_pcap=%s"
+                % (paths["fwd"], paths["rev"], outs[0], outs[1])]
+        app = ["-p", "1", "--config", "(0,0,1),(0,1,2)"]
+        outs = outs[:2]
+    else:
+        vdev = ["--vdev", "net_pcap0,rx_pcap=%s,tx_pcap=%s,tx_pcap=%s" % (paths["fwd"], outs[0], outs[1]),
+                "--vdev", "net_pcap1,rx_pcap=%s,tx_pcap=%s,tx_pcap=%s" % (paths["rev"], outs[2], outs[3])]
+        app = ["-p", "3", "--config", "(0,0,1),(1,0,2)"]
+    st = Example(binary, "aff_%s_%s" % (mode, layout),
+                 EAL + ["--lcores", "0@0,1@1,2@1"] + vdev,
+                 app + common + ["--affinity", mode], tmp).finish()
+    if st is None or ref is None:
+        return
+    affinity_checks(st, ref, exp, len(frames), mode, layout, outs)
+
+
+def test_affinity_startup(binary, tmp):
+    eal = ["--no-huge", "-m", "256", "--no-pci", "--log-level=lib.eal:error",
+           "--lcores", "0@0,1@1,2@1"]
+    app = ["--parse-ptype", "--relax-rx-offload", "-T", "0", "--max-flows", "1024",
+           "--duration", "0.3"]
+    inp = os.path.join(tmp, "empty.pcap")
+    write_pcap(inp, [])
+
+    def run(name, vdevs, args):
+        cmd = [binary] + eal + ["--file-prefix", "fxe2e_%s_%d" % (name, os.getpid())] + \
+            [a for v in vdevs for a in ("--vdev", v)] + ["--"] + args + app
+        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
+        return r.returncode, r.stdout.decode(errors="replace")
+
+    pcap2 = ["net_pcap0,rx_pcap=%s,rx_pcap=%s,tx_pcap=%s,tx_pcap=%s"
+             % (inp, inp, os.path.join(tmp, "e1.pcap"), os.path.join(tmp, "e2.pcap"))]
+    rc, out = run("rss_pcap", pcap2, ["-p", "1", "--config", "(0,0,1),(0,1,2)", "--affinity", "rss"])
+    check(rc != 0 and "--affinity rss: port 0 has no RSS" in out,
+          "rss on net_pcap stops: %s" % out.strip().splitlines()[-1:])
+    nulls = ["net_null0", "net_null1"]
+    rc, out = run("rss_layout", nulls, ["-p", "3", "--config", "(0,0,1),(1,0,2)", "--affinity", "rss"])
+    check(rc != 0 and "--affinity rss: lcore 2 polls no rx queue of port 0" in out,
+          "rss with queue 0 of each port on another lcore stops: %s" % out.strip().splitlines()[-1:])
+    rc, out = run("auto_null", nulls, ["-p", "3", "--config", "(0,0,1),(0,1,2),(1,0,1),(1,1,2)"])
+    check(rc == 0, "auto on net_null with two queues per port starts (status %d)" % rc)
+    # the device says whether it takes a key (22.11's net_null does not):
+    # then auto must hand off and say so; otherwise rss must be verified
+    if "takes no RSS key" in out:
+        check("affinity handoff: auto: port 0 takes no RSS key" in out,
+              "auto hands off and says why")
+    else:
+        check("affinity rss: symmetric RSS and redirection tables verified" in out and
+              "port 1: symmetric RSS verified" in out, "auto verifies rss on both ports")
+    rc, out = run("handoff_null", nulls, ["-p", "3", "--config", "(0,0,1),(0,1,2),(1,0,1),(1,1,2)",
+                                           "--affinity", "handoff"])
+    check(rc == 0 and "affinity handoff: --affinity handoff" in out, "handoff when asked")
+    rc, out = run("single_null", nulls[:1], ["-p", "1"])
+    check(rc == 0 and "affinity single: one worker" in out, "one worker: nothing to do")
+
+
+def test_memif(binary, tmp):
+    """testpmd flowgen as memif client, two queues each way, one-way flows:
+    each flow must be created once, whichever queue its packets come on."""
+    flows = 1000
+    sock = os.path.join(tmp, "memif.sock")
+    ex = Example(binary, "memif", EAL + ["--lcores", "0@0,1@0,2@1", "--vdev",
+                 "net_memif0,role=server,socket=%s,socket-abstract=no" % sock],
+                 ["-p", "1", "--config", "(0,0,1),(0,1,2)"] + PMD +
+                 ["--tick-us", "1000", "--timeout-oneway", "1", "--max-flows", "4096",
+                  "--duration", "60"], tmp)
+    ex.wait_for(lambda s: s is not None, "the example answers")
+    tp_log = open(os.path.join(tmp, "testpmd.log"), "w")
+    tp = subprocess.Popen(
+        ["dpdk-testpmd", "--no-huge", "-m", "256", "--no-pci", "--lcores", "0@1,1@1",
+         "--log-level=lib.eal:error", "--file-prefix", "fxe2e_tp_%d" % os.getpid(),
+         "--vdev", "net_memif0,role=client,socket=%s,socket-abstract=no" % sock, "--",
+         "-i", "--forward-mode=flowgen", "--flowgen-flows=%d" % flows, "--txpkts=64",
+         "--rxq", "2", "--txq", "2", "--total-num-mbufs=8192"],
+        stdin=subprocess.PIPE, stdout=tp_log, stderr=subprocess.STDOUT)
+    try:
+        time.sleep(2)
+        tp.stdin.write(b"start\n")
+        tp.stdin.flush()
+        s = ex.wait_for(lambda s: s["totals"]["created"] >= flows and
+                        s["port_0"]["rx"] >= 20 * flows, "traffic: %d flows seen" % flows, timeout=30)
+        tp.stdin.write(b"stop\n")
+        tp.stdin.flush()
+        s = ex.wait_for(lambda s: s["totals"]["active"] == 0 and s["totals"]["expired"] > 0,
+                        "every flow expired after the traffic")
+    finally:
+        st = ex.finish(stop=True)
+        try:
+            tp.stdin.write(b"quit\n")
+            tp.stdin.close()
+            tp.wait(20)
+        except (OSError, subprocess.TimeoutExpired):
+            tp.kill()
+            tp.wait()
+        tp_log.close()
+    if st is None:
+        return
+    t = st["totals"]
+    check(t["created"] == flows, "created == %d flows (got %d)" % (flows, t["created"]))
+    check(t["expired"] == flows, "expired == %d (got %d)" % (flows, t["expired"]))
+    check(t["foreign"] == 0, "no packet processed on a non-owner lcore")
+    check(st["lcore_1"]["handed_off"] > 0 and
+          st["lcore_2"]["handed_off"] > 0, "both workers hand packets off")
+    check(st["affinity"] == "handoff", "auto hands off on memif: %s" % st["affinity_reason"])
+
+
 def main(argv):
     if len(argv) < 3:
         print(__doc__)
@@ -430,6 +621,12 @@ def main(argv):
             test_cli(binary, tmp)
         elif what == "control" and len(argv) == 4:
             test_control(binary, tmp, argv[3])
+        elif what == "affinity" and len(argv) == 5:
+            test_affinity(binary, tmp, argv[3], argv[4])
+        elif what == "affinity-startup":
+            test_affinity_startup(binary, tmp)
+        elif what == "memif":
+            test_memif(binary, tmp)
         else:
             print(__doc__)
             return 2

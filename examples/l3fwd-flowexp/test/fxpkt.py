@@ -137,3 +137,57 @@ def read_pcap(path):
             _, _, caplen, _ = struct.unpack(endian + "IIII", rec)
             frames.append(f.read(caplen))
     return frames
+
+
+# ---- the example's flow key and its owner under --affinity handoff ----
+
+def _crc32c_table():
+    t = []
+    for i in range(256):
+        c = i
+        for _ in range(8):
+            c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
+        t.append(c)
+    return t
+
+
+_CRC32C = _crc32c_table()
+
+
+def crc32c_raw(data, crc=0):
+    """rte_hash_crc(data, len, crc): CRC-32C, reflected, no final xor."""
+    for b in data:
+        crc = _CRC32C[(crc ^ b) & 0xFF] ^ (crc >> 8)
+    return crc
+
+
+def flow_key(fam, proto, src, dst, sport, dport):
+    """The 40-byte symmetric key parse.c builds (ports in host numbers; for
+    ICMP echo both are the identifier) and the packet's direction."""
+    alen = 4 if fam == 4 else 16
+    a = [ipaddress.ip_address(src).packed, ipaddress.ip_address(dst).packed]
+    p = [struct.pack("!H", sport), struct.pack("!H", dport)]
+    # parse.c compares the addresses bytewise, then the ports as the
+    # network-order field read as a little-endian number
+    c = (a[0] > a[1]) - (a[0] < a[1])
+    if c == 0:
+        c = struct.unpack("<H", p[0])[0] - struct.unpack("<H", p[1])[0]
+    d = 0
+    if c > 0:
+        a.reverse()
+        p.reverse()
+        d = 1
+    key = b"".join(x + bytes(16 - alen) for x in a) + p[0] + p[1] + \
+        bytes([proto, fam]) + bytes(2)
+    return key, d
+
+
+def handoff_owner(key, nb_workers):
+    """handoff.h: fx_handoff_owner(rte_hash_crc(key), nb_workers)."""
+    h = crc32c_raw(key)
+    h ^= h >> 16
+    h = (h * 0x85EBCA6B) & 0xFFFFFFFF
+    h ^= h >> 13
+    h = (h * 0xC2B2AE35) & 0xFFFFFFFF
+    h ^= h >> 16
+    return (h * nb_workers) >> 32

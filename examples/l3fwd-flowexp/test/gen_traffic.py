@@ -80,6 +80,18 @@ def flow_packets(i, net=(1, 2)):
     return out, cls
 
 
+def flow_key(i, net=(1, 2)):
+    """The example's key of flow i (fxpkt.flow_key), as hex."""
+    fam, proto = KINDS[i % len(KINDS)]
+    cli, srv = addrs(fam, i, net)
+    if proto == P.PROTO_ICMP:
+        ident = i & 0xFFFF
+        return P.flow_key(fam, P.PROTO_ICMPV6 if fam == 6 else proto, cli, srv,
+                          ident, ident)[0].hex()
+    sport = 80 if proto == P.PROTO_TCP else 53
+    return P.flow_key(fam, proto, cli, srv, 1024 + i % 50000, sport)[0].hex()
+
+
 def interleave(per_flow, pairs_every=7):
     """Round robin over the flows; every pairs_every-th flow sends its first
     two packets back to back, so they share a burst (two misses of one new
@@ -108,12 +120,13 @@ def interleave(per_flow, pairs_every=7):
 
 
 def flows_traffic(n, net=(1, 2), first=0):
-    per_flow, classes, endpoints = [], {}, []
+    per_flow, classes, endpoints, keys = [], {}, [], []
     for i in range(first, first + n):
         pkts, cls = flow_packets(i, net)
         per_flow.append(pkts)
         classes[cls] = classes.get(cls, 0) + 1
         endpoints.append(addrs(KINDS[i % len(KINDS)][0], i, net))
+        keys.append(flow_key(i, net))
     frames = interleave(per_flow)
     expect = {
         "flows": n,
@@ -122,6 +135,7 @@ def flows_traffic(n, net=(1, 2), first=0):
         "two_way": n - classes.get("oneway", 0),
         "shortened": classes.get("tcp_close", 0),
         "endpoints": endpoints,
+        "keys": keys,
     }
     return frames, expect
 
