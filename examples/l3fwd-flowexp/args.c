@@ -116,45 +116,119 @@ parse_seconds(const char *s, double min, double max, double *out)
 	return 0;
 }
 
-/* "(port,queue,lcore)[,(port,queue,lcore)]..." */
+static const char *
+skip_space(const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
+/* A number in decimal, or hexadecimal with 0x, at most max; NULL if none. */
+static const char *
+config_number(const char *p, unsigned long max, unsigned long *out)
+{
+	int base = 10, digits = 0, d;
+	unsigned long v = 0;
+
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		base = 16;
+		p += 2;
+	}
+	for (;; p++, digits++) {
+		if (*p >= '0' && *p <= '9')
+			d = *p - '0';
+		else if (base == 16 && *p >= 'a' && *p <= 'f')
+			d = *p - 'a' + 10;
+		else if (base == 16 && *p >= 'A' && *p <= 'F')
+			d = *p - 'A' + 10;
+		else
+			break;
+		v = v * (unsigned long)base + (unsigned long)d;
+		if (v > max)
+			return NULL;
+	}
+	if (digits == 0)
+		return NULL;
+	*out = v;
+	return p;
+}
+
+/*
+ * "(port,queue,lcore)[,(port,queue,lcore)]...": spaces allowed around
+ * every item, numbers in decimal or 0x hexadecimal (as l3fwd's strtoul).
+ * Each (port, queue) at most once. Errors name the tuple.
+ */
 static int
 parse_config(const char *s)
 {
+	static const char *const what[3] = { "port", "queue", "lcore" };
+	static const unsigned long max[3] = {
+		RTE_MAX_ETHPORTS - 1, RXQ_MAX_PER_PORT - 1, RTE_MAX_LCORE - 1 };
 	struct fx_lcore_params *lp;
+	const char *p = skip_space(s), *t, *q;
 	unsigned long v[3];
-	char num[16];
-	const char *p = s;
 	unsigned int i, k;
 
 	fx_conf.nb_lcore_params = 0;
+	if (*p == '\0') {
+		printf("--config: empty\n");
+		return -1;
+	}
 	while (*p != '\0') {
-		if (*p != '(')
+		t = p;
+		if (*p != '(') {
+			printf("--config: expected '(' at '%s'\n", p);
 			return -1;
+		}
 		p++;
 		for (i = 0; i < 3; i++) {
-			for (k = 0; *p >= '0' && *p <= '9' && k < sizeof(num) - 1; k++)
-				num[k] = *p++;
-			num[k] = '\0';
-			if (*p != (i < 2 ? ',' : ')'))
+			p = skip_space(p);
+			q = config_number(p, max[i], &v[i]);
+			if (q == NULL) {
+				printf("--config: tuple starting '%.24s': %s must be a number "
+				       "0..%lu (decimal or 0x hexadecimal)\n", t, what[i], max[i]);
 				return -1;
+			}
+			p = skip_space(q);
+			if (*p != (i < 2 ? ',' : ')')) {
+				printf("--config: tuple starting '%.24s': expected '%c' after the %s, "
+				       "a tuple is (port,queue,lcore)\n", t, i < 2 ? ',' : ')', what[i]);
+				return -1;
+			}
 			p++;
-			if (parse_uint(num, 10, 0, i == 2 ? RTE_MAX_LCORE - 1 :
-				       (i == 0 ? RTE_MAX_ETHPORTS - 1 : RXQ_MAX_PER_PORT - 1),
-				       &v[i]) != 0)
-				return -1;
 		}
-		if (fx_conf.nb_lcore_params == MAX_LCORE_PARAMS)
+		for (k = 0; k < fx_conf.nb_lcore_params; k++) {
+			lp = &fx_conf.lcore_params[k];
+			if (lp->port_id == v[0] && lp->queue_id == v[1]) {
+				printf("--config: (%lu,%lu,%lu): port %lu queue %lu is already given, "
+				       "polled by lcore %u; a queue has one lcore\n", v[0], v[1], v[2],
+				       v[0], v[1], lp->lcore_id);
+				return -1;
+			}
+		}
+		if (fx_conf.nb_lcore_params == MAX_LCORE_PARAMS) {
+			printf("--config: more than %u tuples\n", MAX_LCORE_PARAMS);
 			return -1;
+		}
 		lp = &fx_conf.lcore_params[fx_conf.nb_lcore_params++];
 		lp->port_id = (uint16_t)v[0];
 		lp->queue_id = (uint16_t)v[1];
 		lp->lcore_id = (uint32_t)v[2];
-		if (*p == ',')
-			p++;
-		else if (*p != '\0')
+		p = skip_space(p);
+		if (*p == ',') {
+			p = skip_space(p + 1);
+			if (*p == '\0') {
+				printf("--config: a tuple must follow the last ','\n");
+				return -1;
+			}
+		} else if (*p != '\0') {
+			printf("--config: after (%lu,%lu,%lu): expected ',' or the end at '%s'\n",
+			       v[0], v[1], v[2], p);
 			return -1;
+		}
 	}
-	return fx_conf.nb_lcore_params ? 0 : -1;
+	return 0;
 }
 
 static int
@@ -187,7 +261,7 @@ check_config(void)
 	const struct fx_lcore_params *lp;
 	unsigned int i, lcore, port, nrxq;
 	char msg[128];
-	int max_q;
+	int max_q, q;
 
 	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
 		if ((fx_conf.portmask & (1u << port)) &&
@@ -201,21 +275,24 @@ check_config(void)
 		lp = &fx_conf.lcore_params[i];
 		lcore = lp->lcore_id;
 		port = lp->port_id;
+		snprintf(msg, sizeof(msg), "(%u,%u,%u)", port, lp->queue_id, lcore);
 		if (!rte_lcore_is_enabled(lcore)) {
-			printf("--config: lcore %u is not enabled in the EAL lcore list\n", lcore);
+			printf("--config: %s: lcore %u is not enabled in the EAL lcore list\n",
+			       msg, lcore);
 			return -1;
 		}
 		if (lcore == rte_get_main_lcore()) {
-			printf("--config: lcore %u is the main lcore, which runs statistics and the control path; "
-			       "use another (--lcores can put two lcores on one CPU)\n", lcore);
+			printf("--config: %s: lcore %u is the main lcore, which runs statistics and the "
+			       "control path; use another (--lcores can put two lcores on one CPU)\n",
+			       msg, lcore);
 			return -1;
 		}
 		if (!(fx_conf.portmask & (1u << port))) {
-			printf("--config: port %u is not in the portmask\n", port);
+			printf("--config: %s: port %u is not in the portmask\n", msg, port);
 			return -1;
 		}
 		if (!rte_eth_dev_is_valid_port((uint16_t)port)) {
-			printf("--config: port %u does not exist\n", port);
+			printf("--config: %s: port %u does not exist\n", msg, port);
 			return -1;
 		}
 	}
@@ -246,8 +323,17 @@ check_config(void)
 			return -1;
 		}
 		if (max_q + 1 != (int)nrxq) {
-			printf("--config: the rx queues of port %u must be 0..%u, each once\n",
-			       port, nrxq - 1);
+			/* no duplicates (parse_config), so a queue below max_q is missing */
+			for (q = 0; q < max_q; q++) {
+				for (i = 0; i < fx_conf.nb_lcore_params; i++)
+					if (fx_conf.lcore_params[i].port_id == port &&
+					    fx_conf.lcore_params[i].queue_id == q)
+						break;
+				if (i == fx_conf.nb_lcore_params)
+					break;
+			}
+			printf("--config: port %u has rx queue %d but no tuple (%u,%d,LCORE); "
+			       "a port's rx queues are 0..n-1\n", port, max_q, port, q);
 			return -1;
 		}
 	}

@@ -103,6 +103,37 @@ pool_for_socket(int socket, unsigned int nb_mbuf)
 	return pktmbuf_pool[s];
 }
 
+/*
+ * Mbufs the run can hold at once, as l3fwd counts them: every rx
+ * descriptor of every queue of every port, every tx descriptor of every
+ * worker's tx queue on every port plus its tx buffer, each worker's
+ * mempool cache and its burst in hand, and under handoff every ring
+ * between two workers full plus the packets collected for it. One pool per
+ * socket gets this many (l3fwd's simplification), at least 8192.
+ */
+static unsigned int
+mbuf_count(void)
+{
+	unsigned int nb_ports = 0, nb_rxq = fx_conf.nb_lcore_params;
+	unsigned int nw = fx_nb_workers, ho = 0, n;
+	uint16_t port;
+
+	RTE_ETH_FOREACH_DEV(port)
+		nb_ports += (fx_conf.portmask >> port) & 1;
+	if (nw > 1 && fx_conf.expiry != FX_EXPIRY_NONE &&
+	    fx_conf.affinity != FX_AFFINITY_RSS)
+		ho = nw * (nw - 1) * (FX_HANDOFF_RING_SIZE + FX_HANDOFF_BURST);
+	n = nb_rxq * fx_conf.nb_rxd +
+		nb_ports * nw * (fx_conf.nb_txd + MAX_PKT_BURST) +
+		nw * (MEMPOOL_CACHE_SIZE + 2 * MAX_PKT_BURST) + ho;
+	n = RTE_MAX(n, 8192u);
+	printf("mbufs per pool: %u (%u rx queues x %u + %u ports x %u workers x (%u + %u) + "
+	       "%u workers x (%u + %u) + handoff %u)\n", n, nb_rxq, fx_conf.nb_rxd,
+	       nb_ports, nw, fx_conf.nb_txd, MAX_PKT_BURST, nw, MEMPOOL_CACHE_SIZE,
+	       2 * MAX_PKT_BURST, ho);
+	return n;
+}
+
 static bool
 port_has_l3_ptypes(uint16_t port)
 {
@@ -161,6 +192,9 @@ port_conf_build(uint16_t port, const struct rte_eth_dev_info *info,
 		printf("port %u: RSS hash types %#" PRIx64 " masked to %#" PRIx64 "\n",
 		       port, want_hf, conf->rx_adv_conf.rss_conf.rss_hf);
 	pr->on = true;
+	/* the hash in the mbuf lets the workers check the affinity (foreign) */
+	if (info->rx_offload_capa & RTE_ETH_RX_OFFLOAD_RSS_HASH)
+		conf->rxmode.offloads |= RTE_ETH_RX_OFFLOAD_RSS_HASH;
 	pr->how = fx_rss_set_symmetric(&conf->rx_adv_conf.rss_conf, info, rss_key);
 	if (pr->how == FX_RSS_SYM_NONE)
 		printf("port %u: the device takes no RSS key and offers no symmetric hash; "
@@ -370,16 +404,13 @@ fx_ports_init(void)
 	struct rte_eth_conf conf;
 	struct rte_eth_txconf txconf;
 	struct rte_eth_rxconf rxconf;
-	unsigned int nb_ports, nb_mbuf, w, q;
+	unsigned int nb_mbuf, w, q;
 	uint16_t port, nb_rxq, nb_txq, nb_rxd, nb_txd;
 	struct fx_lcore *lc;
 	int socket, rc;
 
-	nb_ports = rte_eth_dev_count_avail();
 	nb_txq = (uint16_t)fx_nb_workers;
-	nb_mbuf = RTE_MAX(nb_ports * fx_conf.nb_rxd + nb_ports * fx_nb_workers *
-			  (MAX_PKT_BURST + fx_conf.nb_txd) +
-			  fx_nb_workers * MEMPOOL_CACHE_SIZE, 8192u);
+	nb_mbuf = mbuf_count();
 
 	RTE_ETH_FOREACH_DEV(port) {
 		if (!(fx_conf.portmask & (1u << port))) {

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include <rte_cycles.h>
+#include <rte_ethdev.h>
 
 #include "control.h"
 #include "expiry.h"
@@ -168,9 +169,23 @@ emit_lcore(const struct fx_lcore *lc, const struct fx_emitter *e, void *ctx)
 		lc->ops->emit(lc, e, ctx);
 }
 
+/*
+ * What the NIC dropped or could not receive: imissed (no rx descriptor
+ * free: the workers fell behind), rx_nombuf (no mbuf to refill the ring:
+ * the pool is too small), ierrors (bad frames). Any thread; zeros if the
+ * device cannot say.
+ */
+static void
+nic_counters(unsigned int port, struct rte_eth_stats *es)
+{
+	if (rte_eth_stats_get((uint16_t)port, es) != 0)
+		memset(es, 0, sizeof(*es));
+}
+
 void
 fx_stats_emit(const struct fx_emitter *e, void *ctx)
 {
+	struct rte_eth_stats es;
 	uint64_t lag_n = SUM(lag_n);
 	unsigned int w, p, c, t;
 	char name[64];
@@ -215,6 +230,11 @@ fx_stats_emit(const struct fx_emitter *e, void *ctx)
 		e->u64(ctx, "rx", SUM(rx[p]));
 		e->u64(ctx, "tx", SUM(tx[p]));
 		e->u64(ctx, "dropped", port_dropped(p));
+		nic_counters(p, &es);
+		e->u64(ctx, "imissed", es.imissed);
+		e->u64(ctx, "rx_nombuf", es.rx_nombuf);
+		e->u64(ctx, "ierrors", es.ierrors);
+		e->u64(ctx, "oerrors", es.oerrors);
 		e->close(ctx);
 	}
 	e->open(ctx, "malformed");
@@ -338,18 +358,23 @@ fx_stats_print(FILE *f)
 	fprintf(f, "\n== l3fwd-flowexp  %.1f s  expiry %s ==========================================\n",
 		(double)(now - start_tsc) / (double)rte_get_tsc_hz(),
 		fx_expiry_name(fx_conf.expiry));
-	fprintf(f, "port %14s %14s %10s %9s %9s\n", "rx", "tx", "dropped", "rx pps", "tx pps");
+	fprintf(f, "port %14s %14s %10s %9s %9s %10s %10s %10s\n", "rx", "tx", "dropped",
+		"rx pps", "tx pps", "imissed", "rx_nombuf", "ierrors");
 	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
+		struct rte_eth_stats es;
 		uint64_t rx, tx;
 
 		if (!(fx_conf.portmask & (1u << p)))
 			continue;
 		rx = SUM(rx[p]);
 		tx = SUM(tx[p]);
-		fprintf(f, "%4u %14" PRIu64 " %14" PRIu64 " %10" PRIu64 " %9s %9s\n",
+		nic_counters(p, &es);
+		fprintf(f, "%4u %14" PRIu64 " %14" PRIu64 " %10" PRIu64 " %9s %9s %10" PRIu64
+			" %10" PRIu64 " %10" PRIu64 "\n",
 			p, rx, tx, port_dropped(p),
 			human((double)(rx - prev.rx[p]) / dt, a, sizeof(a)),
-			human((double)(tx - prev.tx[p]) / dt, b, sizeof(b)));
+			human((double)(tx - prev.tx[p]) / dt, b, sizeof(b)),
+			es.imissed, es.rx_nombuf, es.ierrors);
 		prev.rx[p] = rx;
 		prev.tx[p] = tx;
 	}
@@ -374,6 +399,18 @@ fx_stats_print(FILE *f)
 			GET(lc, stalls));
 		prev.created[w] = cr;
 		prev.expired[w] = ex;
+	}
+	if (fx_affinity_mode == FX_AFF_HANDOFF) {
+		fputs("handoff (out/in/dropped/foreign):", f);
+		for (w = 0; w < fx_nb_workers; w++) {
+			lc = fx_workers[w];
+			fprintf(f, " lcore %u %" PRIu64 "/%" PRIu64 "/%" PRIu64 "/%" PRIu64,
+				lc->lcore_id, GET_HO(lc, handed_off), GET_HO(lc, received),
+				GET_HO(lc, dropped), GET_HO(lc, foreign));
+		}
+		fputc('\n', f);
+	} else if (fx_affinity_mode == FX_AFF_RSS) {
+		fprintf(f, "affinity rss: foreign %" PRIu64 "\n", SUM_HO(foreign));
 	}
 	fputs("malformed:", f);
 	for (k = 0; k < FX_CAUSE_MAX; k++) {
@@ -406,6 +443,10 @@ fx_stats_summary(FILE *f)
 		fx_nb_workers == 1 ? "" : "s");
 	fprintf(f, "packets: rx %" PRIu64 ", tx %" PRIu64 ", dropped %" PRIu64 "\n",
 		rx, tx, dr);
+	fprintf(f, "affinity %s (%s): handed off %" PRIu64 ", received %" PRIu64
+		", dropped %" PRIu64 ", processed on a non-owner lcore %" PRIu64 "\n",
+		fx_affinity_name(fx_affinity_mode), fx_affinity_reason, SUM_HO(handed_off),
+		SUM_HO(received), SUM_HO(dropped), SUM_HO(foreign));
 	fprintf(f, "flows created: %" PRIu64 "\n", SUM(created));
 	fprintf(f, "flows expired: %" PRIu64 " (", SUM(expired));
 	for (t = 0; t < FX_TMO_MAX; t++)

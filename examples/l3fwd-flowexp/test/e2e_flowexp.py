@@ -186,6 +186,8 @@ def test_pcap(binary, tmp, expiry):
     check(port["rx"] == npk and port["tx"] == npk and port["dropped"] == 0,
           "port 0: rx %d tx %d dropped 0 (got %s)" % (npk, npk, port))
     check(all(v == 0 for v in st["malformed"].values()), "nothing malformed")
+    check(all(port.get(k) == 0 for k in ("imissed", "rx_nombuf", "ierrors", "oerrors")),
+          "NIC counters present, nothing missed: %s" % port)
     check_forwarded(out, npk)
     if expiry == "none":
         check(t["created"] == 0, "no flow state with --expiry none")
@@ -225,7 +227,8 @@ def test_malformed(binary, tmp):
         want = exp["causes"].get(cause, 0)
         check(n == want, "malformed %s: %d (got %d)" % (cause, want, n))
     dropped = sum(exp["causes"].values())
-    check(port == {"rx": exp["packets"], "tx": exp["forwarded"], "dropped": dropped},
+    check({k: port[k] for k in ("rx", "tx", "dropped")} ==
+          {"rx": exp["packets"], "tx": exp["forwarded"], "dropped": dropped},
           "port 0: rx %d tx %d dropped %d (got %s)" % (exp["packets"], exp["forwarded"], dropped, port))
     check(t["created"] == exp["flows"] and t["expired"] == exp["flows"],
           "%d flows from the valid frames, all expired (created %d expired %d)"
@@ -281,8 +284,30 @@ CLI_BAD = [
     ("config unclosed", ["-p", "1", "--config", "(0,0,1"]),
     ("config two numbers", ["-p", "1", "--config", "(0,0)"]),
     ("config junk after", ["-p", "1", "--config", "(0,0,1)x"]),
-    ("config queue gap", ["-p", "1", "--config", "(0,1,1)"]),
-    ("config port not in mask", ["-p", "1", "--config", "(0,0,1),(1,0,1)"]),
+    ("config queue gap", ["-p", "1", "--config", "(0,1,1)"],
+     "port 0 has rx queue 1 but no tuple (0,0,LCORE)"),
+    ("config queue gap in the middle", ["-p", "1", "--config", "(0,0,1),(0,2,1),(0,3,1)"],
+     "port 0 has rx queue 3 but no tuple (0,1,LCORE)"),
+    ("config port not in mask", ["-p", "1", "--config", "(0,0,1),(1,0,1)"],
+     "(1,0,1): port 1 is not in the portmask"),
+    ("config duplicate queue", ["-p", "1", "--config", "(0,0,1),(0,0,2),(0,2,3)"],
+     "(0,0,2): port 0 queue 0 is already given, polled by lcore 1"),
+    ("config duplicate queue, hex", ["-p", "1", "--config", "(0,1,1),(0,0,1),( 0x0 , 0x1 ,1)"],
+     "(0,1,1): port 0 queue 1 is already given, polled by lcore 1"),
+    ("config empty field", ["-p", "1", "--config", "(0,,1)"],
+     "tuple starting '(0,,1)': queue must be a number"),
+    ("config four fields", ["-p", "1", "--config", "(0,0,1,2)"],
+     "tuple starting '(0,0,1,2)': expected ')' after the lcore"),
+    ("config negative", ["-p", "1", "--config", "(-1,0,1)"],
+     "tuple starting '(-1,0,1)': port must be a number"),
+    ("config bad hex", ["-p", "1", "--config", "(0x,0,1)"],
+     "tuple starting '(0x,0,1)': port must be a number"),
+    ("config port out of range", ["-p", "1", "--config", "(99,0,1)"],
+     "tuple starting '(99,0,1)': port must be a number 0..31"),
+    ("config trailing comma", ["-p", "1", "--config", "(0,0,1),"],
+     "a tuple must follow the last ','"),
+    ("config lcore not enabled, named", ["-p", "1", "--config", "(0,0,1),(0,1,5)"],
+     "(0,1,5): lcore 5 is not enabled"),
     ("lookup unknown", ["-p", "1", "--lookup", "hash"]),
     ("eth-dest bad MAC", ["-p", "1", "--eth-dest", "0,zz:00:00:00:00:01"]),
     ("eth-dest no port", ["-p", "1", "--eth-dest", "02:00:00:00:00:01"]),
@@ -319,16 +344,28 @@ CLI_BAD = [
 def test_cli(binary, tmp):
     eal = ["--no-huge", "-m", "64", "--no-pci", "--log-level=lib.eal:error",
            "-l", "0-1", "--vdev", "net_null0"]
-    for i, (what, args) in enumerate(CLI_BAD):
+    for i, case in enumerate(CLI_BAD):
+        what, args = case[0], case[1]
+        msg = case[2] if len(case) > 2 else ""
         cmd = [binary] + eal + ["--file-prefix", "fxe2e_cli%d_%d" % (i, os.getpid()),
                                 "--"] + args
         r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            timeout=60)
         out = r.stdout.decode(errors="replace")
-        ok = check(r.returncode != 0 and USAGE in out,
-                   "%s: usage and exit status %d" % (what, r.returncode))
+        ok = check(r.returncode != 0 and USAGE in out and msg in out,
+                   "%s: usage%s and exit status %d" % (what, ", '%s'" % msg if msg else "",
+                                                        r.returncode))
         if not ok:
             print(" ".join(cmd) + "\n" + out[-1500:])
+    # what l3fwd accepts: spaces, hexadecimal
+    eal[eal.index("64")] = "256"
+    cmd = [binary] + eal + ["--file-prefix", "fxe2e_cliok_%d" % os.getpid(), "--", "-p", "1",
+                            "--config", " ( 0 , 0x0 , 1 ) , (0,1, 0x1)", "-T", "0", "--relax-rx-offload", "--parse-ptype",
+                            "--max-flows", "1024", "--duration", "0.2"]
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
+    out = r.stdout.decode(errors="replace")
+    check(r.returncode == 0 and "lcore 1: rx (port 0, queue 0) rx (port 0, queue 1)" in out,
+          "--config with spaces and hex: two queues on lcore 1 (status %d)" % r.returncode)
     r = subprocess.run([binary] + eal + ["--file-prefix", "fxe2e_clih_%d" % os.getpid(),
                                          "--", "--help"],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
