@@ -53,7 +53,8 @@ fx_usage(const char *prgname)
 	       "  --lookup: lpm (longest prefix, default) or em (exact match, host routes)\n"
 	       "  --eth-dest=X,MM:MM:MM:MM:MM:MM: destination MAC of packets leaving port X\n"
 	       "  --rx-queue-size, --tx-queue-size: descriptors per queue (default 1024)\n"
-	       "  --parse-ptype: classify packets in software (ports without packet types)\n"
+	       "  --parse-ptype: accepted for l3fwd command lines, no effect: the example reads\n"
+	       "      the EtherType and VLAN tags from every frame, whatever the NIC reports\n"
 	       "  --relax-rx-offload: mask rx offloads the port cannot do (virtual devices)\n"
 	       "  -T SECONDS: statistics table period (default 10, 0: off)\n"
 	       "  --expiry: twheel (default), rte_timer or scan: how flows expire;\n"
@@ -507,8 +508,7 @@ parse_one(int opt, const char *arg)
 			fx_conf.nb_txd = (uint16_t)v;
 		return 0;
 	case OPT_PARSE_PTYPE:
-		fx_conf.parse_ptype = true;
-		return 0;
+		return 0;   /* l3fwd's option; parse.c needs no packet types */
 	case OPT_RELAX:
 		fx_conf.relax_rx_offload = true;
 		return 0;

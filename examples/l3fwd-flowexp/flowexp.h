@@ -87,7 +87,6 @@ struct fx_config {
 	uint32_t portmask;
 	bool promiscuous;
 	enum fx_lookup lookup;
-	bool parse_ptype;
 	bool relax_rx_offload;
 	uint16_t nb_rxd;
 	uint16_t nb_txd;

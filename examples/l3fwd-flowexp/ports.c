@@ -32,10 +32,8 @@
  * stops start-up with a message, unless --relax-rx-offload masks the
  * request by dev_info.rx_offload_capa (virtual devices need this).
  *
- * Packet types. The parser dispatches on the L3 class of m->packet_type.
- * A port that does not report IPv4 and IPv6 types needs --parse-ptype,
- * which installs fx_ptype_rx_cb() on its rx queues; as with l3fwd, start-up
- * stops otherwise.
+ * Packet types are not used: the parser reads the EtherType and VLAN tags
+ * from the frame (parse.c), so no port needs --parse-ptype.
  */
 
 #include <errno.h>
@@ -132,24 +130,6 @@ mbuf_count(void)
 	       nb_ports, nw, fx_conf.nb_txd, MAX_PKT_BURST, nw, MEMPOOL_CACHE_SIZE,
 	       2 * MAX_PKT_BURST, ho);
 	return n;
-}
-
-static bool
-port_has_l3_ptypes(uint16_t port)
-{
-	uint32_t ptypes[64];
-	bool v4 = false, v6 = false;
-	int i, n;
-
-	n = rte_eth_dev_get_supported_ptypes(port, RTE_PTYPE_L3_MASK, ptypes,
-					     RTE_DIM(ptypes));
-	for (i = 0; i < n && i < (int)RTE_DIM(ptypes); i++) {
-		if (RTE_ETH_IS_IPV4_HDR(ptypes[i]))
-			v4 = true;
-		if (RTE_ETH_IS_IPV6_HDR(ptypes[i]))
-			v6 = true;
-	}
-	return v4 && v6;
 }
 
 static void
@@ -471,17 +451,8 @@ fx_ports_init(void)
 				if (rc < 0)
 					rte_exit(EXIT_FAILURE, "port %u: rx queue %u: %s\n", port,
 						 lc->rxq[q].queue_id, strerror(-rc));
-				if (fx_conf.parse_ptype &&
-				    rte_eth_add_rx_callback(port, lc->rxq[q].queue_id,
-							    fx_ptype_rx_cb, NULL) == NULL)
-					rte_exit(EXIT_FAILURE, "port %u: rx callback: %s\n", port,
-						 rte_strerror(rte_errno));
 			}
 		}
-		if (!fx_conf.parse_ptype && !port_has_l3_ptypes(port))
-			rte_exit(EXIT_FAILURE,
-				 "port %u does not report IPv4/IPv6 packet types; add --parse-ptype\n",
-				 port);
 
 		rc = rte_eth_dev_start(port);
 		if (rc < 0)

@@ -134,11 +134,16 @@ tx_flush_all(struct fx_lcore *lc)
 			tx_flush(lc, p);
 }
 
-/* Rewrite L2, decrement TTL / hop limit, queue on the output port. */
+/*
+ * Rewrite the Ethernet addresses, decrement TTL / hop limit, queue on the
+ * output port. VLAN tags stay as they came; the IP header is after them.
+ */
 static inline void
-forward(struct fx_lcore *lc, struct rte_mbuf *m, uint8_t family, uint16_t out)
+forward(struct fx_lcore *lc, struct rte_mbuf *m, const struct fx_pkt *pk,
+	uint16_t out)
 {
 	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	void *l3 = rte_pktmbuf_mtod_offset(m, void *, pk->l2_len);
 	struct fx_txbuf *b = &lc->tx[out];
 	struct rte_ipv4_hdr *ip4;
 	struct rte_ipv6_hdr *ip6;
@@ -146,15 +151,15 @@ forward(struct fx_lcore *lc, struct rte_mbuf *m, uint8_t family, uint16_t out)
 
 	rte_ether_addr_copy(&fx_conf.eth_dest[out], &eth->dst_addr);
 	rte_ether_addr_copy(&fx_port_mac[out], &eth->src_addr);
-	if (family == FX_FAMILY_V4) {
-		ip4 = (struct rte_ipv4_hdr *)(eth + 1);
+	if (pk->key.family == FX_FAMILY_V4) {
+		ip4 = l3;
 		ip4->time_to_live--;
 		/* RFC 1624: the TTL is the high byte of its 16-bit word */
 		sum = rte_be_to_cpu_16(ip4->hdr_checksum) + 0x0100;
 		sum = (sum & 0xffff) + (sum >> 16);
 		ip4->hdr_checksum = rte_cpu_to_be_16((uint16_t)sum);
 	} else {
-		ip6 = (struct rte_ipv6_hdr *)(eth + 1);
+		ip6 = l3;
 		ip6->hop_limits--;
 	}
 	b->m[b->n++] = m;
@@ -303,7 +308,7 @@ route_only(struct fx_lcore *lc, const struct fx_route_table *rt,
 	for (i = 0; i < n; i++) {
 		p = fx_pkt_of(pkts[i]);
 		out = fx_route_lookup(rt, &p->key, p->dir ^ 1, pkts[i]->port);
-		forward(lc, pkts[i], p->key.family, out);
+		forward(lc, pkts[i], p, out);
 	}
 }
 
@@ -358,7 +363,7 @@ track(struct fx_lcore *lc, const struct fx_route_table *rt,
 			drop(lc, in_port, pkts[i]);
 			continue;
 		}
-		forward(lc, pkts[i], p->key.family, out);
+		forward(lc, pkts[i], p, out);
 	}
 }
 

@@ -27,6 +27,10 @@
                                       --affinity rss on devices that cannot
                                       keep it stops with the reason; auto says
                                       which mode and why
+  e2e_flowexp.py BINARY vlan          the same connections untagged, on two
+                                      VLANs and behind QinQ: four flows each,
+                                      tags forwarded intact, TTL and checksum
+                                      rewritten after the tags
   e2e_flowexp.py BINARY memif         testpmd flowgen over net_memif with two
                                       queues each way: created == flows
 
@@ -145,16 +149,19 @@ def check_forwarded(path, n):
     for i, f in enumerate(frames):
         if f[:6] != bytes.fromhex("020000000000"):
             bad.append((i, "dst mac"))
-        et = int.from_bytes(f[12:14], "big")
+        _, o, _ = P.l2_walk(f)
+        et = int.from_bytes(f[o - 2:o], "big")
         if et == P.ETH_IPV4:
-            ihl = (f[14] & 15) * 4
-            if f[22] != 63:
-                bad.append((i, "ttl %d" % f[22]))
-            if P.csum(f[14:14 + ihl]) != 0:
+            ihl = (f[o] & 15) * 4
+            if f[o + 8] != 63:
+                bad.append((i, "ttl %d" % f[o + 8]))
+            if P.csum(f[o:o + ihl]) != 0:
                 bad.append((i, "ipv4 checksum"))
         elif et == P.ETH_IPV6:
-            if f[21] != 63:
-                bad.append((i, "hop limit %d" % f[21]))
+            if f[o + 7] != 63:
+                bad.append((i, "hop limit %d" % f[o + 7]))
+        else:
+            bad.append((i, "not IP after the tags"))
     check(not bad, "forwarded frames rewritten correctly %s" % bad[:5])
 
 
@@ -260,7 +267,7 @@ def test_random(binary, tmp):
     check(mal.get("non_ip", -1) == exp["non_ip"],
           "non-IP frames: %d (got %d)" % (exp["non_ip"], mal.get("non_ip", -1)))
     check(mal.get("runt", -1) >= exp["runt_eth"],
-          "frames shorter than an Ethernet header counted as runts: >= %d (got %d)"
+          "frames cut in the Ethernet header or a VLAN tag counted as runts: >= %d (got %d)"
           % (exp["runt_eth"], mal.get("runt", -1)))
     check(t["created"] == t["expired"] and t["created"] > 0,
           "every flow created expired (created %d, expired %d)" % (t["created"], t["expired"]))
@@ -642,6 +649,48 @@ def test_memif(binary, tmp):
     check(st["affinity"] == "handoff", "auto hands off on memif: %s" % st["affinity_reason"])
 
 
+def expect_forwarded(f):
+    """Frame f as the example must send it, from byte 12 on (after the
+    MACs): tags as they came, TTL or hop limit one less, IPv4 checksum
+    valid."""
+    _, o, _ = P.l2_walk(f)
+    g = bytearray(f)
+    if int.from_bytes(f[o - 2:o], "big") == P.ETH_IPV4:
+        ihl = (g[o] & 15) * 4
+        g[o + 8] -= 1
+        g[o + 10:o + 12] = b"\0\0"
+        g[o + 10:o + 12] = P.csum(bytes(g[o:o + ihl])).to_bytes(2, "big")
+    else:
+        g[o + 7] -= 1
+    return bytes(g[12:])
+
+
+def test_vlan(binary, tmp):
+    frames, exp = G.flows_traffic(120)
+    variants = [[], [(P.ETH_VLAN, 10)], [(P.ETH_VLAN, 20)],
+                [(P.ETH_QINQ, 100), (P.ETH_VLAN, 10)]]
+    # the variants of each frame back to back: without the VLAN in the key
+    # they would all be one flow
+    inp = [P.tagged(f, tags) for f in frames for tags in variants]
+    st, out = run_frames(binary, tmp, "vlan", inp, 4096)
+    if st is None:
+        return
+    t = st["totals"]
+    n = len(variants)
+    check(t["created"] == n * exp["flows"] and t["expired"] == n * exp["flows"],
+          "%d flows: each connection once per outer VLAN (created %d, expired %d)"
+          % (n * exp["flows"], t["created"], t["expired"]))
+    for cls, k in exp["classes"].items():
+        check(t["expired_" + cls] == n * k, "%d expired in class %s (got %d)"
+              % (n * k, cls, t["expired_" + cls]))
+    check(all(v == 0 for v in st["malformed"].values()), "nothing malformed")
+    got = P.read_pcap(out)
+    check(len(got) == len(inp), "%d frames forwarded (got %d)" % (len(inp), len(got)))
+    bad = [i for i, (a, b) in enumerate(zip(inp, got)) if expect_forwarded(a) != b[12:]]
+    check(not bad, "tags intact, TTL / hop limit and checksum rewritten after them "
+          "(%d frames differ, first %s)" % (len(bad), bad[:5]))
+
+
 def main(argv):
     if len(argv) < 3:
         print(__doc__)
@@ -662,6 +711,8 @@ def main(argv):
             test_affinity(binary, tmp, argv[3], argv[4])
         elif what == "affinity-startup":
             test_affinity_startup(binary, tmp)
+        elif what == "vlan":
+            test_vlan(binary, tmp)
         elif what == "memif":
             test_memif(binary, tmp)
         else:

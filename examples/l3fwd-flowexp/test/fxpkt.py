@@ -14,6 +14,9 @@ ETH_IPV4 = 0x0800
 ETH_IPV6 = 0x86DD
 ETH_ARP = 0x0806
 ETH_VLAN = 0x8100
+ETH_QINQ = 0x88A8
+ETH_QINQ1 = 0x9100
+VLAN_TYPES = (ETH_VLAN, ETH_QINQ, ETH_QINQ1)
 
 PROTO_ICMP = 1
 PROTO_TCP = 6
@@ -96,6 +99,30 @@ def icmp_echo(ident, seq, reply=False, v6=False, payload=b"ping"):
     return struct.pack("!BBHHH", t, 0, 0, ident, seq) + payload
 
 
+def tagged(frame, tags):
+    """Insert VLAN tags [(tpid, vid), ...], outer first, after the MACs."""
+    hdr = b"".join(struct.pack("!HH", tpid, vid) for tpid, vid in tags)
+    return frame[:12] + hdr + frame[12:]
+
+
+def l2_walk(frame, max_tags=2):
+    """What parse.c makes of the Ethernet header and up to max_tags VLAN
+    tags: ("runt" | "non_ip" | "ip", offset of L3, outer VLAN id)."""
+    if len(frame) < 14:
+        return "runt", 0, 0
+    off, vid, et = 14, 0, int.from_bytes(frame[12:14], "big")
+    for n in range(max_tags):
+        if et not in VLAN_TYPES:
+            break
+        if len(frame) < off + 4:
+            return "runt", off, vid
+        if n == 0:
+            vid = int.from_bytes(frame[off:off + 2], "big") & 0xFFF
+        et = int.from_bytes(frame[off + 2:off + 4], "big")
+        off += 4
+    return ("ip" if et in (ETH_IPV4, ETH_IPV6) else "non_ip"), off, vid
+
+
 def pad60(frame):
     """Ethernet minimum size (without FCS)."""
     return frame + bytes(max(0, 60 - len(frame)))
@@ -161,9 +188,10 @@ def crc32c_raw(data, crc=0):
     return crc
 
 
-def flow_key(fam, proto, src, dst, sport, dport):
+def flow_key(fam, proto, src, dst, sport, dport, vlan=0):
     """The 40-byte symmetric key parse.c builds (ports in host numbers; for
-    ICMP echo both are the identifier) and the packet's direction."""
+    ICMP echo both are the identifier; the outer VLAN id in host order) and
+    the packet's direction."""
     alen = 4 if fam == 4 else 16
     a = [ipaddress.ip_address(src).packed, ipaddress.ip_address(dst).packed]
     p = [struct.pack("!H", sport), struct.pack("!H", dport)]
@@ -178,7 +206,7 @@ def flow_key(fam, proto, src, dst, sport, dport):
         p.reverse()
         d = 1
     key = b"".join(x + bytes(16 - alen) for x in a) + p[0] + p[1] + \
-        bytes([proto, fam]) + bytes(2)
+        bytes([proto, fam]) + struct.pack("=H", vlan)
     return key, d
 
 
