@@ -40,13 +40,20 @@
 /* fx_flow.flags */
 #define FX_FLOW_INIT_DIR1 0x01  /**< The first packet came from endpoint 1. */
 #define FX_FLOW_REPLIED   0x02  /**< Seen in both directions. */
-#define FX_FLOW_CLOSING   0x04  /**< TCP FIN or RST seen. */
+#define FX_FLOW_FIN       0x04  /**< TCP FIN seen. */
+#define FX_FLOW_RST       0x08  /**< TCP RST seen. */
+#define FX_FLOW_SYN       0x10  /**< TCP: opened by a SYN. */
 
-/** Timeout classes: enum, counter name, option, default seconds. */
+/**
+ * Timeout classes (flow_state.h): enum, counter name, option, default
+ * seconds. The TCP ones are conntrack's states.
+ */
 #define FX_TMOS(X) \
 	X(ONEWAY, "oneway", "timeout-oneway", 5.0) \
+	X(TCP_SYN, "tcp_syn", "timeout-tcp-syn", 120.0) \
 	X(TCP, "tcp", "timeout-tcp", 7440.0) \
 	X(TCP_CLOSE, "tcp_close", "timeout-tcp-close", 240.0) \
+	X(TCP_RST, "tcp_rst", "timeout-tcp-rst", 10.0) \
 	X(UDP, "udp", "timeout-udp", 300.0) \
 	X(ICMP, "icmp", "timeout-icmp", 60.0) \
 	X(OTHER, "other", "timeout-other", 600.0)

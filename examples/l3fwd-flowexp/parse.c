@@ -131,7 +131,7 @@ parse_l4(struct fx_pkt *p, const uint8_t *l4, uint32_t len, uint32_t avail)
 		memcpy(&k->port[1], l4 + 2, 2);
 		if (k->proto == IPPROTO_TCP)
 			p->tcp_flags = ((const struct rte_tcp_hdr *)l4)->tcp_flags &
-				(FX_TCP_FIN | FX_TCP_RST);
+				(FX_TCP_FIN | FX_TCP_SYN | FX_TCP_RST | FX_TCP_ACK);
 		break;
 	case IPPROTO_ICMP:
 		if (icmp4_has_id(l4[0])) {

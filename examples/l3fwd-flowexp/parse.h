@@ -67,7 +67,9 @@ extern const char *const fx_cause_names[FX_CAUSE_MAX];
 
 /** TCP flags the flow state follows. */
 #define FX_TCP_FIN 0x01
+#define FX_TCP_SYN 0x02
 #define FX_TCP_RST 0x04
+#define FX_TCP_ACK 0x10
 
 /** At most this many IPv6 extension headers before the L4 header. */
 #define FX_IPV6_EXT_MAX 8

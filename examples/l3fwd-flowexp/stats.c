@@ -164,6 +164,8 @@ emit_lcore(const struct fx_lcore *lc, const struct fx_emitter *e, void *ctx)
 	for (t = 0; t < FX_TMO_MAX; t++) {
 		snprintf(name, sizeof(name), "expired_%s", fx_tmo_names[t]);
 		e->u64(ctx, name, GET(lc, expired_tmo[t]));
+		snprintf(name, sizeof(name), "active_%s", fx_tmo_names[t]);
+		e->u64(ctx, name, GET(lc, active_tmo[t]));
 	}
 	if (lc->ops != NULL && lc->ops->emit != NULL)
 		lc->ops->emit(lc, e, ctx);
@@ -213,6 +215,8 @@ fx_stats_emit(const struct fx_emitter *e, void *ctx)
 	for (t = 0; t < FX_TMO_MAX; t++) {
 		snprintf(name, sizeof(name), "expired_%s", fx_tmo_names[t]);
 		e->u64(ctx, name, SUM(expired_tmo[t]));
+		snprintf(name, sizeof(name), "active_%s", fx_tmo_names[t]);
+		e->u64(ctx, name, SUM(active_tmo[t]));
 	}
 	e->close(ctx);
 
@@ -400,6 +404,10 @@ fx_stats_print(FILE *f)
 		prev.created[w] = cr;
 		prev.expired[w] = ex;
 	}
+	fputs("active by state:", f);
+	for (k = 0; k < FX_TMO_MAX; k++)
+		fprintf(f, " %s %" PRIu64, fx_tmo_names[k], SUM(active_tmo[k]));
+	fprintf(f, ", reopened %" PRIu64 "\n", SUM(reopened));
 	if (fx_affinity_mode == FX_AFF_HANDOFF) {
 		fputs("handoff (out/in/dropped/foreign):", f);
 		for (w = 0; w < fx_nb_workers; w++) {

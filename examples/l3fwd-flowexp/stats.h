@@ -25,7 +25,7 @@
 /** Plain per-lcore counters: the name is also the output field. */
 #define FX_COUNTERS(X) \
 	X(active) X(created) X(refreshed) X(expired) X(invalidated) \
-	X(drained) X(table_full) X(shortened) X(fragments) \
+	X(drained) X(table_full) X(shortened) X(reopened) X(fragments) \
 	X(stale_requests) X(loops) X(stalls)
 
 struct fx_lcore_stats {
@@ -40,6 +40,7 @@ struct fx_lcore_stats {
 	uint64_t poll_removed_max;           /**< most flows one expiry poll removed */
 	uint64_t last_rx;                    /**< TSC of the last packet received */
 	uint64_t expired_tmo[FX_TMO_MAX];    /**< expiries by timeout class */
+	uint64_t active_tmo[FX_TMO_MAX];     /**< flows by timeout class (TCP state) */
 	uint64_t malformed[FX_CAUSE_MAX];
 	uint64_t rx[RTE_MAX_ETHPORTS];       /**< received on the port */
 	uint64_t tx[RTE_MAX_ETHPORTS];       /**< sent on the port */

@@ -27,11 +27,11 @@
  * No lock, no system call, no allocation: the mbufs come from the pools
  * and everything else was allocated before launch.
  *
- * Timeout classes: a flow seen in one direction only has the one-way
- * timeout; once the other endpoint answered, its protocol's timeout (TCP
- * established, TCP closing once FIN or RST was seen, UDP, ICMP, other).
- * When a class change shortens the deadline (established -> closing), the
- * back-end is told (twheel_move, rte_timer re-arm); lengthening is lazy.
+ * Timeout classes (flow_state.h): one-way until answered, conntrack's
+ * TCP states, UDP, ICMP, other. When a class change shortens the deadline
+ * (established -> closing or RST), the back-end is told (twheel_move,
+ * rte_timer re-arm); lengthening is lazy. The flows active in each class
+ * are counted (active_<class>).
  *
  * A full table (rte_hash_add fails, or the back-end refuses) is counted in
  * table_full and the packet is dropped, or with --table-full forward sent
@@ -50,6 +50,7 @@
 #include <rte_prefetch.h>
 
 #include "expiry.h"
+#include "flow_state.h"
 #include "flowexp.h"
 #include "handoff.h"
 #include "ports.h"
@@ -73,6 +74,7 @@ static inline void
 flow_remove(struct fx_lcore *lc, struct fx_flow *f)
 {
 	ft_unpublish(f);
+	FX_STAT_SET(&lc->st, active_tmo[f->tmo], lc->st.active_tmo[f->tmo] - 1);
 	lc->poll_removed++;
 	lc->gone[lc->n_gone++] = f;
 	if (lc->n_gone == FX_GONE_BATCH)
@@ -174,42 +176,32 @@ drop(struct fx_lcore *lc, uint16_t in_port, struct rte_mbuf *m)
 	rte_pktmbuf_free(m);
 }
 
-/* ---- flow state ---- */
+/* ---- flow state (flow_state.h) ---- */
 
-static inline uint8_t
-tmo_class(uint8_t flags, uint8_t proto)
+/* The flow's timeout class is now tmo: move it between the per-class counts. */
+static inline void
+flow_class_set(struct fx_lcore *lc, struct fx_flow *f, uint8_t tmo)
 {
-	if (!(flags & FX_FLOW_REPLIED))
-		return FX_TMO_ONEWAY;
-	switch (proto) {
-	case IPPROTO_TCP:
-		return (flags & FX_FLOW_CLOSING) ? FX_TMO_TCP_CLOSE : FX_TMO_TCP;
-	case IPPROTO_UDP:
-		return FX_TMO_UDP;
-	case IPPROTO_ICMP:
-	case IPPROTO_ICMPV6:
-		return FX_TMO_ICMP;
-	default:
-		return FX_TMO_OTHER;
-	}
+	if (tmo == f->tmo)
+		return;
+	FX_STAT_SET(&lc->st, active_tmo[f->tmo], lc->st.active_tmo[f->tmo] - 1);
+	FX_STAT_SET(&lc->st, active_tmo[tmo], lc->st.active_tmo[tmo] + 1);
+	f->tmo = tmo;
 }
 
 static inline void
 flow_hit(struct fx_lcore *lc, struct fx_flow *f, const struct fx_pkt *pk)
 {
-	uint8_t flags = f->flags, tmo = f->tmo;
+	bool reopen = false;
+	uint8_t flags;
 	uint64_t exp;
 
-	if (pk->dir != (flags & FX_FLOW_INIT_DIR1))
-		flags |= FX_FLOW_REPLIED;
-	if (pk->tcp_flags)
-		flags |= FX_FLOW_CLOSING;
+	flags = fx_state_next(f->flags, pk, &reopen);
 	if (unlikely(flags != f->flags)) {
 		f->flags = flags;
-		tmo = tmo_class(flags, f->key.proto);
-		f->tmo = tmo;
+		flow_class_set(lc, f, fx_state_class(flags, f->key.proto));
 	}
-	exp = lc->now + lc->tmo_cycles[tmo];
+	exp = lc->now + lc->tmo_cycles[f->tmo];
 	if (unlikely(exp < f->expire)) {
 		f->expire = exp;
 		lc->ops->shorten(lc, f);
@@ -217,7 +209,13 @@ flow_hit(struct fx_lcore *lc, struct fx_flow *f, const struct fx_pkt *pk)
 	} else {
 		f->expire = exp;   /* the lazy refresh: one store */
 	}
-	FX_STAT_ADD(&lc->st, refreshed, 1);
+	if (unlikely(reopen)) {
+		/* a fresh connection on the tuple: the old one ends here */
+		FX_STAT_ADD(&lc->st, reopened, 1);
+		FX_STAT_ADD(&lc->st, created, 1);
+	} else {
+		FX_STAT_ADD(&lc->st, refreshed, 1);
+	}
 }
 
 static inline struct fx_flow *
@@ -239,9 +237,8 @@ flow_new(struct fx_lcore *lc, const struct fx_pkt *pk, hash_sig_t sig)
 	f->key = pk->key;
 	f->sig = sig;
 	f->port[0] = f->port[1] = FX_PORT_UNKNOWN;
-	f->flags = (pk->dir ? FX_FLOW_INIT_DIR1 : 0) |
-		(pk->tcp_flags ? FX_FLOW_CLOSING : 0);
-	f->tmo = tmo_class(f->flags, pk->key.proto);
+	f->flags = fx_state_first(pk);
+	f->tmo = fx_state_class(f->flags, pk->key.proto);
 	f->expire = lc->now + lc->tmo_cycles[f->tmo];
 	fid = lc->ops->add(lc, f);
 	if (unlikely(fid == 0)) {
@@ -251,6 +248,7 @@ flow_new(struct fx_lcore *lc, const struct fx_pkt *pk, hash_sig_t sig)
 	ft_publish(f, fid);
 	FX_STAT_ADD(&lc->st, created, 1);
 	FX_STAT_SET(&lc->st, active, lc->st.active + 1);
+	FX_STAT_ADD(&lc->st, active_tmo[f->tmo], 1);
 	return f;
 full:
 	FX_STAT_ADD(&lc->st, table_full, 1);

@@ -31,6 +31,10 @@
                                       VLANs and behind QinQ: four flows each,
                                       tags forwarded intact, TTL and checksum
                                       rewritten after the tags
+  e2e_flowexp.py BINARY tcp-states    every TCP state (SYN_SENT, mid-stream
+                                      one-way, ESTABLISHED, FIN, RST, a SYN
+                                      reopening a closed tuple) gets its own
+                                      timeout, counted per state
   e2e_flowexp.py BINARY memif         testpmd flowgen over net_memif with two
                                       queues each way: created == flows
 
@@ -56,11 +60,12 @@ import gen_traffic as G  # noqa: E402
 
 EAL = ["--no-huge", "-m", "512", "--no-pci", "--log-level=lib.eal:error"]
 # short timeouts and a 1 ms tick keep a run to a few seconds
-FAST = ["--tick-us", "1000", "--timeout-oneway", "0.3", "--timeout-tcp", "2.5",
-        "--timeout-tcp-close", "1.5", "--timeout-udp", "2.5",
-        "--timeout-icmp", "2.5", "--timeout-other", "2.5"]
-LONG = ["--tick-us", "1000"] + [a for t in ("oneway", "tcp", "tcp-close", "udp",
-                                            "icmp", "other")
+FAST = ["--tick-us", "1000", "--timeout-oneway", "0.3", "--timeout-tcp-syn", "0.3",
+        "--timeout-tcp", "2.5", "--timeout-tcp-close", "1.5", "--timeout-tcp-rst", "1.5",
+        "--timeout-udp", "2.5", "--timeout-icmp", "2.5", "--timeout-other", "2.5"]
+CLASSES = ("oneway", "tcp_syn", "tcp", "tcp_close", "tcp_rst", "udp", "icmp", "other")
+LONG = ["--tick-us", "1000"] + [a for t in ("oneway", "tcp-syn", "tcp", "tcp-close",
+                                            "tcp-rst", "udp", "icmp", "other")
                                 for a in ("--timeout-" + t, "60")]
 PMD = ["--parse-ptype", "--relax-rx-offload", "-T", "0"]
 
@@ -176,15 +181,17 @@ def test_pcap(binary, tmp, expiry):
     npk = exp["packets"]
     if expiry != "none":
         s = ex.wait_for(lambda s: s["port_0"]["rx"] == npk, "all %d packets received" % npk)
-        # once every one-way flow expired, every two-way flow must still be
-        # there: the two-way timeouts are 1.5 s and more, one-way 0.3 s
-        s = ex.wait_for(lambda s: s["totals"]["expired_oneway"] == exp["classes"]["oneway"],
-                        "the %d one-way flows expire" % exp["classes"]["oneway"])
+        # once every one-way flow expired (SYN_SENT for TCP), every two-way
+        # flow must still be there: the two-way timeouts are 1.5 s and
+        # more, one-way 0.3 s
+        ow = exp["classes"]["oneway"] + exp["classes"]["tcp_syn"]
+        s = ex.wait_for(lambda s: s["totals"]["expired_oneway"] + s["totals"]["expired_tcp_syn"] == ow,
+                        "the %d one-way flows expire" % ow)
         if s:
             t = s["totals"]
             check(t["active"] == exp["two_way"],
                   "then exactly the %d two-way flows are active (got %d)" % (exp["two_way"], t["active"]))
-            check(t["expired"] == exp["classes"]["oneway"],
+            check(t["expired"] == ow,
                   "and no two-way flow expired yet (expired %d)" % t["expired"])
     st = ex.finish()
     if st is None:
@@ -269,8 +276,9 @@ def test_random(binary, tmp):
     check(mal.get("runt", -1) >= exp["runt_eth"],
           "frames cut in the Ethernet header or a VLAN tag counted as runts: >= %d (got %d)"
           % (exp["runt_eth"], mal.get("runt", -1)))
-    check(t["created"] == t["expired"] and t["created"] > 0,
-          "every flow created expired (created %d, expired %d)" % (t["created"], t["expired"]))
+    check(t["created"] == t["expired"] + t["reopened"] and t["created"] > 0,
+          "every flow created expired or was reopened by a SYN (created %d, expired %d, "
+          "reopened %d)" % (t["created"], t["expired"], t["reopened"]))
     check(len(P.read_pcap(out)) == port["tx"],
           "tx pcap holds the %d forwarded frames" % port["tx"])
     print("random frames: rx %d, tx %d, dropped %d, flows %d; by cause: %s"
@@ -332,6 +340,9 @@ CLI_BAD = [
     ("timeout nan", ["-p", "1", "--timeout-tcp", "nan"]),
     ("timeout inf", ["-p", "1", "--timeout-icmp", "inf"]),
     ("timeout text", ["-p", "1", "--timeout-other", "soon"]),
+    ("timeout tcp-syn 0", ["-p", "1", "--timeout-tcp-syn", "0"], "invalid value '0' for --timeout-tcp-syn"),
+    ("timeout tcp-rst text", ["-p", "1", "--timeout-tcp-rst", "x"], "invalid value 'x' for --timeout-tcp-rst"),
+    ("affinity unknown", ["-p", "1", "--affinity", "symmetric"], "invalid value 'symmetric' for --affinity"),
     ("table-full unknown", ["-p", "1", "--table-full", "evict"]),
     ("route prefix too long", ["-p", "1", "--route", "10.0.0.0/33,0"]),
     ("route without port", ["-p", "1", "--route", "10.0.0.0/8"]),
@@ -497,7 +508,7 @@ def affinity_checks(st, ref, exp, npk, mode, layout, outs):
     check(t["created"] == r["created"] == exp["flows"],
           "created %d, as with one queue (%d) and as generated (%d)"
           % (t["created"], r["created"], exp["flows"]))
-    for cls in ("oneway", "tcp", "tcp_close", "udp", "icmp", "other"):
+    for cls in CLASSES:
         check(t["expired_" + cls] == r["expired_" + cls] == exp["classes"].get(cls, 0),
               "expired %s: %d, as with one queue (%d)" % (cls, t["expired_" + cls], r["expired_" + cls]))
     check(t["expired"] == exp["flows"] and t["active"] == 0, "every flow expired")
@@ -691,6 +702,93 @@ def test_vlan(binary, tmp):
           "(%d frames differ, first %s)" % (len(bad), bad[:5]))
 
 
+TCP_TMO = {"tcp_syn": 0.5, "tcp_rst": 1.0, "oneway": 1.5, "tcp_close": 2.0, "tcp": 3.0}
+
+
+def tcp_state_flows(n):
+    """n connections of each kind: (frames per kind, final class, reopens)."""
+    A, R, S, F = P.TCP_ACK, P.TCP_RST | P.TCP_ACK, P.TCP_SYN, P.TCP_FIN | P.TCP_ACK
+    c, s = "c", "s"   # who sends
+    kinds = {
+        "syn_only": ([(c, S)], "tcp_syn", 0),
+        "midstream": ([(c, A), (c, A)], "oneway", 0),
+        "established": ([(c, S), (s, S | A), (c, A)], "tcp", 0),
+        "fin": ([(c, S), (s, S | A), (c, F), (s, F), (c, A)], "tcp_close", 0),
+        "rst": ([(c, S), (s, S | A), (s, R)], "tcp_rst", 0),
+        "rst_then_syn": ([(c, S), (s, S | A), (c, R), (c, S)], "tcp_syn", 1),
+        "fin_then_syn": ([(c, S), (s, S | A), (c, F), (s, F), (c, S), (s, S | A)], "tcp", 1),
+    }
+    per_flow, classes, reopens, k = [], {}, 0, 0
+    for name, (steps, cls, ro) in sorted(kinds.items()):
+        for j in range(n):
+            fam = 4 if j % 2 == 0 else 6
+            cli, srv = G.addrs(fam, k, net=(11, 12))
+            cport = 2000 + k
+            pk = [G.packet(fam, P.PROTO_TCP, cli, srv, cport, 443, flags=f) if who == c else
+                  G.packet(fam, P.PROTO_TCP, srv, cli, 443, cport, flags=f) for who, f in steps]
+            per_flow.append(pk)
+            classes[cls] = classes.get(cls, 0) + 1
+            reopens += ro
+            k += 1
+    return G.interleave(per_flow), classes, reopens, k
+
+
+def test_tcp_states(binary, tmp):
+    frames, classes, reopens, nflows = tcp_state_flows(20)
+    inp, out = os.path.join(tmp, "tcp.pcap"), os.path.join(tmp, "tcp_out.pcap")
+    write_pcap(inp, frames)
+    tmo = [a for cls, t in TCP_TMO.items()
+           for a in ("--timeout-" + cls.replace("_", "-"), str(t))]
+    ex = Example(binary, "tcp_states", EAL + ["-l", "0-1", "--vdev",
+                 "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (inp, out)],
+                 ["-p", "1"] + PMD + tmo + ["--tick-us", "1000", "--max-flows", "1024",
+                                            "--duration", "60"], tmp)
+    s = ex.wait_for(lambda s: s["port_0"]["rx"] == len(frames), "all %d packets in" % len(frames))
+    t0 = time.monotonic()
+    if s:
+        t = s["totals"]
+        check(all(t["active_" + cls] == n for cls, n in classes.items()) and
+              t["active"] == nflows,
+              "active by state before any expiry: %s (got %s)" %
+              (classes, {c: t["active_" + c] for c in CLASSES}))
+    # when each state's flows have all expired, after the traffic
+    done = {}
+    while len(done) < len(classes) and time.monotonic() - t0 < 10 and ex.proc.poll() is None:
+        try:
+            t = ex.stats()["totals"]
+        except (OSError, ValueError, KeyError):
+            break
+        now = time.monotonic() - t0
+        for cls, n in classes.items():
+            if cls not in done and t["expired_" + cls] == n:
+                done[cls] = now
+        time.sleep(0.02)
+    for cls, when in sorted(done.items(), key=lambda kv: kv[1]):
+        print("     %-9s expired %.2f s after the traffic (timeout %.1f s)" % (cls, when, TCP_TMO[cls]))
+    for cls in classes:
+        w = done.get(cls)
+        check(w is not None and TCP_TMO[cls] - 0.1 <= w <= TCP_TMO[cls] + 0.6,
+              "%s: its %d flows expire after its own timeout %.1f s (%s)"
+              % (cls, classes[cls], TCP_TMO[cls], "%.2f s" % w if w is not None else "never"))
+    st = ex.finish(stop=True)
+    if st is None:
+        return
+    t = st["totals"]
+    for cls in CLASSES:
+        check(t["expired_" + cls] == classes.get(cls, 0), "expired %s: %d (got %d)"
+              % (cls, classes.get(cls, 0), t["expired_" + cls]))
+    check(t["reopened"] == reopens, "a SYN on a closed tuple reopened %d flows (got %d)"
+          % (reopens, t["reopened"]))
+    check(t["created"] == nflows + reopens and t["expired"] == nflows,
+          "created %d (flows + reopened), expired %d (got %d, %d)"
+          % (nflows + reopens, nflows, t["created"], t["expired"]))
+    # deadlines moved earlier: established -> FIN or RST, and each reopen
+    # (closing/closed -> SYN_SENT); 20 each of fin, rst, 2 x rst_then_syn,
+    # 2 x fin_then_syn
+    check(t["shortened"] == 120, "120 deadlines shortened (got %d)" % t["shortened"])
+    check(all(t["active_" + c] == 0 for c in CLASSES), "no flow active in any state at the end")
+
+
 def main(argv):
     if len(argv) < 3:
         print(__doc__)
@@ -713,6 +811,8 @@ def main(argv):
             test_affinity_startup(binary, tmp)
         elif what == "vlan":
             test_vlan(binary, tmp)
+        elif what == "tcp-states":
+            test_tcp_states(binary, tmp)
         elif what == "memif":
             test_memif(binary, tmp)
         else:

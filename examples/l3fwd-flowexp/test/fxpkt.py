@@ -26,6 +26,7 @@ PROTO_ICMPV6 = 58
 
 TCP_FIN = 0x01
 TCP_SYN = 0x02
+TCP_RST = 0x04
 TCP_ACK = 0x10
 
 SRC_MAC = bytes.fromhex("020000000a01")

@@ -70,7 +70,8 @@ def flow_packets(i, net=(1, 2)):
         out.append(packet(fam, proto, cli, srv, cport, sport, flags=P.TCP_FIN | P.TCP_ACK))
         out.append(packet(fam, proto, srv, cli, sport, cport, flags=P.TCP_FIN | P.TCP_ACK))
     if not two_way:
-        cls = "oneway"
+        # every TCP flow here opens with a SYN: unanswered, it is SYN_SENT
+        cls = "tcp_syn" if proto == P.PROTO_TCP else "oneway"
     elif proto == P.PROTO_TCP:
         cls = "tcp_close" if closing else "tcp"
     elif proto == P.PROTO_UDP:
@@ -132,7 +133,7 @@ def flows_traffic(n, net=(1, 2), first=0):
         "flows": n,
         "packets": len(frames),
         "classes": classes,
-        "two_way": n - classes.get("oneway", 0),
+        "two_way": n - classes.get("oneway", 0) - classes.get("tcp_syn", 0),
         "shortened": classes.get("tcp_close", 0),
         "endpoints": endpoints,
         "keys": keys,
