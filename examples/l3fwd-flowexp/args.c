@@ -43,7 +43,7 @@ fx_usage(const char *prgname)
 	       "  [--rx-queue-size NPKTS] [--tx-queue-size NPKTS] [--parse-ptype] [--relax-rx-offload]\n"
 	       "  [-T SECONDS] [--expiry twheel|rte_timer|scan|none] [--max-flows N]\n"
 	       "  [--expire-budget N] [--tick-us US] [--timeout-CLASS SECONDS]...\n"
-	       "  [--table-full drop|forward] [--affinity rss|handoff|auto] [--route PREFIX/LEN,PORT]...\n"
+	       "  [--table-full drop|forward|evict] [--affinity rss|handoff|auto] [--route PREFIX/LEN,PORT]...\n"
 	       "  [--stats-file PATH] [--exit-when-drained] [--duration SECONDS]\n\n"
 	       "  -p PORTMASK: hexadecimal bitmask of the ports to use\n"
 	       "  -P: promiscuous mode on every port\n"
@@ -70,7 +70,9 @@ fx_usage(const char *prgname)
 	       "  --timeout-udp S, --timeout-icmp S, --timeout-other S: answered flows\n"
 	       "      (defaults 300, 60, 600); seconds, fractions allowed, up to 1000000\n"
 	       "      (a SYN on a closing or closed TCP flow starts a fresh one)\n"
-	       "  --table-full: drop (default) or forward packets of flows that find the table full\n"
+	       "  --table-full: a new flow that finds the table full: drop (default) or forward\n"
+	       "      its packet without state, or evict the lcore's oldest unanswered flow\n"
+	       "      (bounded work per insert) to make room\n"
 	       "  --affinity: how both directions of a flow reach one lcore: rss (symmetric\n"
 	       "      RSS and redirection tables, verified at start-up, or stop), handoff\n"
 	       "      (workers pass packets to the flow's owner over rings), auto (default:\n"
@@ -548,6 +550,8 @@ parse_one(int opt, const char *arg)
 			fx_conf.full_policy = FX_FULL_DROP;
 		else if (strcmp(arg, "forward") == 0)
 			fx_conf.full_policy = FX_FULL_FORWARD;
+		else if (strcmp(arg, "evict") == 0)
+			fx_conf.full_policy = FX_FULL_EVICT;
 		else
 			goto bad;
 		return 0;

@@ -116,6 +116,7 @@ const struct fx_expiry_ops fx_expiry_timer = {
 	.fini = tm_fini,
 	.add = tm_add,
 	.shorten = tm_shorten,
+	.cancel = tm_stop,
 	.poll = tm_poll,
 	.drain = tm_drain,
 	.invalidate = fx_expiry_request,

@@ -32,6 +32,7 @@
 #include <rte_log.h>
 #include <rte_mbuf.h>
 
+#include "evict.h"
 #include "flow_table.h"
 #include "handoff.h"
 #include "stats.h"
@@ -66,7 +67,7 @@ enum fx_expiry {
 };
 
 enum fx_lookup { FX_LOOKUP_LPM, FX_LOOKUP_EM };
-enum fx_full_policy { FX_FULL_DROP, FX_FULL_FORWARD };
+enum fx_full_policy { FX_FULL_DROP, FX_FULL_FORWARD, FX_FULL_EVICT };
 
 /** A route: prefix and output port. */
 struct fx_route_rule {
@@ -147,6 +148,7 @@ struct fx_lcore {
 	uint32_t reset_seen;
 	struct fx_txbuf tx[RTE_MAX_ETHPORTS];
 	struct fx_handoff ho;           /**< rings to and from the other workers */
+	struct fx_evict ev;             /**< --table-full evict: flows by age */
 
 	uint32_t poll_removed;          /**< flows removed by the current poll */
 

@@ -116,6 +116,11 @@ setup_flow_state(void)
 			rte_exit(EXIT_FAILURE,
 				 "lcore %u: flow table of %u flows: %s (more memory: -m / --socket-mem)\n",
 				 lc->lcore_id, fx_conf.max_flows, rte_strerror(-rc));
+		if (fx_conf.full_policy == FX_FULL_EVICT &&
+		    fx_evict_init(&lc->ev, fx_conf.max_flows,
+				  (int)rte_lcore_to_socket_id(lc->lcore_id)) != 0)
+			rte_exit(EXIT_FAILURE, "lcore %u: eviction list: no memory (-m / --socket-mem)\n",
+				 lc->lcore_id);
 		rc = lc->ops->init(lc);
 		if (rc != 0)
 			rte_exit(EXIT_FAILURE, "lcore %u: %s back-end: %s\n", lc->lcore_id,
@@ -166,6 +171,7 @@ free_flow_state(void)
 		lc = fx_workers[w];
 		if (lc->ops != NULL)
 			lc->ops->fini(lc);
+		fx_evict_fini(&lc->ev);
 		ft_free(&lc->ft);
 	}
 	if (fx_conf.expiry == FX_EXPIRY_TIMER)
@@ -182,7 +188,8 @@ print_config(void)
 	       fx_expiry_name(fx_conf.expiry), fx_affinity_name(fx_affinity_mode),
 	       fx_conf.lookup == FX_LOOKUP_LPM ? "lpm" : "em", fx_conf.max_flows,
 	       fx_conf.expire_budget, fx_conf.tick_us,
-	       fx_conf.full_policy == FX_FULL_DROP ? "drop" : "forward");
+	       fx_conf.full_policy == FX_FULL_DROP ? "drop" :
+	       fx_conf.full_policy == FX_FULL_FORWARD ? "forward" : "evict");
 	printf("timeouts (s):");
 	for (t = 0; t < FX_TMO_MAX; t++)
 		printf(" %s %g", fx_tmo_names[t], fx_conf.timeout_s[t]);

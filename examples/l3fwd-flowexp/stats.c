@@ -464,7 +464,8 @@ fx_stats_summary(FILE *f)
 	fprintf(f, "flows invalidated: %" PRIu64 "\n", SUM(invalidated));
 	fprintf(f, "flows removed at exit: %" PRIu64 "\n", SUM(drained));
 	fprintf(f, "flows active: %" PRIu64 "\n", SUM(active));
-	fprintf(f, "table full: %" PRIu64 "\n", SUM(table_full));
+	fprintf(f, "table full: %" PRIu64 " (evicted %" PRIu64 ", no victim within %u: %" PRIu64 ")\n",
+		SUM(table_full), SUM(evicted), FX_EVICT_SCAN, SUM(evict_miss));
 	fprintf(f, "longest sweep: %" PRIu64 " us\n", to_us(MAXOF(sweep_max)));
 	fprintf(f, "longest loop iteration: %" PRIu64 " us (%" PRIu64
 		" iterations over 100 us of %" PRIu64 ")\n",

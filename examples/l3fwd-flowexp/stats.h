@@ -25,7 +25,8 @@
 /** Plain per-lcore counters: the name is also the output field. */
 #define FX_COUNTERS(X) \
 	X(active) X(created) X(refreshed) X(expired) X(invalidated) \
-	X(drained) X(table_full) X(shortened) X(reopened) X(fragments) \
+	X(drained) X(table_full) X(evicted) X(evict_miss) X(shortened) X(reopened) \
+	X(fragments) \
 	X(stale_requests) X(loops) X(stalls)
 
 struct fx_lcore_stats {

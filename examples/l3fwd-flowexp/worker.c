@@ -35,7 +35,8 @@
  *
  * A full table (rte_hash_add fails, or the back-end refuses) is counted in
  * table_full and the packet is dropped, or with --table-full forward sent
- * on by a route lookup without state.
+ * on by a route lookup without state; with --table-full evict the oldest
+ * unanswered flow makes room first (evict.h).
  */
 
 #include <netinet/in.h>
@@ -211,11 +212,34 @@ flow_hit(struct fx_lcore *lc, struct fx_flow *f, const struct fx_pkt *pk)
 	}
 	if (unlikely(reopen)) {
 		/* a fresh connection on the tuple: the old one ends here */
+		fx_evict_note(&lc->ev, &lc->ft, f, f->fid);
 		FX_STAT_ADD(&lc->st, reopened, 1);
 		FX_STAT_ADD(&lc->st, created, 1);
 	} else {
 		FX_STAT_ADD(&lc->st, refreshed, 1);
 	}
+}
+
+/*
+ * --table-full evict (evict.h): remove the oldest unanswered flow now, so
+ * that its slot takes the new one. false if there is none within the bound.
+ */
+static bool
+flow_evict(struct fx_lcore *lc)
+{
+	struct fx_flow *f = fx_evict_pick(&lc->ev, &lc->ft);
+
+	if (f == NULL) {
+		FX_STAT_ADD(&lc->st, evict_miss, 1);
+		return false;
+	}
+	lc->ops->cancel(lc, f);
+	ft_unpublish(f);
+	rte_hash_del_key_with_hash(lc->ft.hash, &f->key, f->sig);
+	FX_STAT_SET(&lc->st, active_tmo[f->tmo], lc->st.active_tmo[f->tmo] - 1);
+	FX_STAT_SET(&lc->st, active, lc->st.active - 1);
+	FX_STAT_ADD(&lc->st, evicted, 1);
+	return true;
 }
 
 static inline struct fx_flow *
@@ -226,6 +250,8 @@ flow_new(struct fx_lcore *lc, const struct fx_pkt *pk, hash_sig_t sig)
 	uint64_t fid;
 
 	pos = rte_hash_add_key_with_hash(lc->ft.hash, &pk->key, sig);
+	if (unlikely(pos < 0) && fx_conf.full_policy == FX_FULL_EVICT && flow_evict(lc))
+		pos = rte_hash_add_key_with_hash(lc->ft.hash, &pk->key, sig);
 	if (unlikely(pos < 0))
 		goto full;
 	f = &lc->ft.flows[pos];
@@ -246,6 +272,7 @@ flow_new(struct fx_lcore *lc, const struct fx_pkt *pk, hash_sig_t sig)
 		goto full;
 	}
 	ft_publish(f, fid);
+	fx_evict_note(&lc->ev, &lc->ft, f, fid);
 	FX_STAT_ADD(&lc->st, created, 1);
 	FX_STAT_SET(&lc->st, active, lc->st.active + 1);
 	FX_STAT_ADD(&lc->st, active_tmo[f->tmo], 1);
@@ -323,6 +350,7 @@ track(struct fx_lcore *lc, const struct fx_route_table *rt,
 	hash_sig_t sig[MAX_PKT_BURST];
 	int32_t pos[MAX_PKT_BURST];
 	struct fx_flow *flows = lc->ft.flows, *f;
+	uint64_t evicted = lc->st.evicted;
 	struct fx_pkt *p;
 	uint16_t i, out, in_port;
 
@@ -343,6 +371,9 @@ track(struct fx_lcore *lc, const struct fx_route_table *rt,
 	for (i = 0; i < n; i++) {
 		p = fx_pkt_of(pkts[i]);
 		in_port = pkts[i]->port;
+		/* an eviction earlier in this burst may have freed a flow found above */
+		if (unlikely(lc->st.evicted != evicted) && pos[i] >= 0)
+			pos[i] = rte_hash_lookup_with_hash(lc->ft.hash, &p->key, sig[i]);
 		if (pos[i] >= 0) {
 			f = &flows[pos[i]];
 			flow_hit(lc, f, p);

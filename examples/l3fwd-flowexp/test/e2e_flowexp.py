@@ -35,6 +35,10 @@
                                       one-way, ESTABLISHED, FIN, RST, a SYN
                                       reopening a closed tuple) gets its own
                                       timeout, counted per state
+  e2e_flowexp.py BINARY evict EXPIRY  a 64-flow table, answered flows, a flood
+                                      of unanswered SYNs, then new answered
+                                      flows: evict makes room from the oldest
+                                      SYNs, drop locks the new flows out
   e2e_flowexp.py BINARY memif         testpmd flowgen over net_memif with two
                                       queues each way: created == flows
 
@@ -343,7 +347,7 @@ CLI_BAD = [
     ("timeout tcp-syn 0", ["-p", "1", "--timeout-tcp-syn", "0"], "invalid value '0' for --timeout-tcp-syn"),
     ("timeout tcp-rst text", ["-p", "1", "--timeout-tcp-rst", "x"], "invalid value 'x' for --timeout-tcp-rst"),
     ("affinity unknown", ["-p", "1", "--affinity", "symmetric"], "invalid value 'symmetric' for --affinity"),
-    ("table-full unknown", ["-p", "1", "--table-full", "evict"]),
+    ("table-full unknown", ["-p", "1", "--table-full", "lru"]),
     ("route prefix too long", ["-p", "1", "--route", "10.0.0.0/33,0"]),
     ("route without port", ["-p", "1", "--route", "10.0.0.0/8"]),
     ("route port not in mask", ["-p", "1", "--route", "10.0.0.0/8,1"]),
@@ -789,6 +793,64 @@ def test_tcp_states(binary, tmp):
     check(all(t["active_" + c] == 0 for c in CLASSES), "no flow active in any state at the end")
 
 
+def tcp_conn(k, net, handshake=True):
+    """Frames of TCP connection k: SYN, SYN-ACK, ACK; or a lone SYN."""
+    fam = 4 if k % 2 == 0 else 6
+    cli, srv = G.addrs(fam, k, net=net)
+    out = [G.packet(fam, P.PROTO_TCP, cli, srv, 3000 + k % 60000, 80, flags=P.TCP_SYN)]
+    if handshake:
+        out.append(G.packet(fam, P.PROTO_TCP, srv, cli, 80, 3000 + k % 60000,
+                            flags=P.TCP_SYN | P.TCP_ACK))
+        out.append(G.packet(fam, P.PROTO_TCP, cli, srv, 3000 + k % 60000, 80))
+    return out
+
+
+def test_evict(binary, tmp, expiry):
+    cap, early, flood, late = 64, 10, 500, 10
+    frames = G.interleave([tcp_conn(k, (21, 22)) for k in range(early)])
+    frames += [f for k in range(flood) for f in tcp_conn(k, (23, 24), handshake=False)]
+    frames += G.interleave([tcp_conn(k, (25, 26)) for k in range(late)])
+    inp = os.path.join(tmp, "flood.pcap")
+    write_pcap(inp, frames)
+    for policy in ("evict", "drop"):
+        out = os.path.join(tmp, "flood_%s_out.pcap" % policy)
+        ex = Example(binary, "evict_" + policy, EAL + ["-l", "0-1", "--vdev",
+                     "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (inp, out)],
+                     ["-p", "1"] + PMD + ["--tick-us", "1000", "--timeout-tcp-syn", "1",
+                                          "--timeout-tcp", "2", "--max-flows", str(cap),
+                                          "--table-full", policy, "--expiry", expiry,
+                                          "--exit-when-drained",
+                                          "--duration", "60"], tmp)
+        s = ex.wait_for(lambda s: s["port_0"]["rx"] == len(frames),
+                        "%s: all %d packets in" % (policy, len(frames)))
+        st = ex.finish()
+        if s is None or st is None:
+            continue
+        t, e = s["totals"], st["totals"]
+        if policy == "evict":
+            check(t["active"] == cap and t["active_tcp"] == early + late and
+                  t["active_tcp_syn"] == cap - early - late,
+                  "evict: the table full of the %d answered flows and the newest SYNs "
+                  "(active %d, tcp %d, syn %d)" % (early + late, t["active"], t["active_tcp"],
+                                                   t["active_tcp_syn"]))
+            check(e["created"] == early + flood + late and
+                  e["evicted"] == early + flood + late - cap and
+                  e["evict_miss"] == 0 and e["table_full"] == 0,
+                  "evict: created %d, evicted %d, no miss, never full (got %d, %d, %d, %d)"
+                  % (early + flood + late, early + flood + late - cap, e["created"],
+                     e["evicted"], e["evict_miss"], e["table_full"]))
+            check(e["expired_tcp"] == early + late and e["expired_tcp_syn"] == cap - early - late,
+                  "evict: every answered flow lived to its timeout (expired tcp %d)" % e["expired_tcp"])
+            check(st["port_0"]["tx"] == len(frames), "evict: every packet forwarded")
+        else:
+            check(e["created"] == cap and e["evicted"] == 0 and t["active_tcp"] == early,
+                  "drop: the SYNs fill the table and the late flows stay out "
+                  "(created %d, active tcp %d)" % (e["created"], t["active_tcp"]))
+            check(e["table_full"] == flood - (cap - early) + 3 * late,
+                  "drop: %d packets found the table full (got %d)"
+                  % (flood - (cap - early) + 3 * late, e["table_full"]))
+
+
 def main(argv):
     if len(argv) < 3:
         print(__doc__)
@@ -813,6 +875,8 @@ def main(argv):
             test_vlan(binary, tmp)
         elif what == "tcp-states":
             test_tcp_states(binary, tmp)
+        elif what == "evict" and len(argv) == 4:
+            test_evict(binary, tmp, argv[3])
         elif what == "memif":
             test_memif(binary, tmp)
         else:
