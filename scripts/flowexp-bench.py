@@ -20,9 +20,10 @@ main lcore, testpmd, every control thread and this script on CPU 1. For each --e
         time from the first expiry to an empty table; the same maxima over
         an idle window just before are the machine's noise floor
   burst the same 1M flows made due at one moment: the workers' expiry
-        polls are held (/l3fwd_flowexp/hold; forwarding goes on) until
-        every deadline has passed, then released; the same figures, the
-        most flows one poll removed, and the worker's CPU time per expiry
+        polls are held (/l3fwd_flowexp/hold, which the example offers only
+        with --bench; forwarding goes on) until every deadline has passed,
+        then released; the same figures, the most flows one poll removed,
+        and the worker's CPU time per expiry
 
 Every rate is also given per CPU-second of the worker thread (from
 /proc/PID/task/TID/stat), which is what a dedicated core would do when the
@@ -269,7 +270,8 @@ def scen_burst(app, mode, huge):
     """1M flows made due at the same moment: expiry polls are held (the
     workers keep forwarding) until every flow is overdue, then released."""
     tmo, hold_s = 2.0, 3.5
-    r = Run(app, mode, ["--max-flows", "2097152", "--timeout-oneway", "%g" % tmo], 1000000, huge)
+    r = Run(app, mode, ["--max-flows", "2097152", "--timeout-oneway", "%g" % tmo, "--bench"],
+            1000000, huge)
     try:
         r.testpmd("start")
         poll_until(r, lambda s: created(s) >= 1000000, 60)

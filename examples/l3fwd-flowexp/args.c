@@ -44,7 +44,7 @@ fx_usage(const char *prgname)
 	       "  [-T SECONDS] [--expiry twheel|rte_timer|scan|none] [--max-flows N]\n"
 	       "  [--expire-budget N] [--tick-us US] [--timeout-CLASS SECONDS]...\n"
 	       "  [--table-full drop|forward|evict] [--affinity rss|handoff|auto] [--route PREFIX/LEN,PORT]...\n"
-	       "  [--stats-file PATH] [--exit-when-drained] [--duration SECONDS]\n\n"
+	       "  [--stats-file PATH] [--exit-when-drained] [--duration SECONDS] [--bench]\n\n"
 	       "  -p PORTMASK: hexadecimal bitmask of the ports to use\n"
 	       "  -P: promiscuous mode on every port\n"
 	       "  --config (port,queue,lcore): rx queues and the worker lcore polling each;\n"
@@ -82,7 +82,9 @@ fx_usage(const char *prgname)
 	       "  --stats-file PATH: write the final statistics as JSON at exit\n"
 	       "  --exit-when-drained: stop once traffic was seen, none arrived for 100 ms\n"
 	       "      and no flow is left\n"
-	       "  --duration SECONDS: stop after this long\n",
+	       "  --duration SECONDS: stop after this long\n"
+	       "  --bench: benchmark-only controls: telemetry /l3fwd_flowexp/hold,MS stops\n"
+	       "      expiry for up to 10 minutes. Off by default; never in production\n",
 	       prgname, FX_MAX_FLOWS_MIN, FX_MAX_FLOWS_MAX, FX_MAX_FLOWS_DEFAULT,
 	       FX_EXPIRE_BUDGET_MAX, FX_EXPIRE_BUDGET_DEFAULT,
 	       TICK_US_MIN, TICK_US_MAX, FX_TICK_US_DEFAULT);
@@ -426,6 +428,7 @@ enum {
 	OPT_STATS_FILE,
 	OPT_EXIT_DRAINED,
 	OPT_DURATION,
+	OPT_BENCH,
 	OPT_HELP,
 	OPT_TIMEOUT,   /* + enum fx_tmo */
 };
@@ -448,6 +451,7 @@ static const struct option lgopts[] = {
 	{ "stats-file", required_argument, NULL, OPT_STATS_FILE },
 	{ "exit-when-drained", no_argument, NULL, OPT_EXIT_DRAINED },
 	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "bench", no_argument, NULL, OPT_BENCH },
 	{ "help", no_argument, NULL, OPT_HELP },
 #define FX_TMO_OPT(e, n, o, d) { o, required_argument, NULL, OPT_TIMEOUT + FX_TMO_ ## e },
 	FX_TMOS(FX_TMO_OPT)
@@ -584,6 +588,9 @@ parse_one(int opt, const char *arg)
 		return 0;
 	case OPT_EXIT_DRAINED:
 		fx_conf.exit_when_drained = true;
+		return 0;
+	case OPT_BENCH:
+		fx_conf.bench = true;
 		return 0;
 	case OPT_DURATION:
 		if (parse_seconds(arg, 0.001, TIMEOUT_MAX_S, &d) != 0)

@@ -107,6 +107,7 @@ struct fx_config {
 	const char *stats_file;
 	bool exit_when_drained;
 	double duration_s;                  /**< 0: run until a signal */
+	bool bench;                         /**< --bench: benchmark-only controls */
 };
 
 extern struct fx_config fx_conf;
@@ -154,7 +155,7 @@ struct fx_lcore {
 
 	/* written by the main lcore / telemetry thread, read by the owner */
 	uint32_t reset_req __rte_cache_aligned;   /**< reset maxima when != reset_seen */
-	uint64_t hold_until;            /**< TSC: no expiry poll before (benchmarks) */
+	uint64_t hold_until;            /**< TSC: no expiry poll before (--bench only) */
 
 	/* written by the owner only, read by anyone */
 	struct fx_lcore_stats st __rte_cache_aligned;

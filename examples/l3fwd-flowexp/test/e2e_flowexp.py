@@ -379,6 +379,15 @@ def test_cli(binary, tmp):
                                                         r.returncode))
         if not ok:
             print(" ".join(cmd) + "\n" + out[-1500:])
+    # the benchmark-only controls exist with --bench only
+    bench = Example(binary, "cli_bench", eal[:2] + ["256"] + eal[3:],
+                    ["-p", "1", "--relax-rx-offload", "-T", "0", "--max-flows", "1024",
+                     "--duration", "20", "--bench"], tmp)
+    bench.wait_for(lambda s: s is not None, "--bench: the example answers")
+    r = bench.tel("/l3fwd_flowexp/hold,100")
+    check(r is not None and r.get("status") == "ok" and r.get("hold_ms") == 100,
+          "--bench: /l3fwd_flowexp/hold,100 answers ok (got %s)" % r)
+    bench.finish(stop=True)
     # what l3fwd accepts: spaces, hexadecimal
     eal[eal.index("64")] = "256"
     cmd = [binary] + eal + ["--file-prefix", "fxe2e_cliok_%d" % os.getpid(), "--", "-p", "1",
@@ -474,6 +483,11 @@ def test_control(binary, tmp, expiry):
             ("/l3fwd_flowexp/flush,10.1.0.0/40", None, "prefix length")]:
         step(cmd, prefix, status)
 
+    try:
+        r = ex.tel("/l3fwd_flowexp/hold,100")
+    except ValueError:
+        r = None
+    check(r is None, "no /l3fwd_flowexp/hold without --bench (got %s)" % r)
     routes = ex.tel("/l3fwd_flowexp/routes")
     check(routes == ["198.18.0.0/24,0", "2001:200::/64,0"],
           "route list back to the defaults (got %s)" % routes)
