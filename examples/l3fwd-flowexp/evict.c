@@ -11,6 +11,7 @@
 
 #include <rte_common.h>
 #include <rte_malloc.h>
+#include <rte_prefetch.h>
 
 #include "evict.h"
 
@@ -45,8 +46,12 @@ fx_evict_pick(struct fx_evict *e, struct fx_flow_table *ft)
 	for (n = 0; n < FX_EVICT_SCAN && e->head != e->tail; n++) {
 		x = &e->q[e->head++ & e->mask];
 		f = &ft->flows[x->slot];
-		if (f->fid == x->fid && !(f->flags & FX_FLOW_REPLIED))
+		if (f->fid == x->fid && !(f->flags & FX_FLOW_REPLIED)) {
+			/* the next pick's flow line, so that it is not a miss then */
+			if (e->head != e->tail)
+				rte_prefetch0(&ft->flows[e->q[e->head & e->mask].slot]);
 			return f;
+		}
 	}
 	return NULL;
 }

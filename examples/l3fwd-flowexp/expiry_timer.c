@@ -37,13 +37,14 @@ tm_init(struct fx_lcore *lc)
 {
 	uint32_t i;
 
+	/* by slot: as many as the slab has (max_flows and headroom) */
 	lc->timers = rte_zmalloc_socket("fx_timers",
-			(size_t)fx_conf.max_flows * sizeof(struct rte_timer),
+			(size_t)lc->ft.capacity * sizeof(struct rte_timer),
 			RTE_CACHE_LINE_SIZE,
 			(int)rte_lcore_to_socket_id(lc->lcore_id));
 	if (lc->timers == NULL)
 		return -ENOMEM;
-	for (i = 0; i < fx_conf.max_flows; i++)
+	for (i = 0; i < lc->ft.capacity; i++)
 		rte_timer_init(&lc->timers[i]);
 	return 0;
 }

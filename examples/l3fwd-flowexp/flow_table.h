@@ -89,18 +89,22 @@ struct fx_del_req {
 	uint32_t pad;
 };
 
+/** The hash and slab hold max_flows plus this fraction (1/8) more. */
+#define FX_FT_HEADROOM 8u
+
 struct fx_flow_table {
 	struct rte_hash *hash;
 	struct fx_flow *flows;        /**< capacity entries, by hash position. */
-	uint32_t capacity;
+	uint32_t capacity;            /**< slab length: max_flows + headroom */
 	struct rte_ring *del_ring;    /**< NULL unless requested at create. */
 };
 
 /**
- * Create the hash, the slab and, if del_ring, the request ring; all on
- * socket. name is at most 20 characters. 0 or a negative errno.
+ * Create the hash and the slab for max_flows flows (with headroom, see
+ * flow_table.c) and, if del_ring, the request ring; all on socket. name is
+ * at most 20 characters. 0 or a negative errno.
  */
-int ft_create(struct fx_flow_table *ft, const char *name, uint32_t capacity,
+int ft_create(struct fx_flow_table *ft, const char *name, uint32_t max_flows,
 	      int socket, bool del_ring);
 void ft_free(struct fx_flow_table *ft);
 

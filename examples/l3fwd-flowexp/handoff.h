@@ -30,8 +30,15 @@
  * stays in cache while the ring is empty.
  *
  * Bounded work: a drain takes at most FX_HANDOFF_BURST packets from each
- * sender ring per loop iteration. A full ring drops the packet and counts
- * it (handoff_dropped); nothing waits.
+ * sender ring per loop iteration. Before its rx polls a worker checks that
+ * every ring it sends to has room for a burst; if one has not, its owner
+ * has fallen behind, and the worker skips its rx polls for this iteration
+ * (counted: handoff_waits): the packets wait in the NIC's queues, and what
+ * overflows there the NIC counts (imissed), instead of being parsed here
+ * only to be dropped at the ring. A burst that still finds a ring full
+ * (more packets for one owner than FX_HANDOFF_BURST, which the check
+ * leaves no room for today) drops what does not fit and counts it
+ * (handoff_dropped); nothing ever waits on a ring.
  *
  * The parse result travels with the packet, in the mbuf's private area
  * (struct fx_pkt, fx_pkt_of()), so the owner neither parses nor hashes
@@ -79,6 +86,7 @@ struct fx_handoff_stats {
 	uint64_t received;     /**< packets taken from the rings (sent by others) */
 	uint64_t dropped;      /**< packets lost to a full ring (or left at exit) */
 	uint64_t foreign;      /**< packets tracked here that another worker owns */
+	uint64_t waits;        /**< loop iterations without rx: a ring had no room */
 	uint64_t dropped_port[RTE_MAX_ETHPORTS];   /**< dropped, by receive port */
 };
 
@@ -160,6 +168,25 @@ fx_handoff_take(struct fx_handoff *h, uint16_t sender, struct rte_mbuf **pkts)
 	n = rte_ring_sc_dequeue_burst(r, (void **)pkts, FX_HANDOFF_BURST, NULL);
 	FX_STAT_ADD(&h->st, received, n);
 	return (uint16_t)n;
+}
+
+/**
+ * Sender, before its rx polls: false if a ring to another worker has no
+ * room for a burst (counted); the worker then skips its rx polls once.
+ */
+static inline bool
+fx_handoff_room(struct fx_handoff *h)
+{
+	uint16_t o;
+
+	for (o = 0; o < h->nb_workers; o++) {
+		if (o != h->self &&
+		    unlikely(rte_ring_free_count(h->out[o]) < FX_HANDOFF_BURST)) {
+			FX_STAT_ADD(&h->st, waits, 1);
+			return false;
+		}
+	}
+	return true;
 }
 
 /** Packets processed on a worker that does not own them (rss check or handoff check). */

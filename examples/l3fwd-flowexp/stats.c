@@ -47,7 +47,7 @@ static struct {
 /* Handoff counters: name and field. */
 #define FX_HO_COUNTERS(X) \
 	X("handed_off", handed_off) X("handoff_received", received) \
-	X("handoff_dropped", dropped) X("foreign", foreign)
+	X("handoff_dropped", dropped) X("handoff_waits", waits) X("foreign", foreign)
 
 void
 fx_stats_start(void)
@@ -197,6 +197,7 @@ fx_stats_emit(const struct fx_emitter *e, void *ctx)
 	e->str(ctx, "affinity_reason", fx_affinity_reason);
 	e->str(ctx, "lookup", fx_conf.lookup == FX_LOOKUP_LPM ? "lpm" : "em");
 	e->u64(ctx, "uptime_ms", to_us(rte_rdtsc() - start_tsc) / 1000);
+	e->u64(ctx, "tsc_hz", rte_get_tsc_hz());
 	e->u64(ctx, "workers", fx_nb_workers);
 	e->u64(ctx, "max_flows", fx_conf.max_flows);
 
@@ -409,12 +410,12 @@ fx_stats_print(FILE *f)
 		fprintf(f, " %s %" PRIu64, fx_tmo_names[k], SUM(active_tmo[k]));
 	fprintf(f, ", reopened %" PRIu64 "\n", SUM(reopened));
 	if (fx_affinity_mode == FX_AFF_HANDOFF) {
-		fputs("handoff (out/in/dropped/foreign):", f);
+		fputs("handoff (out/in/dropped/waits/foreign):", f);
 		for (w = 0; w < fx_nb_workers; w++) {
 			lc = fx_workers[w];
-			fprintf(f, " lcore %u %" PRIu64 "/%" PRIu64 "/%" PRIu64 "/%" PRIu64,
+			fprintf(f, " lcore %u %" PRIu64 "/%" PRIu64 "/%" PRIu64 "/%" PRIu64 "/%" PRIu64,
 				lc->lcore_id, GET_HO(lc, handed_off), GET_HO(lc, received),
-				GET_HO(lc, dropped), GET_HO(lc, foreign));
+				GET_HO(lc, dropped), GET_HO(lc, waits), GET_HO(lc, foreign));
 		}
 		fputc('\n', f);
 	} else if (fx_affinity_mode == FX_AFF_RSS) {

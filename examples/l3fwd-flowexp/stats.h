@@ -27,7 +27,7 @@
 	X(active) X(created) X(refreshed) X(expired) X(invalidated) \
 	X(drained) X(table_full) X(evicted) X(evict_miss) X(shortened) X(reopened) \
 	X(fragments) \
-	X(stale_requests) X(loops) X(stalls)
+	X(stale_requests) X(loops) X(stalls) X(busy_cycles)
 
 struct fx_lcore_stats {
 #define FX_COUNTER_FIELD(n) uint64_t n;

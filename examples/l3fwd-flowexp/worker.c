@@ -9,6 +9,8 @@
  *   1. load the route table pointer (route.h);
  *   2. with --affinity handoff (handoff.h): take what the other workers
  *      passed to this one, at most a burst from each, and track it (4);
+ *      if a ring to another worker has no room for a burst, skip the rx
+ *      polls this time (the packets wait in the NIC);
  *   3. for each rx queue: receive a burst, read the TSC once (lc->now),
  *      parse every packet (parse.c) into its mbuf's private area and hash
  *      its key; under handoff, pass the packets another worker owns to it;
@@ -23,7 +25,8 @@
  *      the most flows one poll removed "poll_removed_max" (a benchmark
  *      may hold the polls for a while with /l3fwd_flowexp/hold);
  *   7. report a quiescent state for route replacement, and time the whole
- *      iteration: the longest is "loop_max", longer than 100 us a "stall".
+ *      iteration: the longest is "loop_max", longer than 100 us a "stall";
+ *      the iterations that had packets add up to "busy_cycles" (TSC).
  * No lock, no system call, no allocation: the mbufs come from the pools
  * and everything else was allocated before launch.
  *
@@ -249,9 +252,18 @@ flow_new(struct fx_lcore *lc, const struct fx_pkt *pk, hash_sig_t sig)
 	int32_t pos;
 	uint64_t fid;
 
+	if (unlikely(lc->st.active >= fx_conf.max_flows)) {
+		/* full, unless an earlier packet of this burst created it */
+		pos = rte_hash_lookup_with_hash(lc->ft.hash, &pk->key, sig);
+		if (pos >= 0 && lc->ft.flows[pos].fid != 0) {
+			f = &lc->ft.flows[pos];
+			flow_hit(lc, f, pk);
+			return f;
+		}
+		if (fx_conf.full_policy != FX_FULL_EVICT || !flow_evict(lc))
+			goto full;
+	}
 	pos = rte_hash_add_key_with_hash(lc->ft.hash, &pk->key, sig);
-	if (unlikely(pos < 0) && fx_conf.full_policy == FX_FULL_EVICT && flow_evict(lc))
-		pos = rte_hash_add_key_with_hash(lc->ft.hash, &pk->key, sig);
 	if (unlikely(pos < 0))
 		goto full;
 	f = &lc->ft.flows[pos];
@@ -396,11 +408,15 @@ track(struct fx_lcore *lc, const struct fx_route_table *rt,
 	}
 }
 
-/* Packets other workers received for this one: at most a burst per sender. */
-static void
+/*
+ * Packets other workers received for this one: at most a burst per sender.
+ * Returns how many.
+ */
+static unsigned int
 handoff_drain(struct fx_lcore *lc, const struct fx_route_table *rt)
 {
 	struct rte_mbuf *pkts[FX_HANDOFF_BURST];
+	unsigned int got = 0;
 	uint16_t s, n, i;
 
 	for (s = 0; s < lc->ho.nb_workers; s++) {
@@ -411,7 +427,9 @@ handoff_drain(struct fx_lcore *lc, const struct fx_route_table *rt)
 			rte_prefetch0(fx_pkt_of(pkts[i]));
 		lc->now = rte_rdtsc();
 		track(lc, rt, pkts, n);
+		got += n;
 	}
+	return got;
 }
 
 /* One received burst: parse, keep what this worker owns, track it. */
@@ -459,8 +477,9 @@ fx_worker_main(void *arg __rte_unused)
 	const struct fx_route_table *rt;
 	struct fx_lcore_stats *st;
 	uint64_t prev, t0, t1;
+	unsigned int got;
 	uint32_t req;
-	uint16_t i, n;
+	uint16_t i, n, n_rxq;
 
 	if (lc == NULL)
 		return 0;
@@ -471,13 +490,19 @@ fx_worker_main(void *arg __rte_unused)
 	prev = rte_rdtsc();
 	while (!fx_force_quit) {
 		rt = fx_route_get();
-		if (fx_affinity_mode == FX_AFF_HANDOFF)
-			handoff_drain(lc, rt);
-		for (i = 0; i < lc->n_rxq; i++) {
+		got = 0;
+		if (fx_affinity_mode == FX_AFF_HANDOFF) {
+			got = handoff_drain(lc, rt);
+			n_rxq = fx_handoff_room(&lc->ho) ? lc->n_rxq : 0;
+		} else {
+			n_rxq = lc->n_rxq;
+		}
+		for (i = 0; i < n_rxq; i++) {
 			n = rte_eth_rx_burst(lc->rxq[i].port_id, lc->rxq[i].queue_id,
 					     pkts, MAX_PKT_BURST);
 			if (n == 0)
 				continue;
+			got += n;
 			lc->now = rte_rdtsc();
 			rx_burst(lc, rt, lc->rxq[i].port_id, pkts, n);
 		}
@@ -496,6 +521,8 @@ fx_worker_main(void *arg __rte_unused)
 			t1 = t0;
 		}
 		FX_STAT_MAX(st, loop_max, t1 - prev);
+		if (got != 0)
+			FX_STAT_ADD(st, busy_cycles, t1 - prev);
 		if (unlikely(t1 - prev > lc->stall_cycles))
 			FX_STAT_ADD(st, stalls, 1);
 		FX_STAT_ADD(st, loops, 1);
