@@ -28,7 +28,7 @@ main lcore, testpmd, every control thread and this script on CPU 1. For each --e
   evict every packet a new flow (the replayed pcaps of "handoff", one
         worker): flows leave by expiry (5 ms timeout), or the table is
         full (8192 flows) and --table-full evict makes room, or drop; the
-        busy cycles per packet of each
+        cycles per packet of each (as for handoff, below)
   handoff  two rx queues of net_pcap replaying a pcap each (infinite_rx;
         no testpmd, so each worker can have a CPU), the flows of each
         queue owned half by one worker, half by the other: packets/s
@@ -38,8 +38,9 @@ main lcore, testpmd, every control thread and this script on CPU 1. For each --e
         --affinity handoff (CPUs 0 and 1); the fraction handed off, the
         fraction a full ring dropped, and the extra cycles per handed-off
         packet: (cycles per packet with two workers - with one) / fraction
-        handed off, cycles being the TSC time of the workers' loop
-        iterations that had packets (busy_cycles).
+        handed off, cycles being the workers' CPU time times the share of
+        their loop time spent in iterations that had packets (busy_cycles),
+        at the TSC rate.
         Runs only once per repeat (its own expiry: twheel).
 
 Every rate is also given per CPU-second of the worker thread (from
@@ -400,16 +401,18 @@ def ho_run(app, workers, pcaps, args, tag):
     d = lambda f: f(s1) - f(s0)  # noqa: E731
     tot = lambda k: (lambda s: s["totals"][k])  # noqa: E731
     n_rx, cpu, dt = d(rx), c1 - c0, t1 - t0
+    busy = min(1.0, d(tot("busy_cycles")) / s1["tsc_hz"] / (dt * workers))
     return {"pps": n_rx / dt, "fwd_pps": d(lambda s: s["port_0"]["tx"]) / dt,
             "new_per_s": d(tot("created")) / dt, "cpu": cpu / dt,
             "pps_per_cpu_s": n_rx / cpu if cpu > 0 else 0,
             "new_per_cpu_s": d(tot("created")) / cpu if cpu > 0 else 0,
-            # TSC cycles of the loop iterations that had packets: the
-            # iterations spent waiting for the other worker (its ring full,
-            # nothing drained) are left out, and so is the time the OS gave
-            # the CPU to someone else between iterations
-            "cycles_per_pkt": d(tot("busy_cycles")) / max(1, n_rx),
-            "busy": d(tot("busy_cycles")) / s1["tsc_hz"] / dt,
+            # cycles spent on packets: the workers' CPU time (which leaves
+            # out what the OS gave to other processes) times the share of
+            # their loop time that went to iterations with packets
+            # (busy_cycles; which leaves out waiting for the other worker),
+            # at the TSC rate
+            "cycles_per_pkt": cpu * busy * s1["tsc_hz"] / max(1, n_rx),
+            "busy": busy,
             "handed_off": d(tot("handed_off")) / max(1, n_rx),
             "ho_dropped": d(tot("handoff_dropped")) / max(1, n_rx),
             "ho_waits_per_s": d(tot("handoff_waits")) / dt,
@@ -488,36 +491,21 @@ def main():
     # each other are a minute apart at most: the machine's load drifts
     for rep in range(a.repeat):
         for sc in scen:
+            # (name, run) of each mode of the scenario
             if sc == "evict":
-                for m in ("expiry", "evict", "drop"):
-                    try:
-                        out = scen_evict(app, m)
-                    except (RuntimeError, OSError, ValueError, KeyError) as e:
-                        log("  run %d %-6s %-9s FAILED: %r" % (rep + 1, sc, m, e))
-                        out = None
-                    res.setdefault((sc, m), []).append(out)
-                    if out is not None:
-                        log("  run %d %-6s %-9s %s" % (rep + 1, sc, m,
-                            ", ".join("%s=%.4g" % kv for kv in sorted(out.items()))))
-                continue
-            if sc == "handoff":
-                for w in (1, 2):
-                    m = "%dworker%s" % (w, "s" if w > 1 else "")
-                    try:
-                        out = scen_handoff(app, w)
-                    except (RuntimeError, OSError, ValueError, KeyError) as e:
-                        log("  run %d %-6s %-9s FAILED: %r" % (rep + 1, sc, m, e))
-                        out = None
-                    res.setdefault((sc, m), []).append(out)
-                    if out is not None:
-                        log("  run %d %-6s %-9s %s" % (rep + 1, sc, m,
-                            ", ".join("%s=%.4g" % kv for kv in sorted(out.items()))))
-                continue
-            fn = {"new": scen_new, "mpps": scen_mpps, "storm": scen_storm,
-                  "burst": scen_burst}[sc]
-            for m in modes + (["none"] if sc == "mpps" else []):
+                runs = [(m, lambda m=m: scen_evict(app, m))
+                        for m in ("expiry", "evict", "drop")]
+            elif sc == "handoff":
+                runs = [("1worker", lambda: scen_handoff(app, 1)),
+                        ("2workers", lambda: scen_handoff(app, 2))]
+            else:
+                fn = {"new": scen_new, "mpps": scen_mpps, "storm": scen_storm,
+                      "burst": scen_burst}[sc]
+                runs = [(m, lambda m=m: fn(app, m, huge))
+                        for m in modes + (["none"] if sc == "mpps" else [])]
+            for m, run in runs:
                 try:
-                    out = fn(app, m, huge)
+                    out = run()
                 except (RuntimeError, OSError, ValueError, KeyError) as e:
                     # a run that fails (the example or testpmd gone) is left out
                     log("  run %d %-6s %-9s FAILED: %r" % (rep + 1, sc, m, e))
@@ -600,18 +588,18 @@ def main():
     if "evict" in scen:
         log("\nevict: every packet a new flow, one worker; how flows leave")
         log("%-8s %12s %12s %12s %14s  %s" % ("leave by", "pkts/s", "new/s", "evicted/s",
-                                              "busy cyc/pkt", "busy cyc/pkt range"))
+                                              "cyc/pkt", "cyc/pkt range"))
         for m in ("expiry", "evict", "drop"):
             r = ok.get(("evict", m), [])
             log("%-8s %12.0f %12.0f %12.0f %14.0f  %s" % (
                 m, med(r, "pps"), med(r, "new_per_s"), med(r, "evicted_per_s"),
                 med(r, "cycles_per_pkt"), rng(r, "cycles_per_pkt")))
-        ratio_line("evict / expiry, busy cycles per packet",
+        ratio_line("evict / expiry, cycles per packet",
                    ratios("evict", "evict", "expiry", "cycles_per_pkt"))
     if "handoff" in scen:
         log("\nhandoff: two rx queues (net_pcap replay), one worker vs two with --affinity handoff")
         log("%-9s %-5s %10s %6s %12s %10s %9s %9s %10s  %s" % (
-            "workers", "load", "rate/s", "CPU", "rate/CPU-s", "busy cyc/pkt", "handoff",
+            "workers", "load", "rate/s", "CPU", "rate/CPU-s", "cyc/pkt", "handoff",
             "ho drop", "foreign", "rate/CPU-s range (M)"))
         for m in ("1worker", "2workers"):
             r = ok.get(("handoff", m), [])

@@ -78,7 +78,7 @@ enum fx_affinity_mode {
 
 #define FX_HANDOFF_RING_SIZE 1024u   /**< packets per sender -> owner ring */
 #define FX_HANDOFF_BURST 32u         /**< per sender ring per drain, and per enqueue */
-#define FX_RSS_RETA_MAX 512u         /**< RTE_ETH_RSS_RETA_SIZE_512 */
+#define FX_RSS_RETA_MAX 2048u        /**< largest redirection table supported (ice PF: 2048) */
 
 /** Per-worker counters; written by that worker only. */
 struct fx_handoff_stats {
