@@ -833,8 +833,8 @@ def test_evict(binary, tmp, expiry):
         out = os.path.join(tmp, "flood_%s_out.pcap" % policy)
         ex = Example(binary, "evict_" + policy, EAL + ["-l", "0-1", "--vdev",
                      "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (inp, out)],
-                     ["-p", "1"] + PMD + ["--tick-us", "1000", "--timeout-tcp-syn", "1",
-                                          "--timeout-tcp", "2", "--max-flows", str(cap),
+                     ["-p", "1"] + PMD + ["--tick-us", "1000", "--timeout-tcp-syn", "2",
+                                          "--timeout-tcp", "3", "--max-flows", str(cap),
                                           "--table-full", policy, "--expiry", expiry,
                                           "--exit-when-drained",
                                           "--duration", "60"], tmp)
