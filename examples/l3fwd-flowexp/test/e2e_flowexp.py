@@ -868,37 +868,29 @@ def test_evict(binary, tmp, expiry):
                   % (flood - (cap - early) + 3 * late, e["table_full"]))
 
 
+# what: (number of arguments after it, test)
+TESTS = {
+    "pcap": (1, test_pcap),
+    "malformed": (0, test_malformed),
+    "random": (0, test_random),
+    "cli": (0, test_cli),
+    "control": (1, test_control),
+    "affinity": (2, test_affinity),
+    "affinity-startup": (0, test_affinity_startup),
+    "vlan": (0, test_vlan),
+    "tcp-states": (0, test_tcp_states),
+    "evict": (1, test_evict),
+    "memif": (0, test_memif),
+}
+
+
 def main(argv):
-    if len(argv) < 3:
+    nargs, test = TESTS.get(argv[2], (None, None)) if len(argv) >= 3 else (None, None)
+    if test is None or len(argv) != 3 + nargs:
         print(__doc__)
         return 2
-    binary, what = argv[1], argv[2]
     with tempfile.TemporaryDirectory(prefix="fxe2e_") as tmp:
-        if what == "pcap" and len(argv) == 4:
-            test_pcap(binary, tmp, argv[3])
-        elif what == "malformed":
-            test_malformed(binary, tmp)
-        elif what == "random":
-            test_random(binary, tmp)
-        elif what == "cli":
-            test_cli(binary, tmp)
-        elif what == "control" and len(argv) == 4:
-            test_control(binary, tmp, argv[3])
-        elif what == "affinity" and len(argv) == 5:
-            test_affinity(binary, tmp, argv[3], argv[4])
-        elif what == "affinity-startup":
-            test_affinity_startup(binary, tmp)
-        elif what == "vlan":
-            test_vlan(binary, tmp)
-        elif what == "tcp-states":
-            test_tcp_states(binary, tmp)
-        elif what == "evict" and len(argv) == 4:
-            test_evict(binary, tmp, argv[3])
-        elif what == "memif":
-            test_memif(binary, tmp)
-        else:
-            print(__doc__)
-            return 2
+        test(argv[1], tmp, *argv[3:])
     print("%d check(s) failed" % len(failures) if failures else "all checks passed")
     return 1 if failures else 0
 
