@@ -360,9 +360,9 @@ fx_stats_print(FILE *f)
 		dt = 1e-9;
 	if (isatty(fileno(f)))
 		fputs("\033[2J\033[1;1H", f);   /* clear the screen, as l2fwd */
-	fprintf(f, "\n== l3fwd-flowexp  %.1f s  expiry %s ==========================================\n",
+	fprintf(f, "\n== l3fwd-flowexp  %.1f s  expiry %s  affinity %s ==============================\n",
 		(double)(now - start_tsc) / (double)rte_get_tsc_hz(),
-		fx_expiry_name(fx_conf.expiry));
+		fx_expiry_name(fx_conf.expiry), fx_affinity_name(fx_affinity_mode));
 	fprintf(f, "port %14s %14s %10s %9s %9s %10s %10s %10s\n", "rx", "tx", "dropped",
 		"rx pps", "tx pps", "imissed", "rx_nombuf", "ierrors");
 	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {

@@ -580,12 +580,19 @@ def test_affinity(binary, tmp, mode, layout):
         vdev = ["--vdev", "net_pcap0,rx_pcap=%s,tx_pcap=%s,tx_pcap=%s" % (paths["fwd"], outs[0], outs[1]),
                 "--vdev", "net_pcap1,rx_pcap=%s,tx_pcap=%s,tx_pcap=%s" % (paths["rev"], outs[2], outs[3])]
         app = ["-p", "3", "--config", "(0,0,1),(1,0,2)"]
-    st = Example(binary, "aff_%s_%s" % (mode, layout),
+    ex = Example(binary, "aff_%s_%s" % (mode, layout),
                  EAL + ["--lcores", "0@0,1@1,2@1"] + vdev,
-                 app + common + ["--affinity", mode], tmp).finish()
+                 app + common + ["--affinity", mode, "-T", "1"], tmp)
+    st = ex.finish()
     if st is None or ref is None:
         return
     affinity_checks(st, ref, exp, len(frames), mode, layout, outs)
+    with open(ex.log) as f:
+        table = f.read()
+    check("affinity handoff ==" in table and "imissed  rx_nombuf    ierrors" in table and
+          "handoff (out/in/dropped/waits/foreign): lcore 1 " in table and
+          "active by state: oneway " in table,
+          "-T table: the affinity, the NIC counters, the handoff counters, flows by state")
 
 
 def test_affinity_startup(binary, tmp):
