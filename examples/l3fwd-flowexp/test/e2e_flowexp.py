@@ -566,7 +566,11 @@ def test_affinity(binary, tmp, mode, layout):
     write_pcap(paths["all"], frames)
     write_pcap(paths["fwd"], fwd)
     write_pcap(paths["rev"], rev)
-    common = PMD + FAST + ["--max-flows", "4096", "--exit-when-drained", "--duration", "60"]
+    # one-way timeouts of 1 s rather than 0.3: the reply may be read from
+    # the other queue a while after the request when the two workers share
+    # a busy CPU; the run lasts as long (the two-way timeouts are 2.5 s)
+    common = PMD + FAST + ["--timeout-oneway", "1", "--timeout-tcp-syn", "1",
+                           "--max-flows", "4096", "--exit-when-drained", "--duration", "60"]
     ref = Example(binary, "aff_ref_" + layout, EAL + ["-l", "0-1", "--vdev",
                   "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (paths["all"], os.path.join(tmp, "ref_out.pcap"))],
                   ["-p", "1"] + common, tmp).finish()
