@@ -20,12 +20,6 @@
 
 static void drop(struct fx_handoff *h, struct rte_mbuf **m, unsigned int n);
 
-/* Packets for one owner, collected during one burst. */
-struct fx_ho_buf {
-	uint16_t n;
-	struct rte_mbuf *m[FX_HANDOFF_BURST];
-};
-
 enum fx_affinity_mode fx_affinity_mode = FX_AFF_SINGLE;
 char fx_affinity_reason[224];
 uint16_t fx_rss_owner[FX_RSS_RETA_MAX];
@@ -120,9 +114,8 @@ drop(struct fx_handoff *h, struct rte_mbuf **m, unsigned int n)
 	rte_pktmbuf_free_bulk(m, n);
 }
 
-/* Enqueue what was collected for owner o; a full ring drops the rest. */
-static inline void
-flush_owner(struct fx_handoff *h, uint16_t o)
+void
+fx_handoff_flush_owner(struct fx_handoff *h, uint16_t o)
 {
 	struct fx_ho_buf *b = &h->buf[o];
 	unsigned int sent;
@@ -134,39 +127,40 @@ flush_owner(struct fx_handoff *h, uint16_t o)
 	b->n = 0;
 }
 
-uint16_t
-fx_handoff_dispatch(struct fx_handoff *h, struct rte_mbuf **pkts, uint16_t n)
+void
+fx_handoff_flush(struct fx_handoff *h)
 {
-	uint16_t i, kept = 0, o, nw = h->nb_workers;
-	uint64_t pending = 0;   /* owners with packets collected (first 64) */
-	struct fx_ho_buf *b;
+	uint64_t pending = h->pending;
+	uint16_t o;
 
-	for (i = 0; i < n; i++) {
-		o = fx_handoff_owner(fx_pkt_of(pkts[i])->sig, nw);
-		if (o == h->self) {
-			pkts[kept++] = pkts[i];
-			continue;
-		}
-		b = &h->buf[o];
-		b->m[b->n++] = pkts[i];
-		if (o < 64)
-			pending |= UINT64_C(1) << o;
-		if (b->n == FX_HANDOFF_BURST)
-			flush_owner(h, o);
-	}
-	if (kept == n)
-		return kept;
-	if (nw <= 64) {
+	h->pending = 0;
+	if (h->nb_workers <= 64) {
 		while (pending != 0) {
 			o = (uint16_t)rte_bsf64(pending);
 			pending &= pending - 1;
 			if (h->buf[o].n != 0)
-				flush_owner(h, o);
+				fx_handoff_flush_owner(h, o);
 		}
 	} else {
-		for (o = 0; o < nw; o++)
+		for (o = 0; o < h->nb_workers; o++)
 			if (h->buf[o].n != 0)
-				flush_owner(h, o);
+				fx_handoff_flush_owner(h, o);
 	}
+}
+
+uint16_t
+fx_handoff_dispatch(struct fx_handoff *h, struct rte_mbuf **pkts, uint16_t n)
+{
+	uint16_t i, kept = 0, o;
+
+	for (i = 0; i < n; i++) {
+		o = fx_handoff_owner(fx_pkt_of(pkts[i])->sig, h->nb_workers);
+		if (o == h->self)
+			pkts[kept++] = pkts[i];
+		else
+			fx_handoff_send(h, o, pkts[i]);
+	}
+	if (kept != n)
+		fx_handoff_flush(h);
 	return kept;
 }

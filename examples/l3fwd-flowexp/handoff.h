@@ -45,8 +45,10 @@
  * again. The receive port is m->port.
  *
  * The module is independent of what the owner does with the packet: flow
- * tracking uses it here, and NAT's return traffic (owner of the public
- * port) can hand off the same way with its own owner function.
+ * tracking uses it here (fx_handoff_dispatch: owner by the key's hash),
+ * and NAT's return traffic (owner of the public port) can hand off the
+ * same way with its own owner function (fx_handoff_send, then
+ * fx_handoff_flush once per burst; fx_handoff_take on the owner).
  */
 
 #ifndef _FX_HANDOFF_H_
@@ -90,6 +92,12 @@ struct fx_handoff_stats {
 	uint64_t dropped_port[RTE_MAX_ETHPORTS];   /**< dropped, by receive port */
 };
 
+/** Packets for one owner, collected during one burst. */
+struct fx_ho_buf {
+	uint16_t n;
+	struct rte_mbuf *m[FX_HANDOFF_BURST];
+};
+
 /** One worker's side of the handoff. */
 struct fx_handoff {
 	uint16_t self;                    /**< worker index */
@@ -97,6 +105,7 @@ struct fx_handoff {
 	struct rte_ring **in;             /**< [sender]: rings to drain; NULL for self */
 	struct rte_ring **out;            /**< [owner]: rings to fill; NULL for self */
 	struct fx_ho_buf *buf;            /**< [owner]: packets collected in one burst */
+	uint64_t pending;                 /**< owners (below 64) with packets in buf */
 	struct fx_handoff_stats st;
 };
 
@@ -145,10 +154,34 @@ int fx_handoff_init(struct fx_handoff *const *h, const int *socket,
 /** Free the rings (after the workers stopped) and any packet left in them. */
 void fx_handoff_fini(struct fx_handoff *const *h, unsigned int nb_workers);
 
+/** Enqueue what was collected for one owner; a full ring drops the rest. */
+void fx_handoff_flush_owner(struct fx_handoff *h, uint16_t owner);
+
 /**
- * Sender: pass the packets this worker does not own to their owners; the
- * ones it owns are compacted to the front of pkts. Each packet's
- * fx_pkt_of()->sig must be set. Returns how many are kept.
+ * Sender: pass one packet to worker owner (not this one), with any owner
+ * function (NAT: the owner of the public port). Packets are collected per
+ * owner and enqueued a burst at a time; fx_handoff_flush() sends the rest.
+ */
+static inline void
+fx_handoff_send(struct fx_handoff *h, uint16_t owner, struct rte_mbuf *m)
+{
+	struct fx_ho_buf *b = &h->buf[owner];
+
+	b->m[b->n++] = m;
+	if (owner < 64)
+		h->pending |= UINT64_C(1) << owner;
+	if (b->n == FX_HANDOFF_BURST)
+		fx_handoff_flush_owner(h, owner);
+}
+
+/** Sender: enqueue what fx_handoff_send() collected (once per rx burst). */
+void fx_handoff_flush(struct fx_handoff *h);
+
+/**
+ * Sender, flow tracking: pass the packets this worker does not own by
+ * fx_handoff_owner() of their key's hash to their owners; the ones it owns
+ * are compacted to the front of pkts. Each packet's fx_pkt_of()->sig must
+ * be set. Returns how many are kept.
  */
 uint16_t fx_handoff_dispatch(struct fx_handoff *h, struct rte_mbuf **pkts,
 			     uint16_t n);
