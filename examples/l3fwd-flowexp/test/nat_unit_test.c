@@ -11,6 +11,10 @@
  *   - the allocator against a reference model over random operations:
  *     preservation, random ports inside the share only, exhaustion with
  *     nothing changed, free/held/in-use counts exact at every step;
+ *   - the mapping table: both keys find the record, the public tuple is
+ *     taken while live or held, hold-down drops the out key only,
+ *     conflicts and a full table change nothing, and a random run against
+ *     a reference model keeps every lookup right;
  *   - translation: for random IPv4 TCP, UDP (with and without checksum)
  *     and ICMP echo packets, every incrementally patched checksum equals
  *     a full recomputation; ICMP errors quoting a translated packet, with
@@ -30,6 +34,7 @@
 #include <rte_random.h>
 
 #include "../nat_ports.h"
+#include "../nat_table.h"
 #include "../nat_translate.h"
 
 static unsigned int failures;
@@ -558,6 +563,206 @@ test_icmp_error(unsigned int rounds)
 	}
 }
 
+/* ---- mapping table ---- */
+
+static struct nat_mapping
+mapping(uint32_t in_addr, uint16_t in_port, uint32_t pub_addr, uint16_t pub_port,
+	uint32_t rem_addr, uint16_t rem_port, uint8_t proto)
+{
+	struct nat_mapping m;
+
+	memset(&m, 0, sizeof(m));
+	m.in_addr = in_addr;
+	m.in_port = in_port;
+	m.pub_addr = pub_addr;
+	m.pub_port = pub_port;
+	m.rem_addr = rem_addr;
+	m.rem_port = rem_port;
+	m.proto = proto;
+	return m;
+}
+
+static struct nat_mapping *
+lookup1(const struct nat_table *t, struct nat_key k)
+{
+	const struct nat_key *kp = &k;
+	struct nat_mapping *m;
+
+	nat_table_lookup_bulk(t, &kp, 1, &m);
+	return m;
+}
+
+static void
+test_table_basic(void)
+{
+	struct nat_table t;
+	struct nat_mapping tm, *m, *m2;
+	struct nat_key k;
+	uint64_t id;
+	uint32_t addr;
+	int err = 0;
+
+	CHECK(nat_table_create(&t, "x", 0, SOCKET_ID_ANY) == -EINVAL, "capacity 0");
+	CHECK(nat_table_create(&t, "a_name_of_21_chars___", 4, SOCKET_ID_ANY) == -EINVAL,
+	      "a 21-character name");
+	if (nat_table_create(&t, "basic", 2, SOCKET_ID_ANY) != 0) {
+		CHECK(false, "create");
+		return;
+	}
+	tm = mapping(0x0a000001, 1000, 0xc0000201, 2000, 0x08080808, 53, IPPROTO_UDP);
+	m = nat_table_add(&t, &tm, &err);
+	CHECK(m != NULL && m->state == NAT_LIVE, "add: %d", err);
+	if (m == NULL)
+		goto out;
+	nat_table_publish(m, 77);
+	k = nat_key_out(m);
+	CHECK(lookup1(&t, k) == m && nat_mapping_is_out(m, &k), "out key");
+	k = nat_key_in(m);
+	CHECK(lookup1(&t, k) == m && !nat_mapping_is_out(m, &k), "in key");
+	CHECK(nat_table_tuple_taken(&t, 0xc0000201, 2000, 0x08080808, 53, IPPROTO_UDP),
+	      "public tuple not taken");
+	CHECK(!nat_table_tuple_taken(&t, 0xc0000201, 2000, 0x08080808, 54, IPPROTO_UDP) &&
+	      !nat_table_tuple_taken(&t, 0xc0000201, 2000, 0x08080808, 53, IPPROTO_TCP),
+	      "another remote port or protocol taken");
+	CHECK(nat_table_snapshot(m, &id, &addr) == 1 && id == 77 && addr == 0x0a000001,
+	      "snapshot of a live mapping");
+
+	/* a second inside host on the same public tuple: refused, nothing changed */
+	tm = mapping(0x0a000002, 1000, 0xc0000201, 2000, 0x08080808, 53, IPPROTO_UDP);
+	CHECK(nat_table_add(&t, &tm, &err) == NULL && err == -EEXIST,
+	      "a taken public tuple handed out (%d)", err);
+	CHECK(nat_table_count(&t) == 1 && lookup1(&t, nat_key_out(&tm)) == NULL,
+	      "a refused add left something behind");
+	/* the same inside tuple again: refused */
+	tm = mapping(0x0a000001, 1000, 0xc0000201, 2001, 0x08080808, 53, IPPROTO_UDP);
+	CHECK(nat_table_add(&t, &tm, &err) == NULL && err != 0, "a duplicate out key");
+	CHECK(nat_table_count(&t) == 1, "a refused add counted");
+
+	/* full */
+	tm = mapping(0x0a000003, 1, 0xc0000201, 3, 0x08080808, 53, IPPROTO_UDP);
+	m2 = nat_table_add(&t, &tm, &err);
+	CHECK(m2 != NULL, "second mapping");
+	tm = mapping(0x0a000004, 1, 0xc0000201, 4, 0x08080808, 53, IPPROTO_UDP);
+	CHECK(nat_table_add(&t, &tm, &err) == NULL && err == -ENOSPC, "a full table took more");
+
+	/* hold-down: the out key goes, the public tuple stays taken */
+	nat_table_hold(&t, m, 1234, 78);
+	CHECK(m->state == NAT_HELD && m->held_until == 1234 && m->id == 78, "held state");
+	CHECK(lookup1(&t, nat_key_out(m)) == NULL, "out key of a held mapping");
+	CHECK(lookup1(&t, nat_key_in(m)) == m, "in key of a held mapping gone");
+	CHECK(nat_table_tuple_taken(&t, 0xc0000201, 2000, 0x08080808, 53, IPPROTO_UDP),
+	      "held tuple not taken");
+	CHECK(nat_table_snapshot(m, &id, &addr) == 0, "snapshot of a held mapping");
+	/* a new mapping of the same inside tuple gets another public port */
+	if (m2 != NULL)
+		nat_table_remove(&t, m2);
+	tm = mapping(0x0a000001, 1000, 0xc0000201, 2001, 0x08080808, 53, IPPROTO_UDP);
+	m2 = nat_table_add(&t, &tm, &err);
+	CHECK(m2 != NULL && m2 != m, "new mapping of an inside tuple in hold-down: %d", err);
+	nat_table_remove(&t, m);
+	CHECK(!nat_table_tuple_taken(&t, 0xc0000201, 2000, 0x08080808, 53, IPPROTO_UDP),
+	      "removed tuple still taken");
+	CHECK(nat_table_count(&t) == 1, "count %u", nat_table_count(&t));
+	if (m2 != NULL)
+		nat_table_remove(&t, m2);
+	CHECK(nat_table_count(&t) == 0, "count after removing all");
+out:
+	nat_table_free(&t);
+}
+
+/* random adds, holds and removes against a list of what should be there */
+static void
+test_table_model(unsigned int ops)
+{
+	enum { CAP = 256, SPACE = 64 };
+	static struct nat_mapping want[CAP];   /* by record index */
+	struct nat_table t;
+	struct nat_mapping tm, *m;
+	unsigned int i, j, live = 0, held = 0, adds = 0, conflicts = 0;
+	int err;
+
+	if (nat_table_create(&t, "model", CAP, SOCKET_ID_ANY) != 0) {
+		CHECK(false, "create");
+		return;
+	}
+	memset(want, 0, sizeof(want));
+	for (i = 0; i < ops; i++) {
+		uint32_t op = (uint32_t)rte_rand_max(4);
+
+		if (op < 2) {
+			/* small spaces, so conflicts happen */
+			tm = mapping(0x0a000000 + (uint32_t)rte_rand_max(SPACE),
+				     (uint16_t)rte_rand_max(4),
+				     0xc0000200 + (uint32_t)rte_rand_max(2),
+				     (uint16_t)rte_rand_max(SPACE),
+				     0x08080800 + (uint32_t)rte_rand_max(4),
+				     (uint16_t)rte_rand_max(2), IPPROTO_UDP);
+			bool clash = false;
+
+			for (j = 0; j < CAP; j++) {
+				struct nat_mapping *w = &want[j];
+				struct nat_key a = nat_key_out(&tm), b = nat_key_in(&tm);
+				struct nat_key wo = nat_key_out(w), wi = nat_key_in(w);
+
+				if (w->state == NAT_FREE)
+					continue;
+				if ((w->state == NAT_LIVE && memcmp(&a, &wo, sizeof(a)) == 0) ||
+				    memcmp(&b, &wi, sizeof(b)) == 0 ||
+				    memcmp(&a, &wi, sizeof(a)) == 0 ||
+				    (w->state == NAT_LIVE && memcmp(&b, &wo, sizeof(b)) == 0))
+					clash = true;
+			}
+			m = nat_table_add(&t, &tm, &err);
+			if (clash || live + held == CAP) {
+				CHECK(m == NULL, "op %u: add accepted a clash or a full table", i);
+				conflicts++;
+				continue;
+			}
+			CHECK(m != NULL, "op %u: add refused: %d", i, err);
+			if (m == NULL)
+				continue;
+			want[nat_table_index(&t, m)] = *m;
+			live++;
+			adds++;
+		} else {
+			j = (unsigned int)rte_rand_max(CAP);
+			m = &t.rec[j];
+			if (want[j].state == NAT_FREE)
+				continue;
+			if (op == 2 && want[j].state == NAT_LIVE) {
+				nat_table_hold(&t, m, i, i);
+				want[j].state = NAT_HELD;
+				live--;
+				held++;
+			} else {
+				nat_table_remove(&t, m);
+				if (want[j].state == NAT_LIVE)
+					live--;
+				else
+					held--;
+				want[j].state = NAT_FREE;
+			}
+		}
+		CHECK(nat_table_count(&t) == live + held, "op %u: count", i);
+		/* every key of every record that should be there, and not more */
+		for (j = 0; j < CAP; j++) {
+			struct nat_mapping *w = &want[j];
+
+			if (w->state == NAT_FREE)
+				continue;
+			CHECK(lookup1(&t, nat_key_in(w)) == &t.rec[j], "op %u: in key", i);
+			CHECK((lookup1(&t, nat_key_out(w)) == &t.rec[j]) ==
+			      (w->state == NAT_LIVE), "op %u: out key", i);
+		}
+		if (failures > 20)
+			break;
+	}
+	CHECK(adds > 0 && conflicts > 0, "model run without adds (%u) or conflicts (%u)",
+	      adds, conflicts);
+	printf("table model: %u ops, %u added, %u refused\n", ops, adds, conflicts);
+	nat_table_free(&t);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -572,6 +777,8 @@ main(int argc, char **argv)
 	test_alloc_model(1024, 65535, 1024, 5, 20000);  /* 63 ports */
 	test_alloc_model(40000, 40007, 2, 1, 5000);     /* 4 ports: exhaustion */
 	test_alloc_model(100, 100, 1, 0, 2000);         /* 1 port */
+	test_table_basic();
+	test_table_model(20000);
 	test_rewrite(30000);
 	test_udp_zero_result(1000);
 	test_icmp_error(30000);
