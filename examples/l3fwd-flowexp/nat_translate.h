@@ -202,8 +202,11 @@ nat_rewrite_v4(struct rte_ipv4_hdr *ip, void *l4, uint32_t l4_len, bool src,
 	}
 }
 
-/** ICMPv4 error types, which quote the offending packet (RFC 792). */
-enum nat_icmp_error {
+/** ICMPv4 types NAT handles (RFC 792); DPDK's names changed in 24.11. */
+enum nat_icmp_type {
+	NAT_ICMP_ECHO_REPLY = 0,
+	NAT_ICMP_ECHO_REQUEST = 8,
+	/* errors, which quote the offending packet */
 	NAT_ICMP_DEST_UNREACH = 3,
 	NAT_ICMP_SOURCE_QUENCH = 4,
 	NAT_ICMP_REDIRECT = 5,

@@ -342,7 +342,7 @@ make_packet(struct pkt *p, uint8_t proto, bool udp_no_cksum)
 				rte_ipv4_udptcp_cksum(ip, l4);
 		break;
 	case IPPROTO_ICMP:
-		((struct rte_icmp_hdr *)l4)->icmp_type = RTE_IP_ICMP_ECHO_REQUEST;
+		((struct rte_icmp_hdr *)l4)->icmp_type = NAT_ICMP_ECHO_REQUEST;
 		((struct rte_icmp_hdr *)l4)->icmp_code = 0;
 		((struct rte_icmp_hdr *)l4)->icmp_cksum = 0;
 		((struct rte_icmp_hdr *)l4)->icmp_cksum = icmp_cksum(l4, l4_len);
