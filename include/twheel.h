@@ -26,7 +26,14 @@
  *
  * Guarantees (see doc/guide.md for the proofs and the tests that check them):
  * a Due record is never early; every scheduled entry leaves exactly once;
- * one sweep does at most @c budget units of work; a stale id is inert.
+ * one sweep does at most @c budget units of work; a stale id, or one of
+ * another wheel, is inert.
+ *
+ * Errors, as in DPDK's rte_ring: a function that returns a pointer or an id
+ * returns NULL or TWHEEL_ID_INVALID on failure and sets rte_errno; one that
+ * returns an int returns 0 or a negative errno value (-ENOENT, -ENOBUFS,
+ * ...) and leaves rte_errno alone; the bulk calls return a count and give
+ * each element's int result in their @c rc array.
  */
 
 #include <stdint.h>
@@ -40,8 +47,11 @@ extern "C" {
 struct twheel;
 
 /**
- * Entry id: slab index in the low 32 bits, generation in the high 32 bits.
- * The generation of a live entry is odd, so 0 is never a valid id.
+ * Entry id: slab index in the low 32 bits; in the high 32 bits the entry's
+ * generation plus a salt of the wheel's own. The high half of a live entry's
+ * id is odd, so 0 is never a valid id. Ids belong to one wheel: an id of
+ * another wheel, or of an earlier wheel of the same name, is rejected like a
+ * stale one.
  */
 typedef uint64_t twheel_id_t;
 
@@ -177,8 +187,9 @@ twheel_id_t twheel_schedule(struct twheel *w, uint64_t deadline, void *payload);
  *   An id from twheel_schedule() or an adopt callback.
  * @return
  *   0, or -ENOENT if the entry has already left (fired, cancelled, drained)
- *   or the id was never valid. A stale id changes nothing, even after its
- *   slot was reused.
+ *   or the id was never valid, or belongs to another wheel (or to an earlier
+ *   wheel of this name). Such an id changes nothing, even after its slot
+ *   was reused.
  */
 int twheel_cancel(struct twheel *w, twheel_id_t id);
 
@@ -238,11 +249,13 @@ unsigned int twheel_cancel_bulk(struct twheel *w, const twheel_id_t *ids,
  * @param ids
  *   The ids, @p n of them.
  * @param deadlines
- *   The new deadlines, one per id.
+ *   The new deadlines, one per id. NULL is refused: every id's result is
+ *   -EINVAL and nothing changes.
  * @param n
  *   How many.
  * @param rc
- *   If not NULL, filled with each id's twheel_move() result (0 or -ENOENT).
+ *   If not NULL, filled with each id's twheel_move() result (0 or -ENOENT),
+ *   or -EINVAL for every id when @p deadlines is NULL.
  * @return
  *   How many entries were moved.
  */
@@ -274,8 +287,16 @@ struct twheel_fired {
  * stops after @p budget units and the next call resumes exactly there,
  * in the middle of a bucket if need be.
  *
- * @p now may go backwards: the wheel then makes no progress, and nothing
- * fires before its deadline.
+ * Time that jumps. Nothing ever fires before its deadline, whatever @p now
+ * does. @p now may go backwards: by up to one rotation (slots *
+ * tick_cycles) the wheel makes no progress until time is back, and entries
+ * scheduled meanwhile may wait that long; by more than a rotation (a clock
+ * reset, or one absurd value such as UINT64_MAX before sane ones) this
+ * sweep re-bases the wheel at @p now, which becomes the wheel's time: what
+ * was filed before is found within a rotation, what is filed afterwards
+ * fires on time. When @p now jumps ahead by more than a rotation, one pass
+ * over every bucket examines each waiting entry once or twice (within the
+ * budget, over as many calls as it takes).
  *
  * @param w
  *   The wheel.
@@ -292,25 +313,36 @@ unsigned int twheel_sweep(struct twheel *w, uint64_t now, unsigned int budget,
 			  struct twheel_fired *out);
 
 /**
- * Hand back every live entry as TWHEEL_CANCELLED, at most @p budget per call;
- * for shutdown and port reset. Owner lcore only. Remote messages are applied
- * first, as by twheel_sweep(). Call until it returns 0.
+ * Hand back every live entry as TWHEEL_CANCELLED, for shutdown and port
+ * reset. Owner lcore only.
+ *
+ * Remote messages are applied first and count against @p budget as in
+ * twheel_sweep(): each message and each entry handed back is one unit of
+ * work, and a call does at most @p budget units. A message may write no
+ * record (an adoption, whose entry a later call hands back, or a cancel of
+ * an entry already gone), so a call can spend its budget and return 0 with
+ * work left; such a call, like any drain that stops at its budget with
+ * something left, is counted in @c budget_exhausted. So drain until a call
+ * returns 0 without @c budget_exhausted moving (twheel_stats_get()); with a
+ * budget larger than the messages in the ring, until it returns 0.
  *
  * @param w
  *   The wheel.
  * @param budget
- *   Records at most.
+ *   Units of work at most; 0 does nothing.
  * @param out
  *   Room for @p budget records.
  * @return
- *   Records written to @p out; 0 when the wheel is empty.
+ *   Records written to @p out, at most @p budget.
  */
 unsigned int twheel_drain(struct twheel *w, unsigned int budget,
 			  struct twheel_fired *out);
 
 /**
  * Ask the owner to cancel an entry. Any lcore or thread; lock-free and
- * non-blocking. The owner applies it at its next sweep: a live entry is handed
+ * non-blocking: a producer never waits for another, even one stopped in the
+ * middle of its own enqueue (a full ring, its reserved slots included, is
+ * -ENOBUFS). The owner applies it at its next sweep: a live entry is handed
  * back as TWHEEL_CANCELLED, a stale id is counted in @c remote_stale.
  *
  * @param w
@@ -325,7 +357,8 @@ int twheel_remote_cancel(struct twheel *w, twheel_id_t id);
 
 /**
  * Ask the owner to schedule an entry. Any lcore or thread; lock-free and
- * non-blocking. At its next sweep the owner inserts it and calls
+ * non-blocking, as twheel_remote_cancel(). At its next sweep the owner
+ * inserts it and calls
  * @c adopt_fn with the new id, or, if the wheel is full, hands the payload
  * back as TWHEEL_REJECTED.
  *
@@ -353,7 +386,7 @@ struct twheel_stats {
 	uint64_t remote_full;      /**< Remote calls that returned -ENOBUFS. */
 	uint64_t rejected;         /**< TWHEEL_REJECTED records. */
 	uint64_t sweeps;           /**< Calls to twheel_sweep(). */
-	uint64_t budget_exhausted; /**< Sweeps that stopped at the budget with work left. */
+	uint64_t budget_exhausted; /**< Sweeps and drains that stopped at the budget with work left. */
 	uint64_t max_lag_cycles;   /**< Largest (now - deadline) of a Due record. */
 };
 

@@ -30,9 +30,10 @@
  *
  * Chunks come from a pool sized at create time. Every slab index is in
  * exactly one list at all times (a bucket, pending, or the free stack of
- * unused entries, twheel_bucket.h), and each has at most one partly filled
- * chunk, so capacity / 14 + min(capacity, lists + 1) chunks always
- * suffice: insert can never run out.
+ * unused entries, twheel_slab.h), and each has at most one partly filled
+ * chunk, so capacity / TWHEEL_CHUNK_REFS + min(capacity, lists + 1) chunks
+ * always suffice: insert can never run out. (TWHEEL_CHUNK_REFS is 14 with
+ * 64-byte cache lines, the figure used below.)
  *
  * A bucket owns a list through bucket_list[]. Detaching a bucket for a sweep
  * swaps its list with the empty pending list, so it is O(1) however long
@@ -40,6 +41,7 @@
  */
 
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include <rte_common.h>
@@ -58,10 +60,19 @@ twheel_lists_init(struct twheel *w)
 	uint64_t nb_chunks;
 	uint32_t i;
 
+	/* a chunk is one cache line, its indices fill it, a link holds a slot */
+	RTE_BUILD_BUG_ON(sizeof(struct twheel_chunk) != RTE_CACHE_LINE_SIZE);
+	RTE_BUILD_BUG_ON(offsetof(struct twheel_chunk, ref) +
+			 TWHEEL_CHUNK_REFS * sizeof(uint32_t) != RTE_CACHE_LINE_SIZE);
+	RTE_BUILD_BUG_ON(TWHEEL_CHUNK_REFS > (1u << TWHEEL_LINK_SLOT_BITS));
+	/* and a chunk index in the rest, at the largest geometry */
+	RTE_BUILD_BUG_ON((uint64_t)TWHEEL_CAPACITY_MAX / TWHEEL_CHUNK_REFS +
+			 TWHEEL_SLOTS_MAX + 2 >
+			 (UINT64_C(1) << (32 - TWHEEL_LINK_SLOT_BITS)));
+
 	/* the lists and the free stack each have at most one partial chunk */
 	nb_chunks = w->capacity / TWHEEL_CHUNK_REFS +
 		RTE_MIN((uint64_t)w->capacity, (uint64_t)nb_lists + 1);
-	w->nb_chunks = (uint32_t)nb_chunks;
 
 	w->chunks = rte_malloc_socket("twheel_chunks",
 			nb_chunks * sizeof(struct twheel_chunk),
@@ -101,28 +112,14 @@ twheel_lists_init(struct twheel *w)
 		.head = TWHEEL_NIL, .fill = 0, .bucket = TWHEEL_BUCKET_PENDING,
 	};
 
-	/* every entry is free; the lowest index is handed out first */
 	w->free_head = TWHEEL_NIL;
 	w->free_fill = 0;
-	for (i = w->capacity; i-- > 0;)
-		twheel_free_push(w, i);
-	w->slab->owner = w;
 	return 0;
 }
 
 void
 twheel_lists_free(struct twheel *w)
 {
-	/*
-	 * The free list goes with the chunks: rte_mempool_free() dequeues
-	 * every object before it frees the memory, so leave it nothing to
-	 * walk.
-	 */
-	if (w->slab != NULL && w->slab->owner == w) {
-		w->slab->owner = NULL;
-		w->slab->free_head = TWHEEL_NIL;
-		w->slab->free_count = 0;
-	}
 	rte_free(w->chunks);
 	rte_free(w->lists);
 	rte_free(w->bucket_list);

@@ -28,6 +28,8 @@
  * previous operation of the same burst moved.
  */
 
+#include <errno.h>
+
 #include <rte_common.h>
 #include <rte_prefetch.h>
 
@@ -41,13 +43,9 @@ static inline void
 prefetch_entry_lines(const struct twheel *w, twheel_id_t id)
 {
 	uint32_t idx = (uint32_t)id;
-	const uint8_t *e;
 
-	if (unlikely(idx >= w->capacity))
-		return;
-	e = (const uint8_t *)twheel_entry_at(w, idx);
-	rte_prefetch0(e);
-	rte_prefetch0(e + sizeof(struct twheel_entry) - 1);
+	if (likely(idx < w->capacity))
+		twheel_entry_prefetch(twheel_entry_at(w, idx));
 }
 
 /*
@@ -69,7 +67,7 @@ prefetch_chains(const struct twheel *w, const twheel_id_t *ids,
 			e[i] = NULL;               /* a later move only stores */
 		if (e[i] == NULL)
 			continue;
-		rte_prefetch0(&w->chunks[e[i]->link >> TWHEEL_LINK_SLOT_BITS]);
+		rte_prefetch0(twheel_entry_chunk(w, e[i]));
 		if (deadlines != NULL) {
 			to[i] = twheel_list_for(w, deadlines[i]);
 			rte_prefetch0(&w->lists[to[i]]);
@@ -81,7 +79,7 @@ prefetch_chains(const struct twheel *w, const twheel_id_t *ids,
 		if (e[i] == NULL)
 			continue;
 		/* the entry's own list holds it, so it has a head chunk */
-		l = &w->lists[w->chunks[e[i]->link >> TWHEEL_LINK_SLOT_BITS].list];
+		l = &w->lists[twheel_entry_chunk(w, e[i])->list];
 		rte_prefetch0(&w->chunks[l->head]);
 		if (deadlines != NULL && w->lists[to[i]].head != TWHEEL_NIL)
 			rte_prefetch0(&w->chunks[w->lists[to[i]].head]);
@@ -91,7 +89,7 @@ prefetch_chains(const struct twheel *w, const twheel_id_t *ids,
 
 		if (e[i] == NULL)
 			continue;
-		l = &w->lists[w->chunks[e[i]->link >> TWHEEL_LINK_SLOT_BITS].list];
+		l = &w->lists[twheel_entry_chunk(w, e[i])->list];
 		prefetch_entry_lines(w, w->chunks[l->head].ref[l->fill - 1]);
 	}
 }
@@ -131,5 +129,13 @@ unsigned int
 twheel_move_bulk(struct twheel *w, const twheel_id_t *ids,
 		 const uint64_t *deadlines, unsigned int n, int *rc)
 {
+	unsigned int i;
+
+	/* bulk() reads "no deadlines" as cancel: refuse it here */
+	if (unlikely(deadlines == NULL)) {
+		for (i = 0; rc != NULL && i < n; i++)
+			rc[i] = -EINVAL;
+		return 0;
+	}
 	return bulk(w, ids, deadlines, n, rc);
 }

@@ -33,6 +33,7 @@
 #include <rte_mempool.h>
 
 #include "twheel_private.h"
+#include "twheel_slab.h"
 
 RTE_LOG_REGISTER(twheel_logtype, lib.twheel, INFO);
 
@@ -108,10 +109,38 @@ config_check(const struct twheel_config *cfg)
 	return 0;
 }
 
+/*
+ * Id salts: even, so generations keep their parity (twheel_private.h), and
+ * different for every wheel this process creates: 2 * (base + k * 2^32/phi)
+ * for the k-th wheel. Two wheels' ids only meet where the generations of
+ * one slot differ by exactly the salts' difference; the golden-ratio step
+ * makes that about 2^30 (2^29 reuses of the slot) for wheels created one
+ * after the other, and in the order of 2^31 / n for wheels n creations
+ * apart. The base is the TSC at load time, so the wheels of another
+ * process, or of this program's next run, get other salts too.
+ */
+static uint32_t salt_base;
+static uint32_t salt_seq;
+
+RTE_INIT(twheel_salt_init)
+{
+	salt_base = (uint32_t)rte_rdtsc() ^ (uint32_t)(rte_rdtsc() >> 32);
+}
+
+static uint32_t
+salt_next(void)
+{
+	uint32_t k = twheel_atomic_add(&salt_seq, 1);
+
+	return 2 * (salt_base + k * UINT32_C(0x9e3779b9));
+}
+
 static void
 set_tick(struct twheel *w, uint64_t tick_cycles)
 {
 	w->tick_cycles = tick_cycles;
+	w->rotation_cycles = tick_cycles > UINT64_MAX / w->slots ? UINT64_MAX :
+		tick_cycles * w->slots;
 	if (rte_is_power_of_2(tick_cycles)) {
 		w->tick_shift = (uint8_t)__builtin_ctzll(tick_cycles);
 	} else {
@@ -147,7 +176,9 @@ slab_create(struct twheel *w)
 	struct rte_mempool *mp;
 	int ret;
 
-	snprintf(mp_name, sizeof(mp_name), "TW_%s", w->name);
+	/* 24 bytes behind the 24-byte object header: a stride of 48 */
+	RTE_BUILD_BUG_ON(sizeof(struct twheel_entry) != 24);
+	twheel_object_name(mp_name, sizeof(mp_name), "TW", w->name);
 	mp = rte_mempool_create_empty(mp_name, w->capacity,
 			sizeof(struct twheel_entry), 0, 0, w->socket_id,
 			RTE_MEMPOOL_F_NO_CACHE_ALIGN | RTE_MEMPOOL_F_NO_SPREAD |
@@ -183,12 +214,6 @@ slab_create(struct twheel *w)
 		return -ENOMEM;
 	}
 
-	/*
-	 * The free list populate left in the pool serves only the mempool
-	 * library until twheel_lists_init() gives the wheel its free stack
-	 * (lowest index first).
-	 */
-
 	w->slab = s;
 	w->slab_base = s->base;
 	w->stride = s->stride;
@@ -199,6 +224,7 @@ static void
 wheel_release(struct twheel *w)
 {
 	twheel_remote_free(w);
+	twheel_slab_disown(w);
 	twheel_lists_free(w);
 	rte_mempool_free(w->mp);
 	rte_free(w);
@@ -247,6 +273,7 @@ twheel_create(const struct twheel_config *cfg)
 	w->adopt_arg = cfg->adopt_arg;
 	w->cursor = 0;
 	w->now = 0;
+	w->salt = salt_next();
 
 	ret = slab_create(w);
 	if (ret != 0)
@@ -257,6 +284,7 @@ twheel_create(const struct twheel_config *cfg)
 			   w->name, w->slots, socket);
 		goto fail_wheel;
 	}
+	twheel_slab_adopt(w);
 	if (cfg->remote_ring_size != 0) {
 		ret = twheel_remote_init(w, cfg->remote_ring_size);
 		if (ret != 0)

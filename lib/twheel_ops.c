@@ -5,11 +5,13 @@
 /*
  * The owner's O(1) operations: schedule, cancel, move.
  *
- * An id is (generation << 32 | slab index). A live entry's generation is
- * odd; releasing the slot makes it even and the next allocation odd again,
- * so an id goes stale the moment its entry leaves and stays stale when the
- * slot is reused (until the 32-bit generation wraps after 2^31 reuses of
- * that one slot). Every operation on an id starts with that check.
+ * An id is ((generation + salt) << 32 | slab index). A live entry's
+ * generation is odd; releasing the slot makes it even and the next
+ * allocation odd again, so an id goes stale the moment its entry leaves and
+ * stays stale when the slot is reused (until the 32-bit generation wraps
+ * after 2^31 reuses of that one slot). The wheel's salt makes ids of
+ * different wheels differ (twheel_private.h). Every operation on an id
+ * starts with that check.
  *
  * Where an entry is filed is decided by twheel_list_for(): a deadline at or
  * before the latest sweep's now goes to the pending list and fires at the
@@ -34,6 +36,7 @@
 
 #include "twheel_private.h"
 #include "twheel_bucket.h"
+#include "twheel_slab.h"
 
 /* Insert a new entry: its id, or TWHEEL_ID_INVALID when the slab is full. */
 twheel_id_t
@@ -51,7 +54,7 @@ twheel_entry_add(struct twheel *w, uint64_t deadline, void *payload)
 	twheel_list_insert(w, twheel_list_for(w, deadline), idx, e);
 	TWHEEL_STAT_ADD(w, scheduled, 1);
 	TWHEEL_STAT_ADD(w, live, 1);
-	return twheel_make_id(idx, e->gen);
+	return twheel_make_id(idx, e->gen, w->salt);
 }
 
 twheel_id_t
@@ -71,10 +74,7 @@ twheel_cancel(struct twheel *w, twheel_id_t id)
 
 	if (unlikely(e == NULL))
 		return -ENOENT;
-	twheel_list_remove(w, e);
-	twheel_slab_release(w, (uint32_t)id, e);
-	TWHEEL_STAT_ADD(w, cancelled, 1);
-	TWHEEL_STAT_SUB(w, live, 1);
+	twheel_entry_cancel(w, (uint32_t)id, e, NULL);
 	return 0;
 }
 
@@ -98,7 +98,7 @@ twheel_move(struct twheel *w, twheel_id_t id, uint64_t deadline)
 	e->deadline = deadline;
 	to = twheel_list_for(w, deadline);
 	/* same list: rewriting the deadline was all it took */
-	if (w->chunks[e->link >> TWHEEL_LINK_SLOT_BITS].list != to) {
+	if (twheel_entry_chunk(w, e)->list != to) {
 		twheel_list_remove(w, e);
 		twheel_list_insert(w, to, (uint32_t)id, e);
 	}

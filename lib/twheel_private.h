@@ -11,13 +11,13 @@
  *   slab     entries in an rte_mempool driven by our own "twheel_slab"
  *            mempool ops (twheel_slab.c). Objects are laid out back to back
  *            in one chunk, so entry <-> index is base + index * stride. The
- *            free entries' indices are a stack of chunks (below); the
- *            generation survives in the free entry, so a reused slot gets a
- *            new id.
+ *            free entries' indices are a stack of chunks (below,
+ *            twheel_slab.h); the generation survives in the free entry, so
+ *            a reused slot gets a new id.
  *
  *   lists    one list per bucket plus one "pending" list (twheel_bucket.c).
- *            A list is a chain of 64-byte chunks of slab indices; only its
- *            newest chunk is partly filled. An entry records where its index
+ *            A list is a chain of one-cache-line chunks of slab indices
+ *            (14 to a 64-byte line); only its newest chunk is partly filled. An entry records where its index
  *            sits (chunk, slot), so removal swaps the list's last index into
  *            the hole: O(1), no tombstones, and a sweep reads indices 14 at a
  *            time and can prefetch the entries and payloads it will need.
@@ -28,9 +28,9 @@
  * The free stack holds free entries' indices in chunks from the same pool:
  * a free index costs no more memory than a filed one, and allocation reads
  * indices 14 to a line, so the entry it will hand out next is prefetched
- * before it is needed. (A free list threaded through the free entries
- * would make every allocation wait for the previous entry's line: after
- * churn, a dependent cache miss per schedule.)
+ * before it is needed. (A list threaded through the free entries would
+ * make every allocation wait for the previous entry's line: after churn, a
+ * dependent cache miss per schedule.)
  *
  * The pending list holds the entries a sweep must examine next: the bucket
  * it detached (so it can stop mid-bucket and resume) and entries scheduled
@@ -40,13 +40,16 @@
 #ifndef _TWHEEL_PRIVATE_H_
 #define _TWHEEL_PRIVATE_H_
 
-#include <stdint.h>
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/queue.h>
 
 #include <rte_branch_prediction.h>
 #include <rte_common.h>
 #include <rte_log.h>
+#include <rte_prefetch.h>
 #include <rte_reciprocal.h>
 
 #include "twheel.h"
@@ -58,45 +61,72 @@ extern int twheel_logtype;
 /* "no index" in 32-bit links */
 #define TWHEEL_NIL UINT32_MAX
 
-/* An entry: 24 bytes, behind the mempool's 24-byte object header. */
+/*
+ * The only place the library names the compiler's __atomic builtins
+ * (DPDK 22.11 has no rte_atomic_*_explicit; 23.11 does, and checkpatch
+ * refuses the builtins). Relaxed ordering is all the library needs: one
+ * writer per counter, readers that want no snapshot.
+ */
+#define twheel_atomic_load(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define twheel_atomic_store(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#define twheel_atomic_add(p, v) __atomic_fetch_add((p), (v), __ATOMIC_RELAXED)
+
+/*
+ * An entry: 24 bytes (RTE_BUILD_BUG_ON in twheel_create.c), behind the
+ * mempool's 24-byte object header: a stride of 48.
+ */
 struct twheel_entry {
 	void *payload;
 	uint64_t deadline;   /* as last set; the lazy deadline lives in the payload */
 	uint32_t gen;        /* odd while live, even while free */
-	uint32_t link;       /* live: chunk << 4 | slot; free: next free index */
+	uint32_t link;       /* live: twheel_link(chunk, slot); free: see twheel_slab.c */
 };
 
-/* A chunk of a list: 14 slab indices and its links, one cache line. */
-#define TWHEEL_CHUNK_REFS 14
-#define TWHEEL_LINK_SLOT_BITS 4
+/*
+ * A chunk of a list: its links and as many slab indices as fill the rest of
+ * one cache line, 14 on 64-byte lines, 30 on 128-byte ones (so the chunk
+ * never doubles in size to waste half a line). Layout claims are
+ * RTE_BUILD_BUG_ONs in twheel_lists_init().
+ */
+#define TWHEEL_CHUNK_REFS (RTE_CACHE_LINE_SIZE / 4 - 2)
+/* slot bits of a link: enough for TWHEEL_CHUNK_REFS - 1 */
+#define TWHEEL_LINK_SLOT_BITS (RTE_CACHE_LINE_SIZE > 64 ? 5 : 4)
 struct twheel_chunk {
 	uint32_t next;       /* older (full) chunk of the same list, or NIL */
 	uint32_t list;       /* the list this chunk belongs to */
 	uint32_t ref[TWHEEL_CHUNK_REFS];
 } __rte_cache_aligned;
 
+/* A live entry's link: where its index sits, chunk and slot. */
+static inline uint32_t
+twheel_link(uint32_t chunk, uint32_t slot)
+{
+	return (chunk << TWHEEL_LINK_SLOT_BITS) | slot;
+}
+
+static inline uint32_t
+twheel_link_chunk(uint32_t link)
+{
+	return link >> TWHEEL_LINK_SLOT_BITS;
+}
+
+static inline uint32_t
+twheel_link_slot(uint32_t link)
+{
+	return link & ((UINT32_C(1) << TWHEEL_LINK_SLOT_BITS) - 1);
+}
+
 /* A list of entries; lists are swapped between buckets and pending. */
 #define TWHEEL_BUCKET_PENDING UINT32_MAX
 struct twheel_list {
 	uint32_t head;       /* newest chunk, or NIL when empty */
-	uint32_t fill;       /* indices used in the head chunk, 1..14 */
+	uint32_t fill;       /* indices used in the head chunk, 1..TWHEEL_CHUNK_REFS */
 	uint32_t bucket;     /* the bucket owning this list, or BUCKET_PENDING */
 	uint32_t unused;
 };
 
 struct twheel;
-
-/* The slab, the mempool ops' private data (twheel_slab.c). */
-struct twheel_slab {
-	uint8_t *base;       /* first object (after its header) */
-	uint32_t stride;     /* header + element + trailer */
-	uint32_t capacity;   /* objects the pool was sized for */
-	uint32_t populated;  /* objects populated so far */
-	uint32_t free_head;  /* until a wheel owns the slab: LIFO of free indices */
-	uint32_t free_count; /* until a wheel owns the slab: free objects */
-	struct twheel *owner; /* the wheel, once its free stack exists */
-	struct rte_reciprocal_u64 stride_div;
-};
+struct twheel_slab;
 
 /*
  * Counters written by the owner only, read by anyone: the owner stores with
@@ -109,9 +139,9 @@ struct twheel_owner_stats {
 };
 
 #define TWHEEL_STAT_ADD(w, field, n) \
-	__atomic_store_n(&(w)->st.field, (w)->st.field + (n), __ATOMIC_RELAXED)
+	twheel_atomic_store(&(w)->st.field, (w)->st.field + (n))
 #define TWHEEL_STAT_SUB(w, field, n) \
-	__atomic_store_n(&(w)->st.field, (w)->st.field - (n), __ATOMIC_RELAXED)
+	twheel_atomic_store(&(w)->st.field, (w)->st.field - (n))
 
 struct rte_mempool;
 struct rte_ring;
@@ -143,8 +173,9 @@ struct twheel {
 	struct rte_ring *ring;       /* remote messages, or NULL */
 	uint32_t capacity;
 	uint32_t slots;
-	uint32_t nb_chunks;
+	uint32_t salt;               /* even; added to generations in ids */
 	int socket_id;
+	uint64_t rotation_cycles;    /* slots * tick_cycles, saturated */
 
 	struct twheel_owner_stats st __rte_cache_aligned;
 
@@ -166,10 +197,33 @@ twheel_entry_at(const struct twheel *w, uint32_t idx)
 	return (struct twheel_entry *)(w->slab_base + (size_t)idx * w->stride);
 }
 
+/*
+ * Ids are wheel-specific: the high half is the generation plus the wheel's
+ * salt (twheel_create.c). The salt is even, so a live id's high half is odd
+ * like its generation and 0 is never valid; every wheel starts with all
+ * generations at 0, but the first id of one wheel is not another's, nor
+ * that of an earlier wheel of the same name. One add each way, on the
+ * line that holds the capacity the id check reads anyway.
+ */
 static inline twheel_id_t
-twheel_make_id(uint32_t idx, uint32_t gen)
+twheel_make_id(uint32_t idx, uint32_t gen, uint32_t salt)
 {
-	return ((uint64_t)gen << 32) | idx;
+	return ((uint64_t)(uint32_t)(gen + salt) << 32) | idx;
+}
+
+/* The chunk that holds a live entry's index. */
+static inline struct twheel_chunk *
+twheel_entry_chunk(const struct twheel *w, const struct twheel_entry *e)
+{
+	return &w->chunks[twheel_link_chunk(e->link)];
+}
+
+/* An entry's 24 bytes may straddle two lines (stride 48): fetch both. */
+static inline void
+twheel_entry_prefetch(const struct twheel_entry *e)
+{
+	rte_prefetch0(e);
+	rte_prefetch0((const uint8_t *)e + sizeof(*e) - 1);
 }
 
 /* The live entry an id names, or NULL. */
@@ -177,15 +231,36 @@ static inline struct twheel_entry *
 twheel_entry_of_id(const struct twheel *w, twheel_id_t id)
 {
 	uint32_t idx = (uint32_t)id;
+	uint32_t gen = (uint32_t)(id >> 32) - w->salt;
 	struct twheel_entry *e;
 
 	if (unlikely(idx >= w->capacity))
 		return NULL;
 	e = twheel_entry_at(w, idx);
 	/* even generations are free slots, so a forged even id never matches */
-	if (unlikely(e->gen != (uint32_t)(id >> 32) || (e->gen & 1) == 0))
+	if (unlikely(e->gen != gen || (gen & 1) == 0))
 		return NULL;
 	return e;
+}
+
+/* Names --------------------------------------------------------------- */
+
+/*
+ * The name of a DPDK object of the wheel (mempool, ring): the prefix, the
+ * length of the wheel's name, '_', the name ("TW3_x_0" for "x_0"). DPDK
+ * derives memzone names by appending ("MP_<pool>", "MP_<pool>_<n>",
+ * "RG_<ring>"); with the length up front no two wheel names, of any
+ * characters, can give the same string, where "TW_x" + "_0" and "TW_x_0"
+ * did.
+ */
+static inline void
+twheel_object_name(char *buf, size_t size, const char *prefix,
+		   const char *name)
+{
+	/* the checker caps names at TWHEEL_NAME_MAX_LEN (20): two digits */
+	uint8_t len = (uint8_t)strnlen(name, TWHEEL_NAME_MAX_LEN);
+
+	snprintf(buf, size, "%s%u_%.*s", prefix, len, (int)len, name);
 }
 
 /* Time ----------------------------------------------------------------- */
@@ -213,7 +288,7 @@ twheel_current_deadline(const struct twheel *w, const struct twheel_entry *e)
 	return e->deadline;
 }
 
-/* Slab (twheel_slab.c) ---------------------------------------------------- */
+/* Slab (twheel_slab.c; the inline free stack: twheel_slab.h) ------------- */
 
 int twheel_slab_ops_ready(void);
 extern const char twheel_slab_ops_name[];
@@ -287,8 +362,8 @@ void twheel_telemetry_register(void);
 
 int twheel_remote_init(struct twheel *w, uint32_t ring_size);
 void twheel_remote_free(struct twheel *w);
+size_t twheel_remote_bytes(const struct twheel *w);
 unsigned int twheel_remote_apply(struct twheel *w, unsigned int max_msgs,
-				 struct twheel_fired *out, unsigned int *nb_out,
-				 unsigned int max_out);
+				 struct twheel_fired *out, unsigned int *nb_out);
 
 #endif /* _TWHEEL_PRIVATE_H_ */

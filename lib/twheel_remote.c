@@ -14,11 +14,15 @@
  * Sync mode: producers enqueue in RTS (relaxed tail sync) mode. In the
  * default MP mode a producer that is pre-empted between reserving its slot
  * and publishing it makes every later producer spin until it runs again;
- * with RTS the others complete (up to the ring's head-tail distance limit,
- * capacity / 8 by default) and only the publication of the tail waits for
- * the slow one. The consumer never waits in either mode: it takes what has
- * been published. HTS would serialise producers completely and is the worst
- * of the three for pre-emption.
+ * with RTS the others complete and only the publication of the tail waits
+ * for the slow one. RTS bounds how far producers' heads may run ahead of the
+ * published tail (capacity / 8 by default, 0 for rings under 8 messages),
+ * and a producer past that bound spins: the bound is set to the ring's
+ * capacity, which the heads can never exceed, so no producer ever waits:
+ * it enqueues or, the ring full (slots reserved by a stalled producer
+ * included), gets -ENOBUFS. The consumer never waits either: it takes what
+ * has been published. HTS would serialise producers completely and is the
+ * worst of the three for pre-emption.
  *
  * Ordering: the ring's tail store has release semantics and the consumer's
  * load of it acquire semantics, so the owner sees a message's contents once
@@ -37,7 +41,7 @@
 #include <rte_ring_elem.h>
 
 #include "twheel_private.h"
-#include "twheel_bucket.h"
+#include "twheel_slab.h"
 
 enum twheel_msg_type {
 	TWHEEL_MSG_CANCEL = 1,
@@ -82,7 +86,7 @@ twheel_remote_init(struct twheel *w, uint32_t ring_size)
 {
 	char name[RTE_RING_NAMESIZE];
 
-	snprintf(name, sizeof(name), "TWR_%s", w->name);
+	twheel_object_name(name, sizeof(name), "TWR", w->name);
 	w->ring = rte_ring_create_elem(name, sizeof(struct twheel_msg),
 				       ring_size, w->socket_id,
 				       RING_F_MP_RTS_ENQ | RING_F_SC_DEQ |
@@ -94,7 +98,26 @@ twheel_remote_init(struct twheel *w, uint32_t ring_size)
 			   w->name, name, ring_size, rte_strerror(rte_errno));
 		return ret;
 	}
-	return 0;
+	/*
+	 * A producer's head may run ahead of the published tail by the whole
+	 * ring: it then never waits for a slower producer, and a full ring
+	 * (reserved slots included) is -ENOBUFS. RTS's default, capacity / 8
+	 * (0 below 8), made producers spin behind a pre-empted one.
+	 */
+	return rte_ring_set_prod_htd_max(w->ring, rte_ring_get_capacity(w->ring));
+}
+
+size_t
+twheel_remote_bytes(const struct twheel *w)
+{
+	ssize_t n;
+
+	if (w->ring == NULL)
+		return 0;
+	/* as rte_ring_create_elem() sized it: the ring's power-of-two slots */
+	n = rte_ring_get_memsize_elem(sizeof(struct twheel_msg),
+				      rte_ring_get_size(w->ring));
+	return n < 0 ? 0 : (size_t)n;
 }
 
 void
@@ -111,7 +134,7 @@ remote_send(struct twheel *w, struct twheel_msg *m)
 		return -ENOTSUP;
 	ring_published(w->ring);
 	if (unlikely(rte_ring_enqueue_elem(w->ring, m, sizeof(*m)) != 0)) {
-		__atomic_fetch_add(&w->remote_full, 1, __ATOMIC_RELAXED);
+		twheel_atomic_add(&w->remote_full, 1);
 		return -ENOBUFS;
 	}
 	return 0;
@@ -148,11 +171,7 @@ apply_cancel(struct twheel *w, twheel_id_t id, struct twheel_fired *out,
 		TWHEEL_STAT_ADD(w, remote_stale, 1);
 		return;
 	}
-	twheel_list_remove(w, e);
-	twheel_entry_retire(w, (uint32_t)id, e, twheel_current_deadline(w, e),
-			    TWHEEL_CANCELLED, &out[(*nb_out)++]);
-	TWHEEL_STAT_ADD(w, cancelled, 1);
-	TWHEEL_STAT_SUB(w, live, 1);
+	twheel_entry_cancel(w, (uint32_t)id, e, &out[(*nb_out)++]);
 }
 
 static void
@@ -177,21 +196,20 @@ apply_schedule(struct twheel *w, uint64_t deadline, void *payload,
 }
 
 /*
- * Apply up to max_msgs messages, stopping early once *nb_out reaches
- * max_out (each message writes at most one record). Returns messages applied.
+ * Apply up to max_msgs messages, each one unit of the caller's budget. Each
+ * writes at most one record to out[*nb_out], so max_msgs records fit where
+ * the budget's do. Returns messages applied.
  */
 unsigned int
 twheel_remote_apply(struct twheel *w, unsigned int max_msgs,
-		    struct twheel_fired *out, unsigned int *nb_out,
-		    unsigned int max_out)
+		    struct twheel_fired *out, unsigned int *nb_out)
 {
 	struct twheel_msg msgs[TWHEEL_MSG_BURST];
 	unsigned int applied = 0;
 	unsigned int n, i, want;
 
-	while (applied < max_msgs && *nb_out < max_out) {
-		want = RTE_MIN(RTE_MIN(max_msgs - applied, max_out - *nb_out),
-			       (unsigned int)TWHEEL_MSG_BURST);
+	while (applied < max_msgs) {
+		want = RTE_MIN(max_msgs - applied, (unsigned int)TWHEEL_MSG_BURST);
 		n = rte_ring_dequeue_burst_elem(w->ring, msgs, sizeof(msgs[0]),
 						want, NULL);
 		ring_consumed(w->ring);

@@ -11,18 +11,18 @@
  * 64-byte budget at 1M entries. Entries are single-owner, so the free list
  * needs no ring at all.
  *
- * Until the wheel exists (while the mempool library populates the pool),
+ * Until the wheel owns the pool (while the mempool library populates it),
  * free objects are counted and threaded through their link field. Then
- * twheel_lists_init() makes the free entries a list of index chunks like
- * the buckets' (twheel_bucket.h: a LIFO that hands back the most recently
+ * twheel_slab_adopt() makes the free entries a stack of index chunks like
+ * the buckets' (twheel_slab.h: a LIFO that hands back the most recently
  * freed, cache-warm entry first, costs no memory, and lets an allocation
- * prefetch the entries it will hand out next), and the callbacks below use
- * it too.
+ * prefetch the entries it will hand out next), and twheel_slab_disown()
+ * empties the pool's own list again before the wheel's chunks are freed.
  *
  * The pool is populated from one memory chunk, objects back to back with a
  * fixed stride, so entry <-> index is base + index * stride; a second chunk
  * (the socket too fragmented for one) is refused and create fails with
- * ENOMEM. The wheel pops and pushes the free list inline (twheel_bucket.h);
+ * ENOMEM. The wheel pops and pushes its free stack inline (twheel_slab.h);
  * the callbacks below serve the mempool library itself (populate,
  * rte_mempool_avail_count(), dump, audit), so both views stay consistent.
  *
@@ -38,7 +38,7 @@
 #include <rte_mempool.h>
 
 #include "twheel_private.h"
-#include "twheel_bucket.h"
+#include "twheel_slab.h"
 
 const char twheel_slab_ops_name[] = "twheel_slab";
 
@@ -85,7 +85,7 @@ slab_get_count(const struct rte_mempool *mp)
 
 	if (s->owner != NULL)
 		return s->capacity - (uint32_t)
-			__atomic_load_n(&s->owner->st.live, __ATOMIC_RELAXED);
+			twheel_atomic_load(&s->owner->st.live);
 	return s->free_count;
 }
 
@@ -137,7 +137,6 @@ slab_dequeue(struct rte_mempool *mp, void **objs, unsigned int n)
 }
 
 
-
 static int
 slab_populate(struct rte_mempool *mp, unsigned int max_objs, void *vaddr,
 	      rte_iova_t iova, size_t len,
@@ -158,6 +157,34 @@ slab_populate(struct rte_mempool *mp, unsigned int max_objs, void *vaddr,
 	if (ret > 0)
 		s->populated += ret;
 	return ret;
+}
+
+void
+twheel_slab_adopt(struct twheel *w)
+{
+	uint32_t i;
+
+	/* every entry is free; the lowest index is handed out first */
+	w->free_head = TWHEEL_NIL;
+	w->free_fill = 0;
+	for (i = w->capacity; i-- > 0;)
+		twheel_free_push(w, i);
+	w->slab->owner = w;
+}
+
+void
+twheel_slab_disown(struct twheel *w)
+{
+	/*
+	 * The free stack goes with the chunks: rte_mempool_free() dequeues
+	 * every object before it frees the memory, so leave it nothing to
+	 * walk.
+	 */
+	if (w->slab != NULL && w->slab->owner == w) {
+		w->slab->owner = NULL;
+		w->slab->free_head = TWHEEL_NIL;
+		w->slab->free_count = 0;
+	}
 }
 
 static const struct rte_mempool_ops twheel_slab_ops = {

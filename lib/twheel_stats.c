@@ -13,13 +13,11 @@
  * one counter producers write, with an atomic add, on its own cache line.
  */
 
-#include <rte_memzone.h>
 #include <rte_mempool.h>
-#include <rte_ring.h>
 
 #include "twheel_private.h"
 
-#define LOAD(f) __atomic_load_n(&w->st.f, __ATOMIC_RELAXED)
+#define LOAD(f) twheel_atomic_load(&w->st.f)
 
 void
 twheel_stats_get(const struct twheel *w, struct twheel_stats *st)
@@ -32,7 +30,7 @@ twheel_stats_get(const struct twheel *w, struct twheel_stats *st)
 	st->remote_cancels = LOAD(remote_cancels);
 	st->remote_schedules = LOAD(remote_schedules);
 	st->remote_stale = LOAD(remote_stale);
-	st->remote_full = __atomic_load_n(&w->remote_full, __ATOMIC_RELAXED);
+	st->remote_full = twheel_atomic_load(&w->remote_full);
 	st->rejected = LOAD(rejected);
 	st->sweeps = LOAD(sweeps);
 	st->budget_exhausted = LOAD(budget_exhausted);
@@ -54,7 +52,7 @@ twheel_mem_info_get(const struct twheel *w, struct twheel_mem_info *mi)
 	rte_mempool_mem_iter(w->mp, add_chunk_len, &slab);
 	mi->slab_bytes = slab;
 	mi->bucket_bytes = w->bucket_bytes;
-	mi->ring_bytes = w->ring != NULL ? w->ring->memzone->len : 0;
+	mi->ring_bytes = twheel_remote_bytes(w);
 	mi->wheel_bytes = sizeof(*w);
 	mi->total_bytes = mi->slab_bytes + mi->bucket_bytes + mi->ring_bytes +
 		mi->wheel_bytes;

@@ -38,8 +38,20 @@
  * cursor jumps to tick(now) - slots: those slots ticks still cover every
  * bucket once, so each waiting entry is examined once, or twice if it is
  * re-filed into a bucket the same pass has yet to reach. When now goes
- * backwards tick(now) is behind the cursor: nothing is detached and
- * pending entries are only handed back if d <= now.
+ * backwards by up to a rotation tick(now) is behind the cursor: nothing is
+ * detached and pending entries are only handed back if d <= now.
+ *
+ * Re-basing: when now goes back by more than a rotation (from the latest
+ * now, w->now), waiting for time to catch up would hold every entry filed
+ * meanwhile at the cursor, far ahead: after one sweep at UINT64_MAX every
+ * later entry sat in the end-of-time bucket and was revisited at every
+ * sweep. Instead the sweep takes now as the wheel's time (w->now) and moves
+ * the cursor back to tick(now). Nothing is lost: every entry is in a list,
+ * and the cursor reaches every bucket within a rotation; nothing fires
+ * early, as ever; an entry filed before at a tick the cursor had passed
+ * waits at most a rotation, and what is filed afterwards is on time. A
+ * rotation, not less: a clock that steps back a little (two lcores' TSCs,
+ * a retried burst) keeps the cheaper wait, without revisiting buckets.
  *
  * The end of time: ticks are capped (TWHEEL_TICK_MAX), and at now ==
  * UINT64_MAX the current tick counts as elapsed, since no deadline can lie
@@ -59,14 +71,7 @@
 
 #include "twheel_private.h"
 #include "twheel_bucket.h"
-
-/* An entry's 24 bytes may straddle two lines (stride 48): fetch both. */
-static inline void
-prefetch_entry(const struct twheel_entry *e)
-{
-	rte_prefetch0(e);
-	rte_prefetch0((const uint8_t *)e + sizeof(*e) - 1);
-}
+#include "twheel_slab.h"
 
 static inline void
 prefetch_chunk_entries(const struct twheel *w, const struct twheel_chunk *c,
@@ -75,7 +80,7 @@ prefetch_chunk_entries(const struct twheel *w, const struct twheel_chunk *c,
 	uint32_t i;
 
 	for (i = 0; i < n; i++)
-		prefetch_entry(twheel_entry_at(w, c->ref[i]));
+		twheel_entry_prefetch(twheel_entry_at(w, c->ref[i]));
 }
 
 /*
@@ -169,7 +174,62 @@ struct sweep_tally {
 };
 
 /*
- * Examine up to budget entries of the pending list. Returns the work done.
+ * Examine n entries popped from pending (batch[], their indices in idx[]):
+ * the due ones are handed back to out[] and their slots freed together at
+ * the end, the others re-filed. Returns how many were due; *max_lag grows
+ * with their lateness. Tallies stay in the caller's locals, which stores
+ * to records and entries cannot alias.
+ */
+static __rte_always_inline uint32_t
+examine_batch(struct twheel *w, uint64_t now, struct twheel_entry *const *batch,
+	      const uint32_t *idx, uint32_t n, struct twheel_fired *out,
+	      uint64_t *max_lag)
+{
+	const twheel_deadline_fn fn = w->deadline_fn;
+	void *const fn_arg = w->deadline_arg;
+	const uint32_t salt = w->salt;
+	uint32_t freed[TWHEEL_CHUNK_REFS], nfreed = 0, i;
+	uint64_t lag = *max_lag;
+
+	for (i = 0; i < n; i++) {
+		struct twheel_entry *e = batch[i];
+		uint64_t d = fn != NULL ? fn(e->payload, fn_arg) : e->deadline;
+
+		if (d <= now) {
+			uint32_t gen = e->gen;
+
+			if (now - d > lag)
+				lag = now - d;
+			/* leaves: its id goes stale; its slot is freed below */
+			e->gen = gen + 1;
+			out[nfreed] = (struct twheel_fired){
+				.id = twheel_make_id(idx[i], gen, salt),
+				.payload = e->payload,
+				.deadline = d,
+				.reason = TWHEEL_DUE,
+			};
+			freed[nfreed++] = idx[i];
+		} else {
+			/*
+			 * never into pending: that list is this one. The
+			 * stored deadline follows, so the entry stays filed
+			 * at or before it (twheel_ops.c, move).
+			 */
+			e->deadline = d;
+			twheel_list_insert(w, twheel_bucket_list_for(w, d),
+					   idx[i], e);
+		}
+	}
+	/* the slots of the batch's due entries, in one go */
+	for (i = 0; i < nfreed; i++)
+		twheel_free_push(w, freed[i]);
+	*max_lag = lag;
+	return nfreed;
+}
+
+/*
+ * Examine up to budget entries of the pending list, a batch (a chunk, or
+ * what the budget leaves of one) at a time. Returns the work done.
  */
 static unsigned int
 sweep_pending(struct twheel *w, uint64_t now, unsigned int budget,
@@ -179,15 +239,10 @@ sweep_pending(struct twheel *w, uint64_t now, unsigned int budget,
 	struct twheel_list *l = &w->lists[w->pending];
 	struct twheel_entry *batch[TWHEEL_CHUNK_REFS];
 	uint32_t batch_idx[TWHEEL_CHUNK_REFS];
-	twheel_deadline_fn fn = w->deadline_fn;
-	void *fn_arg = w->deadline_arg;
-	bool lazy = fn != NULL;
-	uint32_t freed[TWHEEL_CHUNK_REFS], nfreed;
-	/* tallies in locals: stores to records and entries cannot alias them */
-	uint64_t due = 0, revisits = 0, max_lag = tally->max_lag;
-	unsigned int done = 0;
-	unsigned int nout = *nb_out;
-	uint32_t i, n, fill;
+	bool lazy = w->deadline_fn != NULL;
+	uint64_t due = 0, max_lag = tally->max_lag;
+	unsigned int done = 0, nout = *nb_out;
+	uint32_t i, n, fill, ndue;
 
 	/* called only with pending non-empty */
 	prefetch_prime(w, l, lazy);
@@ -210,105 +265,81 @@ sweep_pending(struct twheel *w, uint64_t now, unsigned int budget,
 		l->fill = fill - n;
 		if (l->fill == 0)
 			twheel_list_drop_head(w, l);
-
-		nfreed = 0;
-		for (i = 0; i < n; i++) {
-			struct twheel_entry *e = batch[i];
-			uint64_t d = lazy ? fn(e->payload, fn_arg) : e->deadline;
-
-			if (d <= now) {
-				uint32_t gen = e->gen;
-
-				if (now - d > max_lag)
-					max_lag = now - d;
-				/* leaves: its id goes stale; its slot is freed below */
-				e->gen = gen + 1;
-				out[nout++] = (struct twheel_fired){
-					.id = twheel_make_id(batch_idx[i], gen),
-					.payload = e->payload,
-					.deadline = d,
-					.reason = TWHEEL_DUE,
-				};
-				freed[nfreed++] = batch_idx[i];
-			} else {
-				/*
-				 * never into pending: that list is this one. The
-				 * stored deadline follows, so the entry stays filed
-				 * at or before it (twheel_ops.c, move).
-				 */
-				e->deadline = d;
-				twheel_list_insert(w, twheel_bucket_list_for(w, d),
-						   batch_idx[i], e);
-				revisits++;
-			}
-		}
-		/* the slots of the batch's due entries, in one go */
-		for (i = 0; i < nfreed; i++)
-			twheel_free_push(w, freed[i]);
-		due += nfreed;
+		ndue = examine_batch(w, now, batch, batch_idx, n, out + nout,
+				     &max_lag);
+		nout += ndue;
+		due += ndue;
 		done += n;
 	}
 	tally->due += due;
-	tally->revisits += revisits;
+	tally->revisits += done - due;
 	tally->max_lag = max_lag;
 	*nb_out = nout;
 	return done;
 }
 
 /*
- * Detach the next non-empty bucket among the ticks cursor .. limit - 1 into
- * pending. Returns false when there is none (the cursor is then at limit).
+ * The next bucket a sweep up to limit would detach: the first non-empty
+ * one among the ticks cursor .. limit - 1 (the last rotation of them when
+ * the cursor is further behind), or at the end of time its own bucket once
+ * per sweep. Read-only: true and its tick in *tick, or false; either way
+ * *cursor is where the cursor goes (past the tick, or to limit).
  */
+static bool
+next_bucket(const struct twheel *w, uint64_t limit, bool end_examined,
+	    uint64_t *tick, uint64_t *cursor)
+{
+	uint64_t from = w->cursor, span;
+	int64_t k;
+
+	*cursor = from;
+	if (unlikely(from == w->end_tick)) {
+		*tick = from;
+		return !end_examined &&
+			!twheel_list_empty(w, w->bucket_list[from & w->mask]);
+	}
+	if (from >= limit)
+		return false;
+	span = limit - from;
+	if (span > w->slots) {
+		/* more than a rotation behind: one pass over every bucket */
+		from = limit - w->slots;
+		span = w->slots;
+	}
+	k = twheel_bucket_find(w, from, span);
+	if (k < 0) {
+		*cursor = limit;
+		return false;
+	}
+	*tick = from + (uint64_t)k;
+	*cursor = *tick + 1;
+	return true;
+}
+
+/* Detach the next bucket into pending; false when there is none. */
 static bool
 advance_cursor(struct twheel *w, uint64_t limit, bool *end_examined)
 {
-	uint64_t span, t;
-	int64_t k;
+	uint64_t t = 0, c;
+	bool found = next_bucket(w, limit, *end_examined, &t, &c);
 
-	if (unlikely(w->cursor == w->end_tick)) {
-		/* the end of time: its bucket is examined once per sweep */
-		uint32_t b = (uint32_t)(w->end_tick & w->mask);
-
-		if (*end_examined || twheel_list_empty(w, w->bucket_list[b]))
-			return false;
+	if (unlikely(found && w->cursor == w->end_tick))
 		*end_examined = true;
-		twheel_bucket_detach(w, b);
-		return true;
-	}
-	if (w->cursor >= limit)
-		return false;
-	span = limit - w->cursor;
-	if (span > w->slots) {
-		/* more than a rotation behind: one pass over every bucket */
-		w->cursor = limit - w->slots;
-		span = w->slots;
-	}
-	k = twheel_bucket_find(w, w->cursor, span);
-	if (k < 0) {
-		w->cursor = limit;
-		return false;
-	}
-	t = w->cursor + (uint64_t)k;
-	twheel_bucket_detach(w, (uint32_t)(t & w->mask));
-	w->cursor = t + 1;
-	return true;
+	w->cursor = c;
+	if (found)
+		twheel_bucket_detach(w, (uint32_t)(t & w->mask));
+	return found;
 }
 
 /* Is there work a sweep up to limit would still do? (read-only) */
 static bool
 work_left(const struct twheel *w, uint64_t limit, bool end_examined)
 {
-	if (!twheel_list_empty(w, w->pending))
-		return true;
-	if (w->ring != NULL && rte_ring_count(w->ring) != 0)
-		return true;
-	if (w->cursor == w->end_tick)
-		return !end_examined && !twheel_list_empty(w,
-			w->bucket_list[w->end_tick & w->mask]);
-	if (w->cursor >= limit)
-		return false;
-	return twheel_bucket_find(w, w->cursor,
-			RTE_MIN(limit - w->cursor, (uint64_t)w->slots)) >= 0;
+	uint64_t t, c;
+
+	return !twheel_list_empty(w, w->pending) ||
+		(w->ring != NULL && rte_ring_count(w->ring) != 0) ||
+		next_bucket(w, limit, end_examined, &t, &c);
 }
 
 unsigned int
@@ -325,9 +356,14 @@ twheel_sweep(struct twheel *w, uint64_t now, unsigned int budget,
 		return 0;
 	/* an empty ring costs a load of its two tails, not a dequeue call */
 	if (w->ring != NULL && rte_ring_count(w->ring) != 0)
-		work = twheel_remote_apply(w, budget, out, &nout, budget);
-	if (now > w->now)
+		work = twheel_remote_apply(w, budget, out, &nout);
+	if (now > w->now) {
 		w->now = now;
+	} else if (unlikely(w->now - now > w->rotation_cycles)) {
+		/* back by more than a rotation: time starts again from here */
+		w->now = now;
+		w->cursor = twheel_tick(w, now);
+	}
 	/* only elapsed ticks; at now == UINT64_MAX nothing can be later */
 	limit = twheel_tick(w, now) + (now == UINT64_MAX);
 
@@ -343,8 +379,7 @@ twheel_sweep(struct twheel *w, uint64_t now, unsigned int budget,
 		TWHEEL_STAT_ADD(w, due, tally.due);
 		TWHEEL_STAT_SUB(w, live, tally.due);
 		if (tally.max_lag > w->st.max_lag_cycles)
-			__atomic_store_n(&w->st.max_lag_cycles, tally.max_lag,
-					 __ATOMIC_RELAXED);
+			twheel_atomic_store(&w->st.max_lag_cycles, tally.max_lag);
 	}
 	if (tally.revisits != 0)
 		TWHEEL_STAT_ADD(w, revisits, tally.revisits);
@@ -353,20 +388,26 @@ twheel_sweep(struct twheel *w, uint64_t now, unsigned int budget,
 	return nout;
 }
 
+/*
+ * Drain: messages first, as in a sweep, then the pending list and the
+ * buckets in order. Each message and each entry handed back is one unit of
+ * the budget, as in a sweep; a message may write no record (an adoption, a
+ * stale cancel), so a call can end at its budget with no record written:
+ * it is counted in budget_exhausted like a sweep cut short.
+ */
 unsigned int
 twheel_drain(struct twheel *w, unsigned int budget, struct twheel_fired *out)
 {
-	unsigned int nout = 0;
+	unsigned int nout = 0, work = 0;
 	struct twheel_entry *e;
 	uint32_t list, b, idx;
 
-	if (w->ring != NULL)
-		twheel_remote_apply(w, rte_ring_get_capacity(w->ring), out,
-				    &nout, budget);
+	if (w->ring != NULL && rte_ring_count(w->ring) != 0)
+		work = twheel_remote_apply(w, budget, out, &nout);
 
 	list = w->pending;
 	b = 0;
-	while (nout < budget) {
+	while (work < budget) {
 		if (twheel_list_empty(w, list)) {
 			int64_t k = b < w->slots ?
 				twheel_bucket_find(w, b, w->slots - b) : -1;
@@ -378,12 +419,14 @@ twheel_drain(struct twheel *w, unsigned int budget, struct twheel_fired *out)
 			b++;
 			continue;
 		}
-		idx = twheel_list_pop(w, list);
+		/* the list's last index: unlinking it moves nothing */
+		idx = w->chunks[w->lists[list].head].ref[w->lists[list].fill - 1];
 		e = twheel_entry_at(w, idx);
-		twheel_entry_retire(w, idx, e, twheel_current_deadline(w, e),
-				    TWHEEL_CANCELLED, &out[nout++]);
-		TWHEEL_STAT_ADD(w, cancelled, 1);
-		TWHEEL_STAT_SUB(w, live, 1);
+		twheel_entry_cancel(w, idx, e, &out[nout++]);
+		work++;
 	}
+	if (work == budget && budget != 0 && (w->st.live != 0 ||
+	    (w->ring != NULL && rte_ring_count(w->ring) != 0)))
+		TWHEEL_STAT_ADD(w, budget_exhausted, 1);
 	return nout;
 }

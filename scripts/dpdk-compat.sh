@@ -53,6 +53,17 @@ export PATH=/usr/bin:$PATH
 scripts/deps.sh xz-utils >/dev/null || { echo "dpdk-compat: installing packages failed" >&2; exit 1; }
 
 mkdir -p "$cache"
+cache=$(cd "$cache" && pwd)
+# EAL refuses to load drivers from below a world-writable directory (such
+# as /tmp): say so now rather than fail every test
+d=$cache
+while [ "$d" != / ]; do
+	if [ -n "$(find "$d" -maxdepth 0 -perm -0002)" ]; then
+		echo "dpdk-compat: $d is world-writable: EAL will not load DPDK's drivers from below it; choose another --cache" >&2
+		exit 2
+	fi
+	d=$(dirname "$d")
+done
 results=$(mktemp)
 trap 'rm -f "$results"' EXIT
 

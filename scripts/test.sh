@@ -47,7 +47,7 @@ run_build() {
 	logs+=("$dir/meson-logs/testlog.json")
 }
 
-run_build build "fast-tests e2e" --buildtype=release ||
+run_build build "fast-tests e2e" --buildtype=release --werror ||
 	logs+=(/nonexistent-build-failed)
 # the same fast tests under AddressSanitizer and UndefinedBehaviorSanitizer
 run_build build-asan "fast-tests" -Db_sanitize=address,undefined \

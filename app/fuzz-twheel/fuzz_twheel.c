@@ -14,11 +14,14 @@
  *
  *   geometry  capacity (2 bytes), slots (1), tick kind (1, + 1..9 bytes),
  *             flags (1: lazy deadlines, remote ring size), start time (1, + 8)
- *   then ops  one opcode byte each, followed by its arguments: schedule,
+ *   then ops  one opcode byte each (the operation, and which of two wheels
+ *             of that geometry it goes to), followed by its arguments: schedule,
  *             cancel, move, refresh, stale and forged ids, sweeps with small
  *             steps, tick edges, jumps of rotations or days, steps backwards
  *             and UINT64_MAX, budgets 0, 1, small and large, drain, bursts
  *             past capacity, remote schedules and cancels, ring floods.
+ *             Each wheel has its own clock; forged ids and remote cancels
+ *             include the other wheel's ids, which must be inert.
  *
  * The EAL is initialised once, in LLVMFuzzerInitialize(), without
  * hugepages or shared config files, with a file prefix of its own per process (so
@@ -225,14 +228,14 @@ enum fuzz_op {
 };
 
 static int
-run_op(struct reader *r, struct tw_model *m, uint64_t *now)
+run_op(struct reader *r, struct tw_model *m, uint64_t *now, unsigned int op)
 {
 	uint64_t a, d;
 	unsigned int b, k;
 	uint32_t n, i;
 	int ret = 0;
 
-	switch (take(r, 1) % OP_COUNT) {
+	switch (op) {
 	case OP_SCHEDULE:
 		d = decode_deadline(r, m);
 		TRACE("schedule %" PRIu64 "\n", d);
@@ -260,7 +263,7 @@ run_op(struct reader *r, struct tw_model *m, uint64_t *now)
 	case OP_FORGED:
 		a = take(r, 8);
 		k = (unsigned int)take(r, 1);
-		TRACE("forged %#" PRIx64 " kind %u\n", a, k % 6);
+		TRACE("forged %#" PRIx64 " kind %u\n", a, k % TW_MODEL_FORGE_KINDS);
 		return tw_model_forged(m, a, k);
 	case OP_SWEEP:
 	case OP_SWEEP2:
@@ -279,7 +282,7 @@ run_op(struct reader *r, struct tw_model *m, uint64_t *now)
 		return tw_model_remote_schedule(m, d);
 	case OP_REMOTE_CANCEL:
 		a = take(r, 8);
-		k = (unsigned int)take(r, 1) % 8;
+		k = (unsigned int)take(r, 1) % TW_MODEL_REMOTE_CANCEL_KINDS;
 		TRACE("remote cancel %#" PRIx64 " kind %u\n", a, k);
 		return tw_model_remote_cancel(m, a, k);
 	case OP_BURST:
@@ -313,7 +316,8 @@ run_op(struct reader *r, struct tw_model *m, uint64_t *now)
 		TRACE("flood of %u remote calls\n", n);
 		for (i = 0; i < n && ret == 0; i++)
 			ret = (a >> (i % 8)) & 1 ?
-				tw_model_remote_cancel(m, a + i, (i + a) % 8) :
+				tw_model_remote_cancel(m, a + i, (i + a) %
+						       TW_MODEL_REMOTE_CANCEL_KINDS) :
 				tw_model_remote_schedule(m, tw_sat_add(d, i));
 		return ret;
 	default:
@@ -330,9 +334,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct reader r = { data, size };
 	struct tw_model_cfg cfg = { .name = "fz" };
-	struct tw_model *m;
-	uint64_t now;
-	unsigned int ops;
+	struct tw_model *m[2];
+	uint64_t now[2];
+	unsigned int ops, code, k = 0;
 	uint8_t flags;
 	int ret;
 
@@ -342,29 +346,45 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	flags = (uint8_t)take(&r, 1);
 	cfg.lazy = flags & 1;
 	cfg.ring_size = ring_sizes[(flags >> 1) % RTE_DIM(ring_sizes)];
-	now = decode_start(&r);
+	now[0] = now[1] = decode_start(&r);
 	TRACE("geometry: capacity %u slots %u tick %" PRIu64 " %s ring %u start %"
-	      PRIu64 "\n", cfg.capacity, cfg.slots, cfg.tick_cycles,
-	      cfg.lazy ? "lazy" : "fixed", cfg.ring_size, now);
+	      PRIu64 ", two wheels\n", cfg.capacity, cfg.slots, cfg.tick_cycles,
+	      cfg.lazy ? "lazy" : "fixed", cfg.ring_size, now[0]);
 
-	m = tw_model_create(&cfg);
-	if (m == NULL) {
-		fprintf(stderr, "fuzz-twheel: cannot create the model's wheel\n");
+	m[0] = tw_model_create(&cfg);
+	cfg.name = "fz_b";
+	m[1] = tw_model_create(&cfg);
+	if (m[0] == NULL || m[1] == NULL) {
+		fprintf(stderr, "fuzz-twheel: cannot create the models' wheels\n");
 		abort();
 	}
-	ret = tw_model_sweep(m, now, 1);
-	for (ops = 0; ret == 0 && r.left != 0 && ops < FUZZ_MAX_OPS &&
-	     tw_model_steps(m) < FUZZ_MAX_STEPS; ops++)
-		ret = run_op(&r, m, &now);
+	tw_model_pair(m[0], m[1]);
+	ret = tw_model_sweep(m[0], now[0], 1);
 	if (ret == 0)
-		ret = tw_model_finish(m);
+		ret = tw_model_sweep(m[1], now[1], 1);
+	/* an opcode byte: the operation, and which wheel (its next bit) */
+	for (ops = 0; ret == 0 && r.left != 0 && ops < FUZZ_MAX_OPS &&
+	     tw_model_steps(m[0]) + tw_model_steps(m[1]) < FUZZ_MAX_STEPS;
+	     ops++) {
+		code = (unsigned int)take(&r, 1);
+		k = (code / OP_COUNT) & 1;
+		TRACE("wheel %u: ", k);
+		ret = run_op(&r, m[k], &now[k], code % OP_COUNT);
+	}
+	for (k = ret == 0 ? 0 : k; ret == 0 && k < 2; k++) {
+		ret = tw_model_finish(m[k]);
+		if (ret != 0)
+			break;
+	}
 	if (ret != 0) {
-		fprintf(stderr, "fuzz-twheel: MODEL MISMATCH (capacity %u slots %u"
-			" tick %" PRIu64 " %s ring %u): %s\n", cfg.capacity,
-			cfg.slots, cfg.tick_cycles, cfg.lazy ? "lazy" : "fixed",
-			cfg.ring_size, tw_model_error(m));
+		fprintf(stderr, "fuzz-twheel: MODEL MISMATCH (wheel %u of 2, capacity"
+			" %u slots %u tick %" PRIu64 " %s ring %u): %s\n", k,
+			cfg.capacity, cfg.slots, cfg.tick_cycles,
+			cfg.lazy ? "lazy" : "fixed", cfg.ring_size,
+			tw_model_error(m[k]));
 		abort();
 	}
-	tw_model_free(m);
+	tw_model_free(m[0]);
+	tw_model_free(m[1]);
 	return 0;
 }

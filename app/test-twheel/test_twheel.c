@@ -135,6 +135,38 @@ test_create_duplicate_name(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Every pair of names the checker accepts can exist side by side, whatever
+ * DPDK derives from them (the mempool's memzones "MP_<pool>" and
+ * "MP_<pool>_<n>", the ring's "RG_<ring>"): "x" and "x_0" in both orders.
+ */
+static int
+test_create_names_never_collide(void)
+{
+	static const char *const pairs[][2] = {
+		{ "x", "x_0" }, { "x_0", "x" }, { "y", "y_1" }, { "z_0", "z_0_0" },
+	};
+	struct twheel_config cfg;
+	struct twheel *a, *b;
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(pairs); i++) {
+		twheel_config_standard(&cfg, pairs[i][0], 16, SOCKET_ID_ANY);
+		cfg.slots = 8;
+		cfg.remote_ring_size = 8;
+		a = twheel_create(&cfg);
+		TEST_ASSERT_NOT_NULL(a, "create %s: %s", pairs[i][0],
+				     rte_strerror(rte_errno));
+		cfg.name = pairs[i][1];
+		b = twheel_create(&cfg);
+		twheel_free(b);
+		twheel_free(a);
+		TEST_ASSERT_NOT_NULL(b, "create %s beside %s: %s", pairs[i][1],
+				     pairs[i][0], rte_strerror(rte_errno));
+	}
+	return TEST_SUCCESS;
+}
+
 static int
 test_create_no_memory(void)
 {
@@ -147,7 +179,7 @@ test_create_no_memory(void)
 		twheel_free(w);
 	TEST_ASSERT_NULL(w, "a 48 GiB wheel was created");
 	TEST_ASSERT_EQUAL(rte_errno, ENOMEM, "rte_errno %d, want ENOMEM", rte_errno);
-	TEST_ASSERT_NULL(rte_mempool_lookup("TW_hugecap"), "mempool left behind");
+	TEST_ASSERT_NULL(rte_mempool_lookup("TW7_hugecap"), "mempool left behind");
 	w = tw_make("hugecap", 16, 8, 10, false);
 	TEST_ASSERT_NOT_NULL(w, "name not reusable after a failed create");
 	twheel_free(w);
@@ -163,7 +195,7 @@ test_mempool_slab(void)
 	unsigned int i;
 
 	TEST_ASSERT_NOT_NULL(w, "create: %s", rte_strerror(rte_errno));
-	mp = rte_mempool_lookup("TW_slab");
+	mp = rte_mempool_lookup("TW4_slab");
 	TEST_ASSERT_NOT_NULL(mp, "mempool TW_slab not found");
 	TEST_ASSERT_EQUAL(mp->size, 100u, "mempool size %u", mp->size);
 	TEST_ASSERT_EQUAL(mp->cache_size, 0u, "mempool has a per-lcore cache");
@@ -195,7 +227,7 @@ test_mempool_slab(void)
 	}
 	rte_mempool_audit(mp);
 	twheel_free(w);
-	TEST_ASSERT_NULL(rte_mempool_lookup("TW_slab"), "mempool not freed");
+	TEST_ASSERT_NULL(rte_mempool_lookup("TW4_slab"), "mempool not freed");
 	return TEST_SUCCESS;
 }
 
@@ -408,6 +440,65 @@ test_inv5_stale_id_reused_slot(void)
 	return TEST_SUCCESS;
 }
 
+/* The id ops of one wheel with the id of an entry elsewhere: all inert. */
+static int
+expect_foreign_inert(struct twheel *w, twheel_id_t id, const char *what)
+{
+	struct twheel_stats before, after;
+	int rc = 1;
+
+	twheel_stats_get(w, &before);
+	TEST_ASSERT_EQUAL(twheel_cancel(w, id), -ENOENT, "%s: cancel took effect", what);
+	TEST_ASSERT_EQUAL(twheel_move(w, id, 1), -ENOENT, "%s: move took effect", what);
+	TEST_ASSERT_EQUAL(twheel_cancel_bulk(w, &id, 1, &rc), 0u,
+			  "%s: cancel_bulk took effect", what);
+	TEST_ASSERT_EQUAL(rc, -ENOENT, "%s: cancel_bulk rc %d", what, rc);
+	twheel_stats_get(w, &after);
+	TEST_ASSERT(memcmp(&before, &after, sizeof(before)) == 0,
+		    "%s: the statistics changed", what);
+	return TEST_SUCCESS;
+}
+
+/*
+ * Invariant 5 across wheels: every wheel starts with the same generations
+ * and hands out the lowest index first, yet the first id of one wheel must
+ * not name the first entry of another, nor an id kept from before a wheel
+ * of the same name was freed and created again its successor's.
+ */
+static int
+test_inv5_id_of_another_wheel(void)
+{
+	struct twheel *a = tw_make("ids_a", 4, 8, 10, false);
+	struct twheel *b = tw_make("ids_b", 4, 8, 10, false);
+	struct tw_payload pa, pb, pc;
+	struct twheel_fired out[2];
+	twheel_id_t ia, ib, ic;
+
+	TEST_ASSERT(a != NULL && b != NULL, "create");
+	ia = twheel_schedule(a, 100, &pa);
+	ib = twheel_schedule(b, 100, &pb);
+	TEST_ASSERT(ia != TWHEEL_ID_INVALID && ib != TWHEEL_ID_INVALID, "schedule");
+	TEST_ASSERT_SUCCESS(expect_foreign_inert(b, ia, "b with a's id"), "b");
+	TEST_ASSERT_SUCCESS(expect_foreign_inert(a, ib, "a with b's id"), "a");
+	TEST_ASSERT_EQUAL(tw_sweep_all(b, 200, out, 2), 1u,
+			  "b's entry gone after a's id was used on b");
+	TEST_ASSERT(out[0].id == ib && out[0].payload == &pb, "wrong record");
+	/* a wheel of the same name, freed and created again */
+	twheel_free(a);
+	a = tw_make("ids_a", 4, 8, 10, false);
+	TEST_ASSERT_NOT_NULL(a, "create again");
+	ic = twheel_schedule(a, 100, &pc);
+	TEST_ASSERT(ic != TWHEEL_ID_INVALID, "schedule");
+	TEST_ASSERT_SUCCESS(expect_foreign_inert(a, ia, "a with its predecessor's id"),
+			    "re-created");
+	TEST_ASSERT_EQUAL(tw_sweep_all(a, 200, out, 2), 1u,
+			  "the new entry gone after a pre-reset id was used");
+	TEST_ASSERT(out[0].id == ic && out[0].payload == &pc, "wrong record");
+	twheel_free(a);
+	twheel_free(b);
+	return TEST_SUCCESS;
+}
+
 /* Invariant 4: at most budget work per sweep, and resumption mid-bucket. */
 static int
 test_inv4_budget_bound_and_resume(void)
@@ -561,6 +652,74 @@ test_inv7_time_backwards(void)
 	n += tw_sweep_all(w, 100070, out + n, 8 - n);
 	TEST_ASSERT_EQUAL(n, 2u, "entries lost after going backwards");
 	TEST_ASSERT(out[0].id == b && out[1].id == a, "wrong records");
+	twheel_free(w);
+	return TEST_SUCCESS;
+}
+
+/*
+ * A sweep at now0, then n entries due within the next rotation and a sweep
+ * once a tick for a rotation: every one fires within a tick of its
+ * deadline, none is revisited, no sweep runs out of budget.
+ */
+static int
+sweep_on_time(struct twheel *w, uint64_t now0, uint64_t tick, uint32_t rot_ticks,
+	      uint32_t n, const char *what)
+{
+	struct twheel_stats before, after;
+	struct twheel_fired out[64];
+	uint64_t rng = 17, now = now0;
+	uint32_t i, k, fired = 0;
+
+	TEST_ASSERT_EQUAL(twheel_sweep(w, now0, RTE_DIM(out), out), 0u,
+			  "%s: the first sweep fired", what);
+	for (i = 0; i < n; i++)
+		TEST_ASSERT(twheel_schedule(w, now0 + 1 + tw_rand(&rng) %
+					    ((uint64_t)rot_ticks * tick - 1), NULL) !=
+			    TWHEEL_ID_INVALID, "%s: schedule", what);
+	twheel_stats_get(w, &before);
+	for (i = 0; i <= rot_ticks + 1; i++, now += tick) {
+		k = twheel_sweep(w, now, RTE_DIM(out), out);
+		for (uint32_t j = 0; j < k; j++)
+			TEST_ASSERT(out[j].deadline <= now && now - out[j].deadline <= tick,
+				    "%s: deadline %" PRIu64 " fired at %" PRIu64, what,
+				    out[j].deadline, now);
+		fired += k;
+	}
+	twheel_stats_get(w, &after);
+	TEST_ASSERT_EQUAL(fired, n, "%s: %u of %u fired within a rotation", what,
+			  fired, n);
+	TEST_ASSERT(after.revisits == before.revisits &&
+		    after.budget_exhausted == before.budget_exhausted,
+		    "%s: %" PRIu64 " revisits, %" PRIu64 " sweeps out of budget in"
+		    " %u sweeps", what, after.revisits - before.revisits,
+		    after.budget_exhausted - before.budget_exhausted, rot_ticks + 2);
+	return TEST_SUCCESS;
+}
+
+/*
+ * Invariant 7: one absurd now does not degrade the wheel for good. After a
+ * sweep at UINT64_MAX (or any jump ahead) time comes back by more than a
+ * rotation: that sweep re-bases the cursor there, and entries scheduled
+ * afterwards fire on time with no revisits, as on a fresh wheel.
+ */
+static int
+test_inv7_time_back_rebase(void)
+{
+	const uint64_t tick = 1000, t0 = 5000000;
+	const uint32_t slots = 64, n = 500;
+	struct twheel *w = tw_make("rebase", n, slots, tick, false);
+	struct twheel_fired out[4];
+
+	TEST_ASSERT_NOT_NULL(w, "create");
+	TEST_ASSERT_EQUAL(twheel_sweep(w, t0, 4, out), 0u, "empty");
+	TEST_ASSERT_SUCCESS(sweep_on_time(w, t0, tick, slots, n, "fresh"), "fresh");
+	TEST_ASSERT_EQUAL(twheel_sweep(w, UINT64_MAX, 4, out), 0u, "end of time");
+	TEST_ASSERT_SUCCESS(sweep_on_time(w, t0 + 100 * tick, tick, slots, n,
+					  "after UINT64_MAX"), "after UINT64_MAX");
+	/* a clock reset: back by a thousand rotations */
+	TEST_ASSERT_EQUAL(twheel_sweep(w, t0 + 1000000 * tick, 4, out), 0u, "ahead");
+	TEST_ASSERT_SUCCESS(sweep_on_time(w, t0 + 2000 * tick, tick, slots, n,
+					  "after a clock reset"), "after a reset");
 	twheel_free(w);
 	return TEST_SUCCESS;
 }
@@ -733,17 +892,35 @@ test_time_jump_hours(void)
  * same operations, one through the bulk calls, one call at a time, give
  * the same results and then hand back the same records. The bursts mix
  * live ids, duplicates, stale ids of reused slots and forged ids, earlier
- * and later deadlines.
+ * and later deadlines. Ids are wheel-specific, so each entry's pair of ids
+ * (one per wheel) is kept side by side.
  */
+struct id_pair {
+	twheel_id_t a, b;
+};
+
+/* Forget pair k of n (it goes to the dead ones); returns the new n. */
+static uint32_t
+pair_retire(struct id_pair *live, uint32_t k, uint32_t n, struct id_pair *dead,
+	    uint32_t *ndead, uint32_t cap)
+{
+	dead[(*ndead)++ % cap] = live[k];
+	if (*ndead > cap)
+		*ndead = cap;
+	live[k] = live[n - 1];
+	return n - 1;
+}
+
 static int
 test_bulk_equals_sequential(void)
 {
 	const uint32_t cap = 4096, burst = 77;
 	struct twheel *a = tw_make("bulk_a", cap, 64, 10, false);
 	struct twheel *b = tw_make("bulk_b", cap, 64, 10, false);
-	twheel_id_t *ids = calloc(cap, sizeof(*ids)), *dead = calloc(cap, sizeof(*dead));
+	struct id_pair *ids = calloc(cap, sizeof(*ids));
+	struct id_pair *dead = calloc(cap, sizeof(*dead));
 	struct twheel_fired ra[64], rb[64];
-	twheel_id_t bid[77];
+	twheel_id_t bida[77], bidb[77];
 	uint64_t dl[77], rng = 5, now = 0;
 	int rca[77], rcb[77];
 	uint32_t i, j, nlive = 0, ndead = 0, round;
@@ -754,33 +931,37 @@ test_bulk_equals_sequential(void)
 		/* fill up with the same schedules in both */
 		while (nlive < cap * 3 / 4) {
 			uint64_t d = now + tw_rand(&rng) % 5000;
-			twheel_id_t ia = twheel_schedule(a, d, NULL);
 
-			TEST_ASSERT_EQUAL(ia, twheel_schedule(b, d, NULL),
-					  "the wheels diverged on schedule");
-			ids[nlive++] = ia;
+			ids[nlive].a = twheel_schedule(a, d, NULL);
+			ids[nlive].b = twheel_schedule(b, d, NULL);
+			TEST_ASSERT((uint32_t)ids[nlive].a == (uint32_t)ids[nlive].b,
+				    "the wheels diverged on schedule");
+			nlive++;
 		}
 		for (i = 0; i < burst; i++) {
 			uint32_t k = tw_rand(&rng) % 10;
+			struct id_pair pr;
 
 			if (k < 7 || ndead == 0)
-				bid[i] = ids[tw_rand(&rng) % nlive];
+				pr = ids[tw_rand(&rng) % nlive];
 			else if (k < 9)
-				bid[i] = dead[tw_rand(&rng) % ndead];
+				pr = dead[tw_rand(&rng) % ndead];
 			else
-				bid[i] = tw_rand(&rng) | (UINT64_C(1) << 32);
+				pr.a = pr.b = tw_rand(&rng) | (UINT64_C(1) << 32);
+			bida[i] = pr.a;
+			bidb[i] = pr.b;
 			dl[i] = now + tw_rand(&rng) % 5000;
 		}
 		if (round & 1) {
-			na = twheel_cancel_bulk(a, bid, burst, rca);
+			na = twheel_cancel_bulk(a, bida, burst, rca);
 			for (i = 0, nb = 0; i < burst; i++) {
-				rcb[i] = twheel_cancel(b, bid[i]);
+				rcb[i] = twheel_cancel(b, bidb[i]);
 				nb += rcb[i] == 0;
 			}
 		} else {
-			na = twheel_move_bulk(a, bid, dl, burst, rca);
+			na = twheel_move_bulk(a, bida, dl, burst, rca);
 			for (i = 0, nb = 0; i < burst; i++) {
-				rcb[i] = twheel_move(b, bid[i], dl[i]);
+				rcb[i] = twheel_move(b, bidb[i], dl[i]);
 				nb += rcb[i] == 0;
 			}
 		}
@@ -791,50 +972,82 @@ test_bulk_equals_sequential(void)
 			bool gone = false;
 
 			for (j = 0; j < burst && (round & 1); j++)
-				gone |= bid[j] == ids[i] && rcb[j] == 0;
-			if (gone) {
-				dead[ndead++ % cap] = ids[i];
-				ids[i] = ids[--nlive];
-			} else {
+				gone |= bida[j] == ids[i].a && rca[j] == 0;
+			if (gone)
+				nlive = pair_retire(ids, i, nlive, dead, &ndead, cap);
+			else
 				i++;
-			}
 		}
-		if (ndead > cap)
-			ndead = cap;
 		/* both wheels must hand back the same records */
 		now += 100;
 		do {
 			na = twheel_sweep(a, now, 64, ra);
 			nb = twheel_sweep(b, now, 64, rb);
 			TEST_ASSERT_EQUAL(na, nb, "round %u: sweeps differ", round);
-			for (i = 0; i < na; i++)   /* field by field: records have padding */
-				TEST_ASSERT(ra[i].id == rb[i].id &&
-					    ra[i].payload == rb[i].payload &&
+			for (i = 0; i < na; i++) {
+				/* field by field: records have padding */
+				TEST_ASSERT(ra[i].payload == rb[i].payload &&
 					    ra[i].deadline == rb[i].deadline &&
 					    ra[i].reason == rb[i].reason,
 					    "round %u: record %u differs", round, i);
-			for (i = 0; i < na; i++)
-				for (j = 0; j < nlive; j++)
-					if (ids[j] == ra[i].id) {
-						dead[ndead++ % cap] = ids[j];
-						ids[j] = ids[--nlive];
-						break;
-					}
-			if (ndead > cap)
-				ndead = cap;
+				for (j = 0; j < nlive && ids[j].a != ra[i].id; j++)
+					;
+				TEST_ASSERT(j < nlive && ids[j].b == rb[i].id,
+					    "round %u: record %u: ids not a pair", round, i);
+				nlive = pair_retire(ids, j, nlive, dead, &ndead, cap);
+			}
 		} while (na == 64);
 	}
-	TEST_ASSERT_EQUAL(twheel_cancel_bulk(a, bid, 0, NULL), 0u, "empty burst");
-	/* without rc[], the count alone */
-	na = twheel_cancel_bulk(a, ids, nlive, NULL);
-	for (i = 0, nb = 0; i < nlive; i++)
-		nb += twheel_cancel(b, ids[i]) == 0;
+	TEST_ASSERT_EQUAL(twheel_cancel_bulk(a, bida, 0, NULL), 0u, "empty burst");
+	/* without rc[], the count alone, a burst at a time */
+	for (i = 0, na = 0, nb = 0; i < nlive; i += burst) {
+		uint32_t k = RTE_MIN(burst, nlive - i);
+
+		for (j = 0; j < k; j++) {
+			bida[j] = ids[i + j].a;
+			nb += twheel_cancel(b, ids[i + j].b) == 0;
+		}
+		na += twheel_cancel_bulk(a, bida, k, NULL);
+	}
 	TEST_ASSERT(na == nb && na == nlive, "cancel_bulk without rc: %u, %u, %u live",
 		    na, nb, nlive);
 	free(ids);
 	free(dead);
 	twheel_free(a);
 	twheel_free(b);
+	return TEST_SUCCESS;
+}
+
+/*
+ * twheel_move_bulk() without deadlines is a caller's mistake, not a cancel:
+ * every id gets -EINVAL, nothing changes, and the entries still fire.
+ */
+static int
+test_move_bulk_null_deadlines(void)
+{
+	struct twheel *w = tw_make("bulk_null", 8, 8, 10, false);
+	struct twheel_stats before, after;
+	struct twheel_fired out[8];
+	twheel_id_t ids[3];
+	int rc[3] = { 1, 1, 1 };
+	unsigned int i;
+
+	TEST_ASSERT_NOT_NULL(w, "create");
+	for (i = 0; i < RTE_DIM(ids); i++)
+		ids[i] = twheel_schedule(w, 100 + i, NULL);
+	twheel_stats_get(w, &before);
+	TEST_ASSERT_EQUAL(twheel_move_bulk(w, ids, NULL, RTE_DIM(ids), rc), 0u,
+			  "move_bulk without deadlines moved (or cancelled) entries");
+	for (i = 0; i < RTE_DIM(ids); i++)
+		TEST_ASSERT_EQUAL(rc[i], -EINVAL, "rc[%u] %d, want -EINVAL", i, rc[i]);
+	TEST_ASSERT_EQUAL(twheel_move_bulk(w, ids, NULL, RTE_DIM(ids), NULL), 0u,
+			  "move_bulk without deadlines or rc[]");
+	twheel_stats_get(w, &after);
+	TEST_ASSERT(memcmp(&before, &after, sizeof(before)) == 0,
+		    "move_bulk without deadlines changed the statistics");
+	TEST_ASSERT_EQUAL(tw_sweep_all(w, 200, out, 8), 3u,
+			  "entries lost after move_bulk without deadlines");
+	twheel_free(w);
 	return TEST_SUCCESS;
 }
 
@@ -882,6 +1095,73 @@ test_drain(void)
 	TEST_ASSERT(st.live == 0 && st.cancelled == n - 3 && st.due == 3,
 		    "stats live %" PRIu64 " cancelled %" PRIu64, st.live, st.cancelled);
 	TEST_ASSERT_EQUAL(tw_sweep_all(w, UINT64_MAX, out, 7), 0u, "fired after drain");
+	twheel_free(w);
+	return TEST_SUCCESS;
+}
+
+static void
+count_adopt(void *payload __rte_unused, twheel_id_t id __rte_unused, void *arg)
+{
+	(*(unsigned int *)arg)++;
+}
+
+/*
+ * Drain counts remote messages against its budget as the sweep does: with
+ * budget 1 a call applies one message or hands back one entry, never the
+ * whole ring. A call whose budget went to messages that wrote no record
+ * (adoptions, stale cancels) returns 0 and counts in budget_exhausted; the
+ * loop "until it returns 0 and budget_exhausted stays" hands back everything.
+ */
+static int
+test_drain_budget_counts_messages(void)
+{
+	const unsigned int nsched = 100, nstale = 50;
+	struct twheel_config cfg;
+	struct twheel_stats st, prev;
+	struct twheel_fired out[2];
+	struct twheel *w;
+	unsigned int adopted = 0, got = 0, calls = 0, i, n;
+
+	twheel_config_standard(&cfg, "drain_msgs", 256, SOCKET_ID_ANY);
+	cfg.slots = 16;
+	cfg.tick_cycles = 10;
+	cfg.remote_ring_size = 256;
+	cfg.adopt_fn = count_adopt;
+	cfg.adopt_arg = &adopted;
+	w = twheel_create(&cfg);
+	TEST_ASSERT_NOT_NULL(w, "create: %s", rte_strerror(rte_errno));
+	for (i = 0; i < nstale; i++)
+		TEST_ASSERT_SUCCESS(twheel_remote_cancel(w, UINT64_C(3) << 32),
+				    "remote cancel");
+	for (i = 0; i < nsched; i++)
+		TEST_ASSERT_SUCCESS(twheel_remote_schedule(w, 1000 + i, NULL),
+				    "remote schedule");
+	n = twheel_drain(w, 1, out);
+	twheel_stats_get(w, &st);
+	TEST_ASSERT(n == 0 && st.remote_cancels + st.remote_schedules == 1 &&
+		    adopted == 0, "drain with budget 1 applied %" PRIu64
+		    " messages (%u adopt_fn calls) and wrote %u records",
+		    st.remote_cancels + st.remote_schedules, adopted, n);
+	TEST_ASSERT_EQUAL(st.budget_exhausted, 1u,
+			  "a drain that stopped at its budget was not counted");
+	do {
+		prev = st;
+		n = twheel_drain(w, 2, out);
+		twheel_stats_get(w, &st);
+		TEST_ASSERT(n <= 2, "drain budget overrun");
+		TEST_ASSERT(st.remote_cancels + st.remote_schedules +
+			    st.cancelled - prev.remote_cancels -
+			    prev.remote_schedules - prev.cancelled <= 2,
+			    "a drain with budget 2 did more than 2 units of work");
+		got += n;
+		calls++;
+	} while (n != 0 || st.budget_exhausted != prev.budget_exhausted);
+	TEST_ASSERT(got == nsched && adopted == nsched && st.live == 0 &&
+		    st.remote_stale == nstale, "drained %u of %u, %u adopted, "
+		    "%" PRIu64 " live, %" PRIu64 " stale", got, nsched, adopted,
+		    st.live, st.remote_stale);
+	/* 149 messages and 100 entries, two units a call */
+	TEST_ASSERT(calls >= (nsched + nstale - 1 + nsched) / 2, "%u calls", calls);
 	twheel_free(w);
 	return TEST_SUCCESS;
 }
@@ -979,6 +1259,7 @@ static struct unit_test_suite twheel_suite = {
 		TEST_CASE(test_config_standard),
 		TEST_CASE(test_create_invalid_config),
 		TEST_CASE(test_create_duplicate_name),
+		TEST_CASE(test_create_names_never_collide),
 		TEST_CASE(test_create_no_memory),
 		TEST_CASE(test_mempool_slab),
 		TEST_CASE(test_schedule_and_fire),
@@ -990,15 +1271,19 @@ static struct unit_test_suite twheel_suite = {
 		TEST_CASE(test_inv4_budget_bound_and_resume),
 		TEST_CASE(test_inv4_budget_counts_revisits),
 		TEST_CASE(test_inv5_stale_id_reused_slot),
+		TEST_CASE(test_inv5_id_of_another_wheel),
 		TEST_CASE(test_inv6_capacity_enospc),
 		TEST_CASE(test_inv7_wrap_revisit),
 		TEST_CASE(test_inv7_past_deadline_next_sweep),
 		TEST_CASE(test_inv7_time_backwards),
+		TEST_CASE(test_inv7_time_back_rebase),
 		TEST_CASE(test_inv7_uint64_max),
 		TEST_CASE(test_lazy_deadline),
 		TEST_CASE(test_bulk_equals_sequential),
+		TEST_CASE(test_move_bulk_null_deadlines),
 		TEST_CASE(test_time_jump_hours),
 		TEST_CASE(test_drain),
+		TEST_CASE(test_drain_budget_counts_messages),
 		TEST_CASE(test_mem_info),
 		TEST_CASE(test_telemetry),
 		TEST_CASES_END()

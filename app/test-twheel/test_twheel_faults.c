@@ -91,8 +91,8 @@ check_nothing_left(const char *name, const struct footprint *before)
 		    " %u", name, after.heap_bytes, after.heap_blocks,
 		    after.memzones, before->heap_bytes, before->heap_blocks,
 		    before->memzones);
-	snprintf(mp, sizeof(mp), "TW_%s", name);
-	snprintf(ring, sizeof(ring), "TWR_%s", name);
+	snprintf(mp, sizeof(mp), "TW%zu_%s", strlen(name), name);
+	snprintf(ring, sizeof(ring), "TWR%zu_%s", strlen(name), name);
 	TEST_ASSERT_NULL(rte_mempool_lookup(mp), "%s: mempool left behind", mp);
 	TEST_ASSERT_NULL(rte_ring_lookup(ring), "%s: ring left behind", ring);
 	/* and the name is free again */
@@ -662,16 +662,28 @@ test_fault_budget_0_1(void)
 			  ": the second entry's sweep had work left, the last none",
 			  b.budget_exhausted);
 
-	/* drain with budget 1 applies messages until one record is out */
+	/*
+	 * drain with budget 1: one message or one entry per call, as the
+	 * sweep; a call spent on a message without a record returns 0 and
+	 * counts in budget_exhausted
+	 */
 	TEST_ASSERT(twheel_schedule(w, 5000, &p[2]) != 0, "schedule");
 	TEST_ASSERT_SUCCESS(twheel_remote_schedule(w, 5000, &p[3]), "rs");
 	TEST_ASSERT_SUCCESS(twheel_remote_cancel(w, id0), "stale rc");
-	TEST_ASSERT_EQUAL(twheel_drain(w, 1, out), 1u, "drain 1");
-	TEST_ASSERT_EQUAL(twheel_drain(w, 1, out), 1u, "drain 1");
+	TEST_ASSERT_EQUAL(twheel_drain(w, 1, out), 0u, "drain 1: adoption");
+	TEST_ASSERT_EQUAL(twheel_drain(w, 1, out), 0u, "drain 1: stale cancel");
+	twheel_stats_get(w, &b);
+	TEST_ASSERT(b.remote_schedules == 2 && b.remote_stale == 2 &&
+		    b.live == 2 && b.budget_exhausted == 6,
+		    "drain 1 applied more or less than one message per call");
+	TEST_ASSERT_EQUAL(twheel_drain(w, 1, out), 1u, "drain 1: entry");
+	TEST_ASSERT_EQUAL(twheel_drain(w, 1, out), 1u, "drain 1: entry");
 	TEST_ASSERT_EQUAL(twheel_drain(w, 1, out), 0u, "drain: empty");
 	twheel_stats_get(w, &b);
-	TEST_ASSERT(b.remote_schedules == 2 && b.remote_stale == 2 && b.live == 0,
-		    "drain did not apply the ring");
+	TEST_ASSERT(b.live == 0 && b.budget_exhausted == 7,
+		    "live %" PRIu64 ", budget_exhausted %" PRIu64
+		    ": the last entry's drain had nothing left", b.live,
+		    b.budget_exhausted);
 	twheel_free(w);
 	return TEST_SUCCESS;
 }

@@ -9,6 +9,8 @@
  * standard geometry, fixed deadlines, time at the top of the 64-bit range.
  * Wheels with a remote ring also get remote schedules and cancels (of live,
  * dead and forged ids), sent single-threaded, and floods that fill the ring.
+ * Each geometry runs two wheels side by side, in turns and with clocks of
+ * their own; ids of each are tried on the other (they must be inert).
  *
  *   TWHEEL_MODEL_SEED=<n>   replay a run (the seed is printed)
  *   TWHEEL_MODEL_OPS=<n>    operations per geometry (default 300000)
@@ -113,14 +115,16 @@ remote_op(struct tw_model *m, uint64_t *rng, uint64_t *i)
 		return tw_model_remote_schedule(m, pick_deadline(m, rng));
 	/* floods about as often whatever the ring's size */
 	if (r < 97 || tw_rand(rng) % (tw_model_ring_size(m) / 16 + 1) != 0)
-		return tw_model_remote_cancel(m, a, (unsigned int)(a >> 59) % 8);
+		return tw_model_remote_cancel(m, a, (unsigned int)(a >> 56) %
+					      TW_MODEL_REMOTE_CANCEL_KINDS);
 	flood = tw_model_ring_size(m) - tw_model_queued(m) + 1 + tw_rand(rng) % 4;
 	for (j = 0; j < flood && ret == 0; j++, (*i)++) {
 		a = tw_rand(rng);
 		if (a & 1)
 			ret = tw_model_remote_schedule(m, pick_deadline(m, rng));
 		else
-			ret = tw_model_remote_cancel(m, a, (unsigned int)(a >> 59) % 8);
+			ret = tw_model_remote_cancel(m, a, (unsigned int)(a >> 56) %
+					      TW_MODEL_REMOTE_CANCEL_KINDS);
 	}
 	return ret;
 }
@@ -139,6 +143,90 @@ bulk_op(struct tw_model *m, uint64_t *rng, uint64_t a)
 	return tw_model_bulk(m, picks, (a >> 32) & 1 ? dl : NULL, n);
 }
 
+static void
+print_tally(const struct model_geometry *g, struct tw_model *m, const char *name)
+{
+	struct tw_model_tally t;
+
+	tw_model_tally_get(m, &t);
+	printf("  %-10s %7" PRIu64 " steps: %" PRIu64 " schedules (%" PRIu64
+	       " ENOSPC), %" PRIu64 " cancels, %" PRIu64 " moves, %" PRIu64
+	       " refreshes, %" PRIu64 " stale, %" PRIu64 " forged (%" PRIu64
+	       " of the other wheel), %" PRIu64 " sweeps, %" PRIu64 " due, %"
+	       PRIu64 " revisits, %" PRIu64 " drained, %" PRIu64
+	       " lateness checks, %" PRIu64 " jumps, %" PRIu64 " backwards (%"
+	       PRIu64 " by more than a rotation)\n", name, tw_model_steps(m),
+	       t.schedules, t.enospc, t.cancels, t.moves, t.refreshes, t.stale,
+	       t.forged, t.foreign, t.sweeps, t.due, t.revisits, t.drained,
+	       t.lateness_checks, t.jumps, t.backwards, t.rebases);
+	if (g->ring_size != 0)
+		printf("  %-10s remote (ring %u): %" PRIu64 " schedules (%" PRIu64
+		       " adopted, %" PRIu64 " rejected), %" PRIu64 " cancels (%"
+		       PRIu64 " cancelled, %" PRIu64 " stale), %" PRIu64
+		       " refused with -ENOBUFS\n", name, g->ring_size,
+		       t.remote_schedules, t.adopted, t.rejected, t.remote_cancels,
+		       t.remote_cancelled, t.remote_stale, t.remote_full);
+}
+
+/* One step on one of the two wheels. */
+static int
+model_step(const struct model_geometry *g, struct tw_model *m, uint64_t *now,
+	   uint64_t *rng, uint64_t *i)
+{
+	uint32_t r = tw_rand(rng) % 100;
+	uint64_t a = tw_rand(rng);
+	int ret = 0;
+
+	/* remote calls: ~12% of the steps with a ring, rare without */
+	if (a % 1000 < (g->ring_size != 0 ? 120u : 1u))
+		return remote_op(m, rng, i);
+	if (r < 34)
+		return tw_model_schedule(m, pick_deadline(m, rng));
+	if (r < 41)
+		return tw_model_cancel(m, a);
+	if (r < 47)
+		return tw_model_move(m, a, pick_deadline(m, rng));
+	if (r < 48)
+		return bulk_op(m, rng, a);
+	if (r < 60)
+		return tw_model_refresh(m, a, tw_rand(rng) %
+					(2 * tw_model_rotation(m) + 1));
+	if (r < 64)
+		return tw_model_stale(m, a, pick_deadline(m, rng));
+	if (r < 67)
+		return tw_model_forged(m, a, (unsigned int)(a >> 61));
+	if (r < 68) {
+		/*
+		 * Now and then a burst of new flows presses against capacity;
+		 * bursts make up about a tenth of the steps.
+		 */
+		uint32_t j, burst;
+
+		if (tw_rand(rng) % (g->capacity / 40 + 1) != 0)
+			return 0;
+		/* up to capacity, and a few more that must fail */
+		burst = g->capacity - tw_model_live(m) + g->capacity / 16 + 1;
+		for (j = 0; j < burst && ret == 0; j++, (*i)++)
+			ret = tw_model_schedule(m, pick_deadline(m, rng));
+		return ret;
+	}
+	if (r < 99) {
+		*now = next_now(m, *now, rng);
+		return tw_model_sweep(m, *now, pick_budget(rng, g->capacity));
+	}
+	if (tw_rand(rng) % 50 == 0) {
+		/* drain everything now and then, as a port reset would */
+		while (ret == 0 && tw_model_live(m) != 0)
+			ret = tw_model_drain(m, 1 + tw_rand(rng) % 64);
+		return ret;
+	}
+	return tw_model_drain(m, 1 + tw_rand(rng) % 8);
+}
+
+/*
+ * Two wheels of the geometry, driven in turns, each with its own clock;
+ * each one's forged ids include the other's live and dead ids.
+ */
 static int
 run_geometry(const struct model_geometry *g, uint64_t seed, uint64_t ops,
 	     uint64_t *steps_done)
@@ -148,87 +236,44 @@ run_geometry(const struct model_geometry *g, uint64_t seed, uint64_t ops,
 		.tick_cycles = g->tick_cycles, .lazy = g->lazy,
 		.ring_size = g->ring_size,
 	};
-	struct tw_model_tally t;
-	struct tw_model *m;
-	uint64_t rng = seed, now = g->start, i;
+	char name_b[TWHEEL_NAME_MAX_LEN + 1];
+	struct tw_model *m[2];
+	uint64_t rng = seed, now[2] = { g->start, g->start }, i;
+	unsigned int k;
 	int ret = 0;
 
-	m = tw_model_create(&cfg);
-	TEST_ASSERT_NOT_NULL(m, "model for %s", g->name);
-	ret = tw_model_sweep(m, now, 1);
-	for (i = 0; i < ops && ret == 0; i++) {
-		uint32_t r = tw_rand(&rng) % 100;
-		uint64_t a = tw_rand(&rng);
-
-		/* remote calls: ~12% of the steps with a ring, rare without */
-		if (a % 1000 < (g->ring_size != 0 ? 120u : 1u)) {
-			ret = remote_op(m, &rng, &i);
-			continue;
-		}
-		if (r < 34)
-			ret = tw_model_schedule(m, pick_deadline(m, &rng));
-		else if (r < 41)
-			ret = tw_model_cancel(m, a);
-		else if (r < 47)
-			ret = tw_model_move(m, a, pick_deadline(m, &rng));
-		else if (r < 48)
-			ret = bulk_op(m, &rng, a);
-		else if (r < 60)
-			ret = tw_model_refresh(m, a, tw_rand(&rng) %
-					       (2 * tw_model_rotation(m) + 1));
-		else if (r < 64)
-			ret = tw_model_stale(m, a, pick_deadline(m, &rng));
-		else if (r < 67)
-			ret = tw_model_forged(m, a, (unsigned int)(a >> 61));
-		else if (r < 68) {
-			/*
-			 * Now and then a burst of new flows presses against
-			 * capacity; bursts make up about a tenth of the steps.
-			 */
-			uint32_t j, burst;
-
-			if (tw_rand(&rng) % (g->capacity / 40 + 1) != 0)
-				continue;
-			/* up to capacity, and a few more that must fail */
-			burst = g->capacity - tw_model_live(m) + g->capacity / 16 + 1;
-
-			for (j = 0; j < burst && ret == 0; j++, i++)
-				ret = tw_model_schedule(m, pick_deadline(m, &rng));
-		} else if (r < 99) {
-			now = next_now(m, now, &rng);
-			ret = tw_model_sweep(m, now, pick_budget(&rng, g->capacity));
-		} else if (tw_rand(&rng) % 50 == 0) {
-			/* drain everything now and then, as a port reset would */
-			while (ret == 0 && tw_model_live(m) != 0)
-				ret = tw_model_drain(m, 1 + tw_rand(&rng) % 64);
-		} else {
-			ret = tw_model_drain(m, 1 + tw_rand(&rng) % 8);
-		}
+	snprintf(name_b, sizeof(name_b), "%s_b", g->name);
+	m[0] = tw_model_create(&cfg);
+	cfg.name = name_b;
+	m[1] = tw_model_create(&cfg);
+	if (m[0] == NULL || m[1] == NULL) {
+		tw_model_free(m[0]);
+		tw_model_free(m[1]);
+		TEST_ASSERT(false, "models for %s", g->name);
 	}
-	if (ret == 0)
-		ret = tw_model_finish(m);
-	tw_model_tally_get(m, &t);
-	*steps_done += tw_model_steps(m);
-	printf("  %-10s %7" PRIu64 " steps: %" PRIu64 " schedules (%" PRIu64
-	       " ENOSPC), %" PRIu64 " cancels, %" PRIu64 " moves, %" PRIu64
-	       " refreshes, %" PRIu64 " stale, %" PRIu64 " forged, %" PRIu64
-	       " sweeps, %" PRIu64 " due, %" PRIu64 " revisits, %" PRIu64
-	       " drained, %" PRIu64 " lateness checks, %" PRIu64 " jumps, %"
-	       PRIu64 " backwards\n", g->name, tw_model_steps(m), t.schedules,
-	       t.enospc, t.cancels, t.moves, t.refreshes, t.stale, t.forged,
-	       t.sweeps, t.due, t.revisits, t.drained, t.lateness_checks,
-	       t.jumps, t.backwards);
-	if (g->ring_size != 0)
-		printf("  %-10s remote (ring %u): %" PRIu64 " schedules (%" PRIu64
-		       " adopted, %" PRIu64 " rejected), %" PRIu64 " cancels (%"
-		       PRIu64 " cancelled, %" PRIu64 " stale), %" PRIu64
-		       " refused with -ENOBUFS\n", g->name, g->ring_size,
-		       t.remote_schedules, t.adopted, t.rejected, t.remote_cancels,
-		       t.remote_cancelled, t.remote_stale, t.remote_full);
+	tw_model_pair(m[0], m[1]);
+	for (k = 0; k < 2 && ret == 0; k++) {
+		ret = tw_model_sweep(m[k], now[k], 1);
+		if (ret != 0)
+			break;
+	}
+	for (i = 0; i < ops && ret == 0; i++) {
+		k = (unsigned int)(tw_rand(&rng) & 1);
+		ret = model_step(g, m[k], &now[k], &rng, &i);
+	}
+	for (k = ret == 0 ? 0 : k; k < 2 && ret == 0; k++) {
+		ret = tw_model_finish(m[k]);
+		if (ret != 0)
+			break;
+	}
+	print_tally(g, m[0], g->name);
+	print_tally(g, m[1], name_b);
+	*steps_done += tw_model_steps(m[0]) + tw_model_steps(m[1]);
 	if (ret != 0)
-		printf("  %s: MODEL MISMATCH (seed %#" PRIx64 "): %s\n", g->name,
-		       seed, tw_model_error(m));
-	tw_model_free(m);
+		printf("  %s: MODEL MISMATCH (seed %#" PRIx64 "): %s\n",
+		       k == 0 ? g->name : name_b, seed, tw_model_error(m[k]));
+	tw_model_free(m[0]);
+	tw_model_free(m[1]);
 	return ret == 0 ? TEST_SUCCESS : TEST_FAILED;
 }
 

@@ -50,6 +50,7 @@ struct msg {
 	twheel_id_t id;        /* cancel */
 	uint64_t deadline;     /* schedule */
 	uint32_t item;         /* schedule: the in-flight item */
+	bool foreign;          /* cancel: an id of the peer wheel */
 };
 
 struct adoption {
@@ -59,6 +60,7 @@ struct adoption {
 
 struct tw_model {
 	struct twheel *w;
+	struct tw_model *peer;         /* another wheel, for foreign ids */
 	struct tw_model_cfg cfg;
 	struct item *items;            /* nb_items of them */
 	uint32_t nb_items;             /* capacity + ring_size */
@@ -317,8 +319,14 @@ item_enter(struct tw_model *m, uint32_t idx, twheel_id_t id)
 
 	if (slot >= m->cfg.capacity || ((id >> 32) & 1) == 0)
 		return fail(m, "schedule returned a malformed id %#" PRIx64, id);
-	if (id == m->slot_last_id[slot] ||
-	    (uint32_t)(id >> 32) <= (uint32_t)(m->slot_last_id[slot] >> 32))
+	/*
+	 * The high half is the generation plus a salt the model does not
+	 * know: from one use of a slot to the next it moves on by an even,
+	 * non-zero step.
+	 */
+	if (m->slot_last_id[slot] != 0 &&
+	    ((uint32_t)((id >> 32) - (m->slot_last_id[slot] >> 32)) == 0 ||
+	     ((id >> 32) - (m->slot_last_id[slot] >> 32)) % 2 != 0))
 		return fail(m, "slot %u reused with id %#" PRIx64 " after %#" PRIx64
 			    ": the generation did not move on", slot, id,
 			    m->slot_last_id[slot]);
@@ -510,6 +518,34 @@ tw_model_stale(struct tw_model *m, uint64_t pick, uint64_t deadline)
 	return expect_inert(m, id, deadline, "stale");
 }
 
+void
+tw_model_pair(struct tw_model *a, struct tw_model *b)
+{
+	a->peer = b;
+	b->peer = a;
+}
+
+/* An id of the peer wheel: a live one or a dead one; raw when none. */
+static twheel_id_t
+peer_id(struct tw_model *m, uint64_t raw, bool live)
+{
+	const struct tw_model *p = m->peer;
+
+	if (p == NULL)
+		return raw;
+	if (live && p->live_n != 0)
+		return p->items[p->live[raw % p->live_n]].id;
+	if (!live && p->dead_n != 0)
+		return p->dead[raw % p->dead_n];
+	return raw;
+}
+
+static bool
+forge_is_foreign(struct tw_model *m, unsigned int kind)
+{
+	return m->peer != NULL && kind % TW_MODEL_FORGE_KINDS >= 6;
+}
+
 /* A made-up id; kind selects how (see tw_model_forged()). */
 static twheel_id_t
 forge_id(struct tw_model *m, uint64_t raw, unsigned int kind)
@@ -517,7 +553,7 @@ forge_id(struct tw_model *m, uint64_t raw, unsigned int kind)
 	struct item *it = live_pick(m, raw >> 7);
 	twheel_id_t id;
 
-	switch (kind % 6) {
+	switch (kind % TW_MODEL_FORGE_KINDS) {
 	case 0:
 		id = raw;
 		break;
@@ -535,8 +571,14 @@ forge_id(struct tw_model *m, uint64_t raw, unsigned int kind)
 		id = m->dead_n != 0 ?
 			m->dead[raw % m->dead_n] + (UINT64_C(1) << 32) : raw;
 		break;
-	default:
+	case 5:
 		id = TWHEEL_ID_INVALID;
+		break;
+	case 6:         /* a live entry's id, of the other wheel */
+		id = peer_id(m, raw, true);
+		break;
+	default:        /* a dead id of the other wheel */
+		id = peer_id(m, raw, false);
 		break;
 	}
 	return id;
@@ -546,12 +588,25 @@ int
 tw_model_forged(struct tw_model *m, uint64_t raw, unsigned int kind)
 {
 	twheel_id_t id = forge_id(m, raw, kind);
+	bool foreign = forge_is_foreign(m, kind);
 
 	m->steps++;
 	m->tally.forged++;
-	if (item_of_id(m, id) != NULL)    /* forged a live id after all */
-		return 0;
-	return expect_inert(m, id, raw, "forged");
+	m->tally.foreign += foreign;
+	/*
+	 * Another wheel's id never names an entry here: both wheels start
+	 * with the same generations and indices, but ids are wheel-specific
+	 * (they meet only when one slot's generations differ by the salts'
+	 * difference: some 2^29 reuses for the pair of wheels the driver
+	 * creates one after the other, far beyond any run).
+	 */
+	if (item_of_id(m, id) != NULL) {
+		if (foreign)
+			return fail(m, "id %#" PRIx64 " of the other wheel names a"
+				    " live entry of this one", id);
+		return 0;         /* forged a live id after all */
+	}
+	return expect_inert(m, id, raw, foreign ? "foreign" : "forged");
 }
 
 /* Remote calls ---------------------------------------------------------- */
@@ -619,12 +674,15 @@ tw_model_remote_cancel(struct tw_model *m, uint64_t raw, unsigned int kind)
 
 	m->steps++;
 	m->tally.remote_cancels++;
-	if (kind == 0 && (it = live_pick(m, raw)) != NULL)
+	if (kind == 0 && (it = live_pick(m, raw)) != NULL) {
 		msg.id = it->id;
-	else if (kind == 1 && m->dead_n != 0)
+	} else if (kind == 1 && m->dead_n != 0) {
 		msg.id = m->dead[raw % m->dead_n];
-	else
+	} else {
 		msg.id = forge_id(m, raw, kind >= 2 ? kind - 2 : 0);
+		msg.foreign = kind >= 2 && forge_is_foreign(m, kind - 2);
+		m->tally.foreign += msg.foreign;
+	}
 	return remote_call(m, &msg, twheel_remote_cancel(m->w, msg.id),
 			   "remote cancel");
 }
@@ -667,6 +725,10 @@ apply_messages(struct tw_model *m, unsigned int max_msgs, unsigned int max_out,
 			struct item *it = item_of_id(m, msg->id);
 
 			m->remote_cancels++;
+			if (it != NULL && msg->foreign)
+				return fail(m, "remote cancel with id %#" PRIx64
+					    " of the other wheel names a live"
+					    " entry of this one", msg->id);
 			if (it == NULL) {
 				m->remote_stale++;
 				m->tally.remote_stale++;
@@ -751,12 +813,23 @@ tw_model_sweep(struct tw_model *m, uint64_t now, unsigned int budget)
 	struct twheel_stats before, after;
 	uint64_t revisits, work;
 	unsigned int n, i, pos = 0;
+	bool rebase;
 	int msgs;
 
 	m->steps++;
 	budget = RTE_MIN(budget, m->max_budget);
 	m->tally.sweeps++;
-	if (m->swept && now < m->max_now) {
+	/* a sweep with budget 0 does nothing, time included */
+	rebase = budget != 0 && m->swept && now < m->max_now &&
+		m->max_now - now > tw_model_rotation(m);
+	if (rebase) {
+		/*
+		 * Back by more than a rotation: the wheel starts time again
+		 * from now. What it filed before is found within a rotation.
+		 */
+		m->tally.rebases++;
+		m->lateness_from = tw_sat_add(limit_of(m, now), m->cfg.slots);
+	} else if (budget != 0 && m->swept && now < m->max_now) {
 		/* entries re-filed now may wait until time is back past max_now */
 		if (limit_of(m, m->max_now) > m->lateness_from)
 			m->lateness_from = limit_of(m, m->max_now);
@@ -766,9 +839,9 @@ tw_model_sweep(struct tw_model *m, uint64_t now, unsigned int budget)
 	m->adopt_overflow = false;
 	n = twheel_sweep(m->w, now, budget, out);
 	twheel_stats_get(m->w, &after);
-	if (!m->swept || now > m->max_now)
+	if (budget != 0 && (!m->swept || now > m->max_now || rebase))
 		m->max_now = now;
-	m->swept = true;
+	m->swept |= budget != 0;
 
 	if (n > budget)
 		return fail(m, "sweep returned %u records for budget %u", n, budget);
@@ -834,17 +907,24 @@ int
 tw_model_drain(struct tw_model *m, unsigned int budget)
 {
 	struct twheel_fired *out = m->out;
+	struct twheel_stats before, after;
 	unsigned int n, i, pos = 0;
+	uint64_t work;
+	bool left;
+	int msgs;
 
 	m->steps++;
 	budget = RTE_MIN(budget, m->max_budget);
 	m->adopt_n = 0;
 	m->adopt_overflow = false;
+	twheel_stats_get(m->w, &before);
 	n = twheel_drain(m->w, budget, out);
+	twheel_stats_get(m->w, &after);
 	if (n > budget)
 		return fail(m, "drain returned %u records for budget %u", n, budget);
-	/* the ring first, until the records fill the budget */
-	if (apply_messages(m, m->cfg.ring_size, budget, n, &pos) < 0)
+	/* the ring first, one unit of the budget per message */
+	msgs = apply_messages(m, budget, budget, n, &pos);
+	if (msgs < 0)
 		return -1;
 	for (i = pos; i < n; i++) {
 		struct item *it = item_of_payload(m, out[i].payload);
@@ -861,9 +941,20 @@ tw_model_drain(struct tw_model *m, unsigned int budget)
 		m->cancelled++;
 	}
 	m->tally.drained += n - pos;
-	if (n < budget && (m->live_n != 0 || m->q_len != 0))
-		return fail(m, "drain returned %u < budget %u with %u live and %u"
-			    " queued", n, budget, m->live_n, m->q_len);
+	work = (uint64_t)msgs + (n - pos);
+	left = m->live_n != 0 || m->q_len != 0;
+	if (work > budget)
+		return fail(m, "drain budget overrun: %d messages + %u entries for"
+			    " budget %u", msgs, n - pos, budget);
+	if (work < budget && left)
+		return fail(m, "drain did %" PRIu64 " of %u units with %u live and"
+			    " %u queued", work, budget, m->live_n, m->q_len);
+	if (after.budget_exhausted - before.budget_exhausted !=
+	    (uint64_t)(budget != 0 && work == budget && left))
+		return fail(m, "drain of %" PRIu64 " units for budget %u, %s left:"
+			    " budget_exhausted moved by %" PRIu64, work, budget,
+			    left ? "something" : "nothing",
+			    after.budget_exhausted - before.budget_exhausted);
 	return check_stats(m, "drain");
 }
 

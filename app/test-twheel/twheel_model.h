@@ -18,7 +18,10 @@
  *   3 lateness         after a sweep that finished within its budget, no
  *                      live item's deadline lies in an elapsed tick (not
  *                      checked until time has passed its previous maximum
- *                      again after going backwards);
+ *                      again after going backwards; after going back by
+ *                      more than a rotation, which re-bases the wheel
+ *                      there, checked again once time has moved a
+ *                      rotation on from the new now);
  *   4 bounded work     records + revisits <= budget; a sweep that did less
  *                      work than its budget must not count budget_exhausted;
  *   5 stale ids        cancel/move of dead or forged ids return -ENOENT and
@@ -36,8 +39,10 @@
  * TWHEEL_CANCELLED, any other id counts in remote_stale; a schedule calls
  * adopt_fn with a fresh id, or hands the payload back as TWHEEL_REJECTED
  * when the wheel is full. Each message is one unit of work (invariant 4:
- * messages + due + revisits <= budget). A drain applies messages until its
- * records reach its budget or the queue is empty.
+ * messages + due + revisits <= budget). A drain counts the same way:
+ * messages + entries handed back <= budget; it stops short of its budget
+ * only when nothing is left, and counts budget_exhausted exactly when it
+ * used its whole budget with something left.
  *
  * Used by twheel_model_autotest (random sequences) and by the fuzzer
  * (app/fuzz-twheel), built into both from this one source; the caller
@@ -102,18 +107,29 @@ int tw_model_bulk(struct tw_model *m, const uint64_t *picks,
 /* cancel and move of an id whose entry has left (its slot may be reused) */
 int tw_model_stale(struct tw_model *m, uint64_t pick, uint64_t deadline);
 /*
- * cancel and move of a made-up id; kind % 6 selects how: raw, a live slot's
- * later generation, a live slot's even generation, an index past capacity,
- * a dead id's next (even, free) generation, TWHEEL_ID_INVALID
+ * cancel and move of a made-up id; kind % TW_MODEL_FORGE_KINDS selects how:
+ * raw, a live slot's later generation, a live slot's even generation, an
+ * index past capacity, a dead id's next (even, free) generation,
+ * TWHEEL_ID_INVALID, a live id of the paired wheel, a dead id of the paired
+ * wheel (the last two: raw without a pair). An id of the paired wheel must
+ * never name a live entry: that is an error, not a lucky forgery.
  */
+#define TW_MODEL_FORGE_KINDS 8
 int tw_model_forged(struct tw_model *m, uint64_t raw, unsigned int kind);
+/*
+ * Pair two models (two wheels, usually of one geometry, driven in turns):
+ * each one's forged ids and remote cancels then include the other's ids.
+ */
+void tw_model_pair(struct tw_model *a, struct tw_model *b);
 /* remote schedule of a new item (from "another lcore", single-threaded) */
 int tw_model_remote_schedule(struct tw_model *m, uint64_t deadline);
 /*
- * remote cancel; kind 0: a live item's id, 1: a dead id, 2..7: forged as by
+ * remote cancel; kind 0: a live item's id, 1: a dead id, 2..9: forged as by
  * tw_model_forged(raw, kind - 2). The id is judged when the message is
- * applied, so a live id may be stale by then and a forged one live.
+ * applied, so a live id may be stale by then and a forged one live (but
+ * never one of the paired wheel).
  */
+#define TW_MODEL_REMOTE_CANCEL_KINDS (2 + TW_MODEL_FORGE_KINDS)
 int tw_model_remote_cancel(struct tw_model *m, uint64_t raw, unsigned int kind);
 int tw_model_sweep(struct tw_model *m, uint64_t now, unsigned int budget);
 int tw_model_drain(struct tw_model *m, unsigned int budget);
@@ -138,6 +154,8 @@ struct tw_model_tally {
 	uint64_t backwards, jumps;
 	uint64_t remote_schedules, remote_cancels, remote_full, remote_stale;
 	uint64_t adopted, rejected, remote_cancelled;
+	uint64_t foreign;      /* ids of the paired wheel tried here */
+	uint64_t rebases;      /* sweeps that went back more than a rotation */
 };
 void tw_model_tally_get(const struct tw_model *m, struct tw_model_tally *t);
 void tw_model_note_time(struct tw_model *m, bool backwards, bool jump);

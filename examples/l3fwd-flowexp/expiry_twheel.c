@@ -132,11 +132,19 @@ static unsigned int
 tw_drain(struct fx_lcore *lc, unsigned int budget)
 {
 	struct twheel_fired *out = lc->scratch;
+	struct twheel_stats ws;
+	uint64_t exhausted;
 	unsigned int n;
 
+	twheel_stats_get(lc->wheel, &ws);
+	exhausted = ws.budget_exhausted;
 	n = twheel_drain(lc->wheel, RTE_MIN(budget, fx_conf.expire_budget), out);
 	tw_records(lc, out, n, true);
-	return n;
+	if (n != 0)
+		return n;
+	/* a budget spent on ring messages that wrote no record: go on */
+	twheel_stats_get(lc->wheel, &ws);
+	return ws.budget_exhausted != exhausted;
 }
 
 static int

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+/*
+ * The slab as the wheel sees it: its free stack, allocation and release,
+ * and an entry's way out (a record, its slot back, the counters). Inline
+ * for the schedule, cancel and sweep paths; twheel_slab.c has the mempool
+ * driver underneath and the hand-over of the pool to the wheel.
+ *
+ * The free entries' indices are a LIFO stack of chunks from the buckets'
+ * pool (free_head, free_fill in the wheel): popping and pushing touch one
+ * hot chunk, a free index costs no memory that a filed one would not, and
+ * the indices the next allocations will hand out can be read ahead. A free
+ * entry's link is not kept: nothing unlinks a free entry.
+ */
+
+#ifndef _TWHEEL_SLAB_H_
+#define _TWHEEL_SLAB_H_
+
+#include <rte_prefetch.h>
+
+#include "twheel_private.h"
+#include "twheel_bucket.h"
+
+/* The slab, the mempool ops' private data (twheel_slab.c). */
+struct twheel_slab {
+	uint8_t *base;       /* first object (after its header) */
+	uint32_t stride;     /* header + element + trailer */
+	uint32_t capacity;   /* objects the pool was sized for */
+	uint32_t populated;  /* objects populated so far */
+	uint32_t free_head;  /* until a wheel owns the slab: LIFO of free indices */
+	uint32_t free_count; /* until a wheel owns the slab: free objects */
+	struct twheel *owner; /* the wheel, once its free stack exists */
+	struct rte_reciprocal_u64 stride_div;
+};
+
+/* Give the slab to the wheel: every entry free, lowest index first. */
+void twheel_slab_adopt(struct twheel *w);
+/* Take it back before the chunks go, leaving the pool no free objects. */
+void twheel_slab_disown(struct twheel *w);
+
+/*
+ * An allocation prefetches the entry it will hand out this many
+ * allocations later (at most a chunk's worth), so a run of schedules (new
+ * flows in a burst) overlaps its entries' cache misses instead of taking
+ * them one after the other.
+ */
+#define TWHEEL_SLAB_PREFETCH_AHEAD 8
+
+static inline void
+twheel_slab_prefetch(const struct twheel *w)
+{
+	const uint32_t j = TWHEEL_SLAB_PREFETCH_AHEAD, f = w->free_fill;
+	const struct twheel_chunk *h, *nc;
+
+	if (unlikely(w->free_head == TWHEEL_NIL))
+		return;
+	h = &w->chunks[w->free_head];
+	/* pops to come: h->ref[f - 1] down to ref[0], then the next chunk */
+	if (f > j) {
+		rte_prefetch0(twheel_entry_at(w, h->ref[f - 1 - j]));
+	} else if (h->next != TWHEEL_NIL) {
+		nc = &w->chunks[h->next];
+		rte_prefetch0(twheel_entry_at(w,
+			nc->ref[TWHEEL_CHUNK_REFS - 1 - (j - f)]));
+	}
+}
+
+/* Push a free index (its entry's generation is even). */
+static inline void
+twheel_free_push(struct twheel *w, uint32_t idx)
+{
+	uint32_t h = w->free_head, c;
+
+	if (unlikely(h == TWHEEL_NIL || w->free_fill == TWHEEL_CHUNK_REFS)) {
+		c = twheel_chunk_alloc(w);
+		w->chunks[c].next = h;
+		w->free_head = h = c;
+		w->free_fill = 0;
+	}
+	w->chunks[h].ref[w->free_fill++] = idx;
+}
+
+/* Pop a free entry index, or NIL. The entry's generation becomes odd. */
+static inline uint32_t
+twheel_slab_alloc(struct twheel *w)
+{
+	uint32_t h = w->free_head, idx;
+
+	if (unlikely(h == TWHEEL_NIL))
+		return TWHEEL_NIL;
+	idx = w->chunks[h].ref[--w->free_fill];
+	if (w->free_fill == 0) {
+		/* the chunk goes back first: the pool's bound holds */
+		w->free_head = w->chunks[h].next;
+		w->free_fill = TWHEEL_CHUNK_REFS;
+		twheel_chunk_release(w, h);
+		/* the line after the new head's, a chunk's worth ahead */
+		if (w->free_head != TWHEEL_NIL &&
+		    w->chunks[w->free_head].next != TWHEEL_NIL)
+			rte_prefetch0(&w->chunks[w->chunks[w->free_head].next]);
+	}
+	twheel_slab_prefetch(w);
+	twheel_entry_at(w, idx)->gen++;
+	return idx;
+}
+
+/* Push an entry back; its generation becomes even, so its id goes stale. */
+static inline void
+twheel_slab_release(struct twheel *w, uint32_t idx, struct twheel_entry *e)
+{
+	e->gen++;
+	twheel_free_push(w, idx);
+}
+
+/*
+ * An entry leaves by cancel (local or remote) or drain: unlinked, its slot
+ * released, counted. With a record (remote cancel, drain) the record gets
+ * its id, payload and current deadline as TWHEEL_CANCELLED; a local cancel
+ * passes NULL, the caller has the payload.
+ */
+static inline void
+twheel_entry_cancel(struct twheel *w, uint32_t idx, struct twheel_entry *e,
+		    struct twheel_fired *rec)
+{
+	twheel_list_remove(w, e);
+	if (rec != NULL) {
+		rec->id = twheel_make_id(idx, e->gen, w->salt);
+		rec->payload = e->payload;
+		rec->deadline = twheel_current_deadline(w, e);
+		rec->reason = TWHEEL_CANCELLED;
+	}
+	twheel_slab_release(w, idx, e);
+	TWHEEL_STAT_ADD(w, cancelled, 1);
+	TWHEEL_STAT_SUB(w, live, 1);
+}
+
+#endif /* _TWHEEL_SLAB_H_ */
