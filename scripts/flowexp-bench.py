@@ -20,9 +20,28 @@ main lcore, testpmd, every control thread and this script on CPU 1. For each --e
         time from the first expiry to an empty table; the same maxima over
         an idle window just before are the machine's noise floor
   burst the same 1M flows made due at one moment: the workers' expiry
-        polls are held (/l3fwd_flowexp/hold; forwarding goes on) until
-        every deadline has passed, then released; the same figures, the
-        most flows one poll removed, and the worker's CPU time per expiry
+        polls are held (/l3fwd_flowexp/hold, which the example offers only
+        with --bench; forwarding goes on) until every deadline has passed,
+        then released; the same figures, the most flows one poll removed,
+        and the worker's CPU time per expiry
+
+  evict every packet a new flow (the replayed pcaps of "handoff", one
+        worker): flows leave by expiry (5 ms timeout), or the table is
+        full (8192 flows) and --table-full evict makes room, or drop; the
+        cycles per packet of each (as for handoff, below)
+  handoff  two rx queues of net_pcap replaying a pcap each (infinite_rx;
+        no testpmd, so each worker can have a CPU), the flows of each
+        queue owned half by one worker, half by the other: packets/s
+        (8192 flows, all hits) and new flows/s (60000 flows per cycle, a
+        5 ms timeout, so every replay creates them again), with one worker
+        polling both queues (CPU 0) against two workers with
+        --affinity handoff (CPUs 0 and 1); the fraction handed off, the
+        fraction a full ring dropped, and the extra cycles per handed-off
+        packet: (cycles per packet with two workers - with one) / fraction
+        handed off, cycles being the workers' CPU time times the share of
+        their loop time spent in iterations that had packets (busy_cycles),
+        at the TSC rate.
+        Runs only once per repeat (its own expiry: twheel).
 
 Every rate is also given per CPU-second of the worker thread (from
 /proc/PID/task/TID/stat), which is what a dedicated core would do when the
@@ -31,7 +50,7 @@ the other each time; medians are printed, and ratios between modes are
 medians of the ratios between such neighbouring runs.
 
   scripts/flowexp-bench.py [--repeat N] [--modes twheel,rte_timer,scan]
-                           [--scenarios new,mpps,storm,burst] [--no-huge]
+                           [--scenarios new,mpps,storm,burst,handoff,evict] [--no-huge]
                            [--build DIR]
 """
 
@@ -269,7 +288,8 @@ def scen_burst(app, mode, huge):
     """1M flows made due at the same moment: expiry polls are held (the
     workers keep forwarding) until every flow is overdue, then released."""
     tmo, hold_s = 2.0, 3.5
-    r = Run(app, mode, ["--max-flows", "2097152", "--timeout-oneway", "%g" % tmo], 1000000, huge)
+    r = Run(app, mode, ["--max-flows", "2097152", "--timeout-oneway", "%g" % tmo, "--bench"],
+            1000000, huge)
     try:
         r.testpmd("start")
         poll_until(r, lambda s: created(s) >= 1000000, 60)
@@ -295,6 +315,137 @@ def scen_burst(app, mode, huge):
             "ns_cpu_per_expiry": cpu * 1e9 / max(1, st["expired"]),
             "idle_loop_max_us": idle["loop_max_us"], "idle_stalls": idle["stalls"],
             "idle_expired": idle["expired"]}
+
+
+# ---- handoff: 1 worker against 2 workers with --affinity handoff ----
+
+HO_QUEUE_PKTS = 30000        # packets per pcap (both fit in the mbuf pool)
+HO_WINDOW_S = 4
+
+
+def write_ho_pcaps(tmp, flows_per_queue, pkts_per_queue):
+    """Two pcaps of UDP flows, one per rx queue, distinct flows in each."""
+    sys.path.insert(0, os.path.join(ROOT, "examples", "l3fwd-flowexp", "test"))
+    import fxpkt as P
+    paths = []
+    for q in range(2):
+        path = os.path.join(tmp, "ho_%d_%d_q%d.pcap" % (flows_per_queue, pkts_per_queue, q))
+        w = P.PcapWriter(path)
+        for i in range(pkts_per_queue):
+            f = i % flows_per_queue
+            w.write(P.pad60(P.eth(P.ipv4("10.%d.%d.%d" % (30 + q, f >> 8 & 255, f & 255),
+                                         "10.%d.%d.%d" % (40 + q, f >> 16 & 255, f >> 8 & 255),
+                                         17, P.udp(1024 + f % 50000, 53, b"x")), P.ETH_IPV4)))
+        w.close()
+        paths.append(path)
+    return paths
+
+
+def workers_cpu(pid):
+    """CPU seconds of the example's worker threads so far."""
+    total = 0.0
+    for t in os.listdir("/proc/%d/task" % pid):
+        p = "/proc/%d/task/%s" % (pid, t)
+        try:
+            if "worker" not in open(p + "/comm").read():
+                continue
+            f = open(p + "/stat").read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def ho_run(app, workers, pcaps, args, tag):
+    """One run over the two pcaps; rates over HO_WINDOW_S seconds."""
+    prefix = "fxbench_ho_%d_%s" % (os.getpid(), tag)
+    if workers == 1:
+        lcores, config = "0@1,1@0", "(0,0,1),(0,1,1)"
+    else:
+        lcores, config = "0@0,1@0,2@1", "(0,0,1),(0,1,2)"
+    cmd = [app, "--no-huge", "-m", "1024", "--no-pci", "--lcores", lcores,
+           "--file-prefix", prefix, "--log-level=lib.eal:error", "--vdev",
+           "net_pcap0,rx_pcap=%s,rx_pcap=%s,infinite_rx=1" % tuple(pcaps), "--",
+           "-p", "1", "--relax-rx-offload", "-T", "0", "--config", config,
+           "--affinity", "handoff", "--tick-us", "1000",
+           # the pool must hold both pcaps (infinite_rx keeps them): the
+           # descriptor counts are what sizes it here
+           "--rx-queue-size", "16384", "--tx-queue-size", "32768",
+           "--max-flows", "262144"] + args   # a later --max-flows wins
+    log_f = open("/tmp/%s.log" % prefix, "w")
+    ex = subprocess.Popen(cmd, stdout=log_f, stderr=subprocess.STDOUT)
+    try:
+        end = time.monotonic() + 60
+        while True:
+            if ex.poll() is not None:
+                raise RuntimeError("the example exited (see %s)" % log_f.name)
+            try:
+                fxtel.query(prefix, "/l3fwd_flowexp/stats")
+                break
+            except (OSError, ValueError):
+                if time.monotonic() > end:
+                    raise RuntimeError("the example does not answer")
+                time.sleep(0.2)
+        time.sleep(1.5)
+        s0, c0, t0 = fxtel.query(prefix, "/l3fwd_flowexp/stats"), workers_cpu(ex.pid), time.monotonic()
+        time.sleep(HO_WINDOW_S)
+        s1, c1, t1 = fxtel.query(prefix, "/l3fwd_flowexp/stats"), workers_cpu(ex.pid), time.monotonic()
+    finally:
+        ex.terminate()
+        try:
+            ex.wait(60)
+        except subprocess.TimeoutExpired:
+            ex.kill()
+            ex.wait()
+        log_f.close()
+    d = lambda f: f(s1) - f(s0)  # noqa: E731
+    tot = lambda k: (lambda s: s["totals"][k])  # noqa: E731
+    n_rx, cpu, dt = d(rx), c1 - c0, t1 - t0
+    busy = min(1.0, d(tot("busy_cycles")) / s1["tsc_hz"] / (dt * workers))
+    return {"pps": n_rx / dt, "fwd_pps": d(lambda s: s["port_0"]["tx"]) / dt,
+            "new_per_s": d(tot("created")) / dt, "cpu": cpu / dt,
+            "pps_per_cpu_s": n_rx / cpu if cpu > 0 else 0,
+            "new_per_cpu_s": d(tot("created")) / cpu if cpu > 0 else 0,
+            # cycles spent on packets: the workers' CPU time (which leaves
+            # out what the OS gave to other processes) times the share of
+            # their loop time that went to iterations with packets
+            # (busy_cycles; which leaves out waiting for the other worker),
+            # at the TSC rate
+            "cycles_per_pkt": cpu * busy * s1["tsc_hz"] / max(1, n_rx),
+            "busy": busy,
+            "handed_off": d(tot("handed_off")) / max(1, n_rx),
+            "ho_dropped": d(tot("handoff_dropped")) / max(1, n_rx),
+            "ho_waits_per_s": d(tot("handoff_waits")) / dt,
+            "evicted_per_s": d(tot("evicted")) / dt,
+            "foreign": s1["totals"]["foreign"]}
+
+
+def scen_handoff(app, workers):
+    tmp = "/tmp/fxbench_ho_pcaps"
+    os.makedirs(tmp, exist_ok=True)
+    hits = write_ho_pcaps(tmp, 4096, HO_QUEUE_PKTS)
+    new = write_ho_pcaps(tmp, HO_QUEUE_PKTS, HO_QUEUE_PKTS)
+    out = {}
+    r = ho_run(app, workers, hits, ["--timeout-oneway", "60"], "hits%d" % workers)
+    out.update({"hits_" + k: v for k, v in r.items()})
+    r = ho_run(app, workers, new, ["--timeout-oneway", "0.005"], "new%d" % workers)
+    out.update({"new_" + k: v for k, v in r.items()})
+    return out
+
+
+def scen_evict(app, policy):
+    """Every packet a new flow, one worker: flows leave by expiry (a 5 ms
+    timeout, a table that never fills) or, with the table full (8192 flows
+    of a 60000-flow cycle, a 60 s timeout), by --table-full evict or drop."""
+    tmp = "/tmp/fxbench_ho_pcaps"
+    os.makedirs(tmp, exist_ok=True)
+    new = write_ho_pcaps(tmp, HO_QUEUE_PKTS, HO_QUEUE_PKTS)
+    if policy == "expiry":
+        args = ["--timeout-oneway", "0.005"]
+    else:
+        args = ["--timeout-oneway", "60", "--table-full", policy, "--max-flows", "8192"]
+    r = ho_run(app, 1, new, args, "evict_" + policy)
+    return r
 
 
 def med(results, key):
@@ -340,11 +491,21 @@ def main():
     # each other are a minute apart at most: the machine's load drifts
     for rep in range(a.repeat):
         for sc in scen:
-            fn = {"new": scen_new, "mpps": scen_mpps, "storm": scen_storm,
-                  "burst": scen_burst}[sc]
-            for m in modes + (["none"] if sc == "mpps" else []):
+            # (name, run) of each mode of the scenario
+            if sc == "evict":
+                runs = [(m, lambda m=m: scen_evict(app, m))
+                        for m in ("expiry", "evict", "drop")]
+            elif sc == "handoff":
+                runs = [("1worker", lambda: scen_handoff(app, 1)),
+                        ("2workers", lambda: scen_handoff(app, 2))]
+            else:
+                fn = {"new": scen_new, "mpps": scen_mpps, "storm": scen_storm,
+                      "burst": scen_burst}[sc]
+                runs = [(m, lambda m=m: fn(app, m, huge))
+                        for m in modes + (["none"] if sc == "mpps" else [])]
+            for m, run in runs:
                 try:
-                    out = fn(app, m, huge)
+                    out = run()
                 except (RuntimeError, OSError, ValueError, KeyError) as e:
                     # a run that fails (the example or testpmd gone) is left out
                     log("  run %d %-6s %-9s FAILED: %r" % (rep + 1, sc, m, e))
@@ -424,6 +585,45 @@ def main():
                 if m != "twheel":
                     ratio_line("%s / twheel, longest loop iteration" % m,
                                ratios("burst", m, "twheel", "loop_max_us"))
+    if "evict" in scen:
+        log("\nevict: every packet a new flow, one worker; how flows leave")
+        log("%-8s %12s %12s %12s %14s  %s" % ("leave by", "pkts/s", "new/s", "evicted/s",
+                                              "cyc/pkt", "cyc/pkt range"))
+        for m in ("expiry", "evict", "drop"):
+            r = ok.get(("evict", m), [])
+            log("%-8s %12.0f %12.0f %12.0f %14.0f  %s" % (
+                m, med(r, "pps"), med(r, "new_per_s"), med(r, "evicted_per_s"),
+                med(r, "cycles_per_pkt"), rng(r, "cycles_per_pkt")))
+        ratio_line("evict / expiry, cycles per packet",
+                   ratios("evict", "evict", "expiry", "cycles_per_pkt"))
+    if "handoff" in scen:
+        log("\nhandoff: two rx queues (net_pcap replay), one worker vs two with --affinity handoff")
+        log("%-9s %-5s %10s %6s %12s %10s %9s %9s %10s  %s" % (
+            "workers", "load", "rate/s", "CPU", "rate/CPU-s", "cyc/pkt", "handoff",
+            "ho drop", "foreign", "rate/CPU-s range (M)"))
+        for m in ("1worker", "2workers"):
+            r = ok.get(("handoff", m), [])
+            for load, rate in (("hits", "pps"), ("new", "new_per_s")):
+                log("%-9s %-5s %10.0f %6.2f %12.0f %10.0f %8.1f%% %8.2f%% %10.0f  %s" % (
+                    m, load, med(r, load + "_" + rate), med(r, load + "_cpu"),
+                    med(r, load + "_" + rate.replace("_per_s", "") + ("_per_cpu_s" if load == "hits" else "_per_cpu_s")),
+                    med(r, load + "_cycles_per_pkt"), 100 * med(r, load + "_handed_off"),
+                    100 * med(r, load + "_ho_dropped"), med(r, load + "_foreign"),
+                    rng(r, load + ("_pps_per_cpu_s" if load == "hits" else "_new_per_cpu_s"), 1e6)))
+        for load in ("hits", "new"):
+            extra = []
+            for x, y in zip(res.get(("handoff", "2workers"), []), res.get(("handoff", "1worker"), [])):
+                if x is not None and y is not None and x[load + "_handed_off"] > 0:
+                    extra.append((x[load + "_cycles_per_pkt"] - y[load + "_cycles_per_pkt"]) /
+                                 x[load + "_handed_off"])
+            ratio_line("%s: extra cycles per handed-off packet (2 workers - 1) / fraction" % load,
+                       extra)
+            ratio_line("%s: rate per CPU-second, 2 workers / 1" % load,
+                       ratios("handoff", "2workers", "1worker",
+                              load + ("_pps_per_cpu_s" if load == "hits" else "_new_per_cpu_s")))
+            ratio_line("%s: rate, 2 workers / 1" % load,
+                       ratios("handoff", "2workers", "1worker",
+                              load + ("_pps" if load == "hits" else "_new_per_s")))
     return 0
 
 

@@ -43,8 +43,8 @@ fx_usage(const char *prgname)
 	       "  [--rx-queue-size NPKTS] [--tx-queue-size NPKTS] [--parse-ptype] [--relax-rx-offload]\n"
 	       "  [-T SECONDS] [--expiry twheel|rte_timer|scan|none] [--max-flows N]\n"
 	       "  [--expire-budget N] [--tick-us US] [--timeout-CLASS SECONDS]...\n"
-	       "  [--table-full drop|forward] [--route PREFIX/LEN,PORT]...\n"
-	       "  [--stats-file PATH] [--exit-when-drained] [--duration SECONDS]\n\n"
+	       "  [--table-full drop|forward|evict] [--affinity rss|handoff|auto] [--route PREFIX/LEN,PORT]...\n"
+	       "  [--stats-file PATH] [--exit-when-drained] [--duration SECONDS] [--bench]\n\n"
 	       "  -p PORTMASK: hexadecimal bitmask of the ports to use\n"
 	       "  -P: promiscuous mode on every port\n"
 	       "  --config (port,queue,lcore): rx queues and the worker lcore polling each;\n"
@@ -53,7 +53,8 @@ fx_usage(const char *prgname)
 	       "  --lookup: lpm (longest prefix, default) or em (exact match, host routes)\n"
 	       "  --eth-dest=X,MM:MM:MM:MM:MM:MM: destination MAC of packets leaving port X\n"
 	       "  --rx-queue-size, --tx-queue-size: descriptors per queue (default 1024)\n"
-	       "  --parse-ptype: classify packets in software (ports without packet types)\n"
+	       "  --parse-ptype: accepted for l3fwd command lines, no effect: the example reads\n"
+	       "      the EtherType and VLAN tags from every frame, whatever the NIC reports\n"
 	       "  --relax-rx-offload: mask rx offloads the port cannot do (virtual devices)\n"
 	       "  -T SECONDS: statistics table period (default 10, 0: off)\n"
 	       "  --expiry: twheel (default), rte_timer or scan: how flows expire;\n"
@@ -61,17 +62,29 @@ fx_usage(const char *prgname)
 	       "  --max-flows N: flows per lcore, %u..%u (default %u)\n"
 	       "  --expire-budget N: expiry work per loop iteration, 1..%u (default %u)\n"
 	       "  --tick-us US: wheel tick, %u..%u microseconds (default %u)\n"
-	       "  --timeout-oneway S: flows seen one way only (default 5)\n"
-	       "  --timeout-tcp S, --timeout-tcp-close S, --timeout-udp S, --timeout-icmp S,\n"
-	       "  --timeout-other S: flows seen both ways (defaults 7440, 240, 300, 60, 600);\n"
-	       "      seconds, fractions allowed, up to 1000000\n"
-	       "  --table-full: drop (default) or forward packets of flows that find the table full\n"
+	       "  --timeout-oneway S: flows seen one way only, TCP without a SYN too (default 5)\n"
+	       "  --timeout-tcp-syn S: TCP opened by a SYN, no answer yet (default 120, conntrack)\n"
+	       "  --timeout-tcp S: TCP established (default 7440, RFC 5382)\n"
+	       "  --timeout-tcp-close S: TCP after a FIN (default 240, RFC 5382)\n"
+	       "  --timeout-tcp-rst S: TCP after an RST (default 10, conntrack)\n"
+	       "  --timeout-udp S, --timeout-icmp S, --timeout-other S: answered flows\n"
+	       "      (defaults 300, 60, 600); seconds, fractions allowed, up to 1000000\n"
+	       "      (a SYN on a closing or closed TCP flow starts a fresh one)\n"
+	       "  --table-full: a new flow that finds the table full: drop (default) or forward\n"
+	       "      its packet without state, or evict the lcore's oldest unanswered flow\n"
+	       "      (bounded work per insert) to make room\n"
+	       "  --affinity: how both directions of a flow reach one lcore: rss (symmetric\n"
+	       "      RSS and redirection tables, verified at start-up, or stop), handoff\n"
+	       "      (workers pass packets to the flow's owner over rings), auto (default:\n"
+	       "      rss where verified, else handoff)\n"
 	       "  --route PREFIX/LEN,PORT: a route (repeat; replaces the defaults\n"
 	       "      198.18.P.0/24 and 2001:200:0:P::/64 -> P for every port P)\n"
 	       "  --stats-file PATH: write the final statistics as JSON at exit\n"
 	       "  --exit-when-drained: stop once traffic was seen, none arrived for 100 ms\n"
 	       "      and no flow is left\n"
-	       "  --duration SECONDS: stop after this long\n",
+	       "  --duration SECONDS: stop after this long\n"
+	       "  --bench: benchmark-only controls: telemetry /l3fwd_flowexp/hold,MS stops\n"
+	       "      expiry for up to 10 minutes. Off by default; never in production\n",
 	       prgname, FX_MAX_FLOWS_MIN, FX_MAX_FLOWS_MAX, FX_MAX_FLOWS_DEFAULT,
 	       FX_EXPIRE_BUDGET_MAX, FX_EXPIRE_BUDGET_DEFAULT,
 	       TICK_US_MIN, TICK_US_MAX, FX_TICK_US_DEFAULT);
@@ -112,45 +125,119 @@ parse_seconds(const char *s, double min, double max, double *out)
 	return 0;
 }
 
-/* "(port,queue,lcore)[,(port,queue,lcore)]..." */
+static const char *
+skip_space(const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
+/* A number in decimal, or hexadecimal with 0x, at most max; NULL if none. */
+static const char *
+config_number(const char *p, unsigned long max, unsigned long *out)
+{
+	int base = 10, digits = 0, d;
+	unsigned long v = 0;
+
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		base = 16;
+		p += 2;
+	}
+	for (;; p++, digits++) {
+		if (*p >= '0' && *p <= '9')
+			d = *p - '0';
+		else if (base == 16 && *p >= 'a' && *p <= 'f')
+			d = *p - 'a' + 10;
+		else if (base == 16 && *p >= 'A' && *p <= 'F')
+			d = *p - 'A' + 10;
+		else
+			break;
+		v = v * (unsigned long)base + (unsigned long)d;
+		if (v > max)
+			return NULL;
+	}
+	if (digits == 0)
+		return NULL;
+	*out = v;
+	return p;
+}
+
+/*
+ * "(port,queue,lcore)[,(port,queue,lcore)]...": spaces allowed around
+ * every item, numbers in decimal or 0x hexadecimal (as l3fwd's strtoul).
+ * Each (port, queue) at most once. Errors name the tuple.
+ */
 static int
 parse_config(const char *s)
 {
+	static const char *const what[3] = { "port", "queue", "lcore" };
+	static const unsigned long max[3] = {
+		RTE_MAX_ETHPORTS - 1, RXQ_MAX_PER_PORT - 1, RTE_MAX_LCORE - 1 };
 	struct fx_lcore_params *lp;
+	const char *p = skip_space(s), *t, *q;
 	unsigned long v[3];
-	char num[16];
-	const char *p = s;
 	unsigned int i, k;
 
 	fx_conf.nb_lcore_params = 0;
+	if (*p == '\0') {
+		printf("--config: empty\n");
+		return -1;
+	}
 	while (*p != '\0') {
-		if (*p != '(')
+		t = p;
+		if (*p != '(') {
+			printf("--config: expected '(' at '%s'\n", p);
 			return -1;
+		}
 		p++;
 		for (i = 0; i < 3; i++) {
-			for (k = 0; *p >= '0' && *p <= '9' && k < sizeof(num) - 1; k++)
-				num[k] = *p++;
-			num[k] = '\0';
-			if (*p != (i < 2 ? ',' : ')'))
+			p = skip_space(p);
+			q = config_number(p, max[i], &v[i]);
+			if (q == NULL) {
+				printf("--config: tuple starting '%.24s': %s must be a number "
+				       "0..%lu (decimal or 0x hexadecimal)\n", t, what[i], max[i]);
 				return -1;
+			}
+			p = skip_space(q);
+			if (*p != (i < 2 ? ',' : ')')) {
+				printf("--config: tuple starting '%.24s': expected '%c' after the %s, "
+				       "a tuple is (port,queue,lcore)\n", t, i < 2 ? ',' : ')', what[i]);
+				return -1;
+			}
 			p++;
-			if (parse_uint(num, 10, 0, i == 2 ? RTE_MAX_LCORE - 1 :
-				       (i == 0 ? RTE_MAX_ETHPORTS - 1 : RXQ_MAX_PER_PORT - 1),
-				       &v[i]) != 0)
-				return -1;
 		}
-		if (fx_conf.nb_lcore_params == MAX_LCORE_PARAMS)
+		for (k = 0; k < fx_conf.nb_lcore_params; k++) {
+			lp = &fx_conf.lcore_params[k];
+			if (lp->port_id == v[0] && lp->queue_id == v[1]) {
+				printf("--config: (%lu,%lu,%lu): port %lu queue %lu is already given, "
+				       "polled by lcore %u; a queue has one lcore\n", v[0], v[1], v[2],
+				       v[0], v[1], lp->lcore_id);
+				return -1;
+			}
+		}
+		if (fx_conf.nb_lcore_params == MAX_LCORE_PARAMS) {
+			printf("--config: more than %u tuples\n", MAX_LCORE_PARAMS);
 			return -1;
+		}
 		lp = &fx_conf.lcore_params[fx_conf.nb_lcore_params++];
 		lp->port_id = (uint16_t)v[0];
 		lp->queue_id = (uint16_t)v[1];
 		lp->lcore_id = (uint32_t)v[2];
-		if (*p == ',')
-			p++;
-		else if (*p != '\0')
+		p = skip_space(p);
+		if (*p == ',') {
+			p = skip_space(p + 1);
+			if (*p == '\0') {
+				printf("--config: a tuple must follow the last ','\n");
+				return -1;
+			}
+		} else if (*p != '\0') {
+			printf("--config: after (%lu,%lu,%lu): expected ',' or the end at '%s'\n",
+			       v[0], v[1], v[2], p);
 			return -1;
+		}
 	}
-	return fx_conf.nb_lcore_params ? 0 : -1;
+	return 0;
 }
 
 static int
@@ -183,7 +270,7 @@ check_config(void)
 	const struct fx_lcore_params *lp;
 	unsigned int i, lcore, port, nrxq;
 	char msg[128];
-	int max_q;
+	int max_q, q;
 
 	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
 		if ((fx_conf.portmask & (1u << port)) &&
@@ -197,21 +284,24 @@ check_config(void)
 		lp = &fx_conf.lcore_params[i];
 		lcore = lp->lcore_id;
 		port = lp->port_id;
+		snprintf(msg, sizeof(msg), "(%u,%u,%u)", port, lp->queue_id, lcore);
 		if (!rte_lcore_is_enabled(lcore)) {
-			printf("--config: lcore %u is not enabled in the EAL lcore list\n", lcore);
+			printf("--config: %s: lcore %u is not enabled in the EAL lcore list\n",
+			       msg, lcore);
 			return -1;
 		}
 		if (lcore == rte_get_main_lcore()) {
-			printf("--config: lcore %u is the main lcore, which runs statistics and the control path; "
-			       "use another (--lcores can put two lcores on one CPU)\n", lcore);
+			printf("--config: %s: lcore %u is the main lcore, which runs statistics and the "
+			       "control path; use another (--lcores can put two lcores on one CPU)\n",
+			       msg, lcore);
 			return -1;
 		}
 		if (!(fx_conf.portmask & (1u << port))) {
-			printf("--config: port %u is not in the portmask\n", port);
+			printf("--config: %s: port %u is not in the portmask\n", msg, port);
 			return -1;
 		}
 		if (!rte_eth_dev_is_valid_port((uint16_t)port)) {
-			printf("--config: port %u does not exist\n", port);
+			printf("--config: %s: port %u does not exist\n", msg, port);
 			return -1;
 		}
 	}
@@ -242,8 +332,17 @@ check_config(void)
 			return -1;
 		}
 		if (max_q + 1 != (int)nrxq) {
-			printf("--config: the rx queues of port %u must be 0..%u, each once\n",
-			       port, nrxq - 1);
+			/* no duplicates (parse_config), so a queue below max_q is missing */
+			for (q = 0; q < max_q; q++) {
+				for (i = 0; i < fx_conf.nb_lcore_params; i++)
+					if (fx_conf.lcore_params[i].port_id == port &&
+					    fx_conf.lcore_params[i].queue_id == q)
+						break;
+				if (i == fx_conf.nb_lcore_params)
+					break;
+			}
+			printf("--config: port %u has rx queue %d but no tuple (%u,%d,LCORE); "
+			       "a port's rx queues are 0..n-1\n", port, max_q, port, q);
 			return -1;
 		}
 	}
@@ -299,6 +398,7 @@ defaults(void)
 	fx_conf.expire_budget = FX_EXPIRE_BUDGET_DEFAULT;
 	fx_conf.tick_us = FX_TICK_US_DEFAULT;
 	fx_conf.full_policy = FX_FULL_DROP;
+	fx_conf.affinity = FX_AFFINITY_AUTO;
 #define FX_TMO_DEFAULT(e, n, o, d) fx_conf.timeout_s[FX_TMO_ ## e] = d;
 	FX_TMOS(FX_TMO_DEFAULT)
 #undef FX_TMO_DEFAULT
@@ -323,10 +423,12 @@ enum {
 	OPT_BUDGET,
 	OPT_TICK,
 	OPT_TABLE_FULL,
+	OPT_AFFINITY,
 	OPT_ROUTE,
 	OPT_STATS_FILE,
 	OPT_EXIT_DRAINED,
 	OPT_DURATION,
+	OPT_BENCH,
 	OPT_HELP,
 	OPT_TIMEOUT,   /* + enum fx_tmo */
 };
@@ -344,10 +446,12 @@ static const struct option lgopts[] = {
 	{ "expire-budget", required_argument, NULL, OPT_BUDGET },
 	{ "tick-us", required_argument, NULL, OPT_TICK },
 	{ "table-full", required_argument, NULL, OPT_TABLE_FULL },
+	{ "affinity", required_argument, NULL, OPT_AFFINITY },
 	{ "route", required_argument, NULL, OPT_ROUTE },
 	{ "stats-file", required_argument, NULL, OPT_STATS_FILE },
 	{ "exit-when-drained", no_argument, NULL, OPT_EXIT_DRAINED },
 	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "bench", no_argument, NULL, OPT_BENCH },
 	{ "help", no_argument, NULL, OPT_HELP },
 #define FX_TMO_OPT(e, n, o, d) { o, required_argument, NULL, OPT_TIMEOUT + FX_TMO_ ## e },
 	FX_TMOS(FX_TMO_OPT)
@@ -414,8 +518,7 @@ parse_one(int opt, const char *arg)
 			fx_conf.nb_txd = (uint16_t)v;
 		return 0;
 	case OPT_PARSE_PTYPE:
-		fx_conf.parse_ptype = true;
-		return 0;
+		return 0;   /* l3fwd's option; parse.c needs no packet types */
 	case OPT_RELAX:
 		fx_conf.relax_rx_offload = true;
 		return 0;
@@ -451,6 +554,18 @@ parse_one(int opt, const char *arg)
 			fx_conf.full_policy = FX_FULL_DROP;
 		else if (strcmp(arg, "forward") == 0)
 			fx_conf.full_policy = FX_FULL_FORWARD;
+		else if (strcmp(arg, "evict") == 0)
+			fx_conf.full_policy = FX_FULL_EVICT;
+		else
+			goto bad;
+		return 0;
+	case OPT_AFFINITY:
+		if (strcmp(arg, "auto") == 0)
+			fx_conf.affinity = FX_AFFINITY_AUTO;
+		else if (strcmp(arg, "rss") == 0)
+			fx_conf.affinity = FX_AFFINITY_RSS;
+		else if (strcmp(arg, "handoff") == 0)
+			fx_conf.affinity = FX_AFFINITY_HANDOFF;
 		else
 			goto bad;
 		return 0;
@@ -473,6 +588,9 @@ parse_one(int opt, const char *arg)
 		return 0;
 	case OPT_EXIT_DRAINED:
 		fx_conf.exit_when_drained = true;
+		return 0;
+	case OPT_BENCH:
+		fx_conf.bench = true;
 		return 0;
 	case OPT_DURATION:
 		if (parse_seconds(arg, 0.001, TIMEOUT_MAX_S, &d) != 0)

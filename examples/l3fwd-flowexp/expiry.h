@@ -38,6 +38,8 @@ struct fx_expiry_ops {
 	uint64_t (*add)(struct fx_lcore *lc, struct fx_flow *f);
 	/** flow->expire moved earlier (new value already stored). */
 	void (*shorten)(struct fx_lcore *lc, struct fx_flow *f);
+	/** The owner removes a live flow itself (eviction): stop tracking it. */
+	void (*cancel)(struct fx_lcore *lc, struct fx_flow *f);
 	/** Once per loop iteration: expire what is due, within the budget. */
 	void (*poll)(struct fx_lcore *lc);
 	/** Shutdown: remove up to budget flows; returns how many, 0 when empty. */

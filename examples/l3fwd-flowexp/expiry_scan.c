@@ -38,8 +38,9 @@ sc_add(struct fx_lcore *lc, struct fx_flow *f __rte_unused)
 	return ++lc->next_fid;
 }
 
+/* shorten, cancel: the scan reads flow->expire and skips freed slots */
 static void
-sc_shorten(struct fx_lcore *lc __rte_unused, struct fx_flow *f __rte_unused)
+sc_nothing(struct fx_lcore *lc __rte_unused, struct fx_flow *f __rte_unused)
 {
 }
 
@@ -73,7 +74,8 @@ const struct fx_expiry_ops fx_expiry_scan = {
 	.init = sc_init,
 	.fini = sc_fini,
 	.add = sc_add,
-	.shorten = sc_shorten,
+	.shorten = sc_nothing,
+	.cancel = sc_nothing,
 	.poll = sc_poll,
 	.drain = sc_drain,
 	.invalidate = fx_expiry_request,

@@ -37,13 +37,14 @@ tm_init(struct fx_lcore *lc)
 {
 	uint32_t i;
 
+	/* by slot: as many as the slab has (max_flows and headroom) */
 	lc->timers = rte_zmalloc_socket("fx_timers",
-			(size_t)fx_conf.max_flows * sizeof(struct rte_timer),
+			(size_t)lc->ft.capacity * sizeof(struct rte_timer),
 			RTE_CACHE_LINE_SIZE,
 			(int)rte_lcore_to_socket_id(lc->lcore_id));
 	if (lc->timers == NULL)
 		return -ENOMEM;
-	for (i = 0; i < fx_conf.max_flows; i++)
+	for (i = 0; i < lc->ft.capacity; i++)
 		rte_timer_init(&lc->timers[i]);
 	return 0;
 }
@@ -116,6 +117,7 @@ const struct fx_expiry_ops fx_expiry_timer = {
 	.fini = tm_fini,
 	.add = tm_add,
 	.shorten = tm_shorten,
+	.cancel = tm_stop,
 	.poll = tm_poll,
 	.drain = tm_drain,
 	.invalidate = fx_expiry_request,

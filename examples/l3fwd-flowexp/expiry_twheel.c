@@ -91,6 +91,12 @@ tw_shorten(struct fx_lcore *lc, struct fx_flow *f)
 	twheel_move(lc->wheel, f->fid, f->expire);
 }
 
+static void
+tw_cancel(struct fx_lcore *lc, struct fx_flow *f)
+{
+	twheel_cancel(lc->wheel, f->fid);
+}
+
 /* Hand each record to the flow layer; n records in out. */
 static void
 tw_records(struct fx_lcore *lc, struct twheel_fired *out, unsigned int n,
@@ -172,6 +178,7 @@ const struct fx_expiry_ops fx_expiry_twheel = {
 	.fini = tw_fini,
 	.add = tw_add,
 	.shorten = tw_shorten,
+	.cancel = tw_cancel,
 	.poll = tw_poll,
 	.drain = tw_drain,
 	.invalidate = tw_invalidate,

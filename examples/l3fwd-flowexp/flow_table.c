@@ -6,10 +6,16 @@
  * Flow table set-up, the main lcore's consistent read of a slot, and the
  * delete-request ring (see flow_table.h for the publication protocol).
  *
- * The hash is created with extendable buckets, so it accepts exactly
- * `capacity` keys (without them the first insert failure comes at about
- * 98 % full) and rte_hash_add_key's position is always below capacity.
- * It has no reader-writer flags: only the owner lcore touches it.
+ * The hash is created for max_flows plus an eighth (FX_FT_HEADROOM) and
+ * with extendable buckets, so that it never refuses a key while fewer than
+ * max_flows are in it; the worker enforces max_flows itself. The headroom
+ * matters at the limit: in a cuckoo hash that is completely full, an
+ * insert into a freed slot first runs the displacement search over about
+ * a thousand buckets before it falls back to an extendable bucket (the
+ * insert after an eviction cost about three times a whole new flow when
+ * the table was sized exactly). rte_hash_add_key's position is always
+ * below the slab's length. No reader-writer flags: only the owner lcore
+ * touches the hash.
  */
 
 #include <errno.h>
@@ -46,9 +52,10 @@ fx_key_cmp(const void *a, const void *b, size_t len __rte_unused)
 }
 
 int
-ft_create(struct fx_flow_table *ft, const char *name, uint32_t capacity,
+ft_create(struct fx_flow_table *ft, const char *name, uint32_t max_flows,
 	  int socket, bool del_ring)
 {
+	uint32_t capacity = max_flows + RTE_MAX(max_flows / FX_FT_HEADROOM, 64u);
 	char hname[RTE_HASH_NAMESIZE], rname[RTE_RING_NAMESIZE];
 	struct rte_hash_parameters hp = {
 		.name = hname,

@@ -40,13 +40,20 @@
 /* fx_flow.flags */
 #define FX_FLOW_INIT_DIR1 0x01  /**< The first packet came from endpoint 1. */
 #define FX_FLOW_REPLIED   0x02  /**< Seen in both directions. */
-#define FX_FLOW_CLOSING   0x04  /**< TCP FIN or RST seen. */
+#define FX_FLOW_FIN       0x04  /**< TCP FIN seen. */
+#define FX_FLOW_RST       0x08  /**< TCP RST seen. */
+#define FX_FLOW_SYN       0x10  /**< TCP: opened by a SYN. */
 
-/** Timeout classes: enum, counter name, option, default seconds. */
+/**
+ * Timeout classes (flow_state.h): enum, counter name, option, default
+ * seconds. The TCP ones are conntrack's states.
+ */
 #define FX_TMOS(X) \
 	X(ONEWAY, "oneway", "timeout-oneway", 5.0) \
+	X(TCP_SYN, "tcp_syn", "timeout-tcp-syn", 120.0) \
 	X(TCP, "tcp", "timeout-tcp", 7440.0) \
 	X(TCP_CLOSE, "tcp_close", "timeout-tcp-close", 240.0) \
+	X(TCP_RST, "tcp_rst", "timeout-tcp-rst", 10.0) \
 	X(UDP, "udp", "timeout-udp", 300.0) \
 	X(ICMP, "icmp", "timeout-icmp", 60.0) \
 	X(OTHER, "other", "timeout-other", 600.0)
@@ -82,18 +89,22 @@ struct fx_del_req {
 	uint32_t pad;
 };
 
+/** The hash and slab hold max_flows plus this fraction (1/8) more. */
+#define FX_FT_HEADROOM 8u
+
 struct fx_flow_table {
 	struct rte_hash *hash;
 	struct fx_flow *flows;        /**< capacity entries, by hash position. */
-	uint32_t capacity;
+	uint32_t capacity;            /**< slab length: max_flows + headroom */
 	struct rte_ring *del_ring;    /**< NULL unless requested at create. */
 };
 
 /**
- * Create the hash, the slab and, if del_ring, the request ring; all on
- * socket. name is at most 20 characters. 0 or a negative errno.
+ * Create the hash and the slab for max_flows flows (with headroom, see
+ * flow_table.c) and, if del_ring, the request ring; all on socket. name is
+ * at most 20 characters. 0 or a negative errno.
  */
-int ft_create(struct fx_flow_table *ft, const char *name, uint32_t capacity,
+int ft_create(struct fx_flow_table *ft, const char *name, uint32_t max_flows,
 	      int socket, bool del_ring);
 void ft_free(struct fx_flow_table *ft);
 

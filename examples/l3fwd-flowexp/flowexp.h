@@ -12,7 +12,8 @@
  * state; nothing a worker writes is written by another thread, except the
  * rings that carry requests to it.
  *
- * Files: args.c (command line), ports.c (ports, queues, RSS), parse.c
+ * Files: args.c (command line), ports.c (ports, queues, RSS), handoff.c
+ * (flow affinity between workers), parse.c
  * (header validation, keys), route.c (route tables and their lock-free
  * replacement), flow_table.c (hash + slab), expiry_*.c (twheel, rte_timer
  * and scan back-ends), worker.c (the loop), stats.c and telemetry.c
@@ -31,7 +32,9 @@
 #include <rte_log.h>
 #include <rte_mbuf.h>
 
+#include "evict.h"
 #include "flow_table.h"
+#include "handoff.h"
 #include "stats.h"
 
 struct twheel;
@@ -64,7 +67,7 @@ enum fx_expiry {
 };
 
 enum fx_lookup { FX_LOOKUP_LPM, FX_LOOKUP_EM };
-enum fx_full_policy { FX_FULL_DROP, FX_FULL_FORWARD };
+enum fx_full_policy { FX_FULL_DROP, FX_FULL_FORWARD, FX_FULL_EVICT };
 
 /** A route: prefix and output port. */
 struct fx_route_rule {
@@ -85,7 +88,6 @@ struct fx_config {
 	uint32_t portmask;
 	bool promiscuous;
 	enum fx_lookup lookup;
-	bool parse_ptype;
 	bool relax_rx_offload;
 	uint16_t nb_rxd;
 	uint16_t nb_txd;
@@ -99,11 +101,13 @@ struct fx_config {
 	uint32_t tick_us;                   /**< wheel tick */
 	double timeout_s[FX_TMO_MAX];
 	enum fx_full_policy full_policy;
+	enum fx_affinity affinity;          /**< --affinity */
 	struct fx_route_rule routes[FX_MAX_ROUTES];
 	uint32_t nb_routes;
 	const char *stats_file;
 	bool exit_when_drained;
 	double duration_s;                  /**< 0: run until a signal */
+	bool bench;                         /**< --bench: benchmark-only controls */
 };
 
 extern struct fx_config fx_conf;
@@ -144,12 +148,14 @@ struct fx_lcore {
 	struct fx_flow *gone[FX_GONE_BATCH];
 	uint32_t reset_seen;
 	struct fx_txbuf tx[RTE_MAX_ETHPORTS];
+	struct fx_handoff ho;           /**< rings to and from the other workers */
+	struct fx_evict ev;             /**< --table-full evict: flows by age */
 
 	uint32_t poll_removed;          /**< flows removed by the current poll */
 
 	/* written by the main lcore / telemetry thread, read by the owner */
 	uint32_t reset_req __rte_cache_aligned;   /**< reset maxima when != reset_seen */
-	uint64_t hold_until;            /**< TSC: no expiry poll before (benchmarks) */
+	uint64_t hold_until;            /**< TSC: no expiry poll before (--bench only) */
 
 	/* written by the owner only, read by anyone */
 	struct fx_lcore_stats st __rte_cache_aligned;

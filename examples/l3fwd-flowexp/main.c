@@ -116,11 +116,49 @@ setup_flow_state(void)
 			rte_exit(EXIT_FAILURE,
 				 "lcore %u: flow table of %u flows: %s (more memory: -m / --socket-mem)\n",
 				 lc->lcore_id, fx_conf.max_flows, rte_strerror(-rc));
+		if (fx_conf.full_policy == FX_FULL_EVICT &&
+		    fx_evict_init(&lc->ev, fx_conf.max_flows,
+				  (int)rte_lcore_to_socket_id(lc->lcore_id)) != 0)
+			rte_exit(EXIT_FAILURE, "lcore %u: eviction list: no memory (-m / --socket-mem)\n",
+				 lc->lcore_id);
 		rc = lc->ops->init(lc);
 		if (rc != 0)
 			rte_exit(EXIT_FAILURE, "lcore %u: %s back-end: %s\n", lc->lcore_id,
 				 lc->ops->name, rte_strerror(-rc));
 	}
+}
+
+/* Rings between the workers, for --affinity handoff or auto. */
+static void
+setup_handoff(void)
+{
+	struct fx_handoff *h[RTE_MAX_LCORE];
+	int socket[RTE_MAX_LCORE];
+	unsigned int w;
+	int rc;
+
+	if (fx_nb_workers < 2 || fx_conf.expiry == FX_EXPIRY_NONE ||
+	    fx_conf.affinity == FX_AFFINITY_RSS)
+		return;
+	for (w = 0; w < fx_nb_workers; w++) {
+		h[w] = &fx_workers[w]->ho;
+		socket[w] = (int)rte_lcore_to_socket_id(fx_workers[w]->lcore_id);
+	}
+	rc = fx_handoff_init(h, socket, fx_nb_workers);
+	if (rc != 0)
+		rte_exit(EXIT_FAILURE, "handoff rings: %s (more memory: -m / --socket-mem)\n",
+			 rte_strerror(-rc));
+}
+
+static void
+free_handoff(void)
+{
+	struct fx_handoff *h[RTE_MAX_LCORE];
+	unsigned int w;
+
+	for (w = 0; w < fx_nb_workers; w++)
+		h[w] = &fx_workers[w]->ho;
+	fx_handoff_fini(h, fx_nb_workers);
 }
 
 static void
@@ -133,6 +171,7 @@ free_flow_state(void)
 		lc = fx_workers[w];
 		if (lc->ops != NULL)
 			lc->ops->fini(lc);
+		fx_evict_fini(&lc->ev);
 		ft_free(&lc->ft);
 	}
 	if (fx_conf.expiry == FX_EXPIRY_TIMER)
@@ -145,11 +184,12 @@ print_config(void)
 	unsigned int w, q, t;
 	struct fx_lcore *lc;
 
-	printf("expiry %s, lookup %s, %u flows per lcore, budget %u, tick %u us, table full: %s\n",
-	       fx_expiry_name(fx_conf.expiry),
+	printf("expiry %s, affinity %s, lookup %s, %u flows per lcore, budget %u, tick %u us, table full: %s\n",
+	       fx_expiry_name(fx_conf.expiry), fx_affinity_name(fx_affinity_mode),
 	       fx_conf.lookup == FX_LOOKUP_LPM ? "lpm" : "em", fx_conf.max_flows,
 	       fx_conf.expire_budget, fx_conf.tick_us,
-	       fx_conf.full_policy == FX_FULL_DROP ? "drop" : "forward");
+	       fx_conf.full_policy == FX_FULL_DROP ? "drop" :
+	       fx_conf.full_policy == FX_FULL_FORWARD ? "forward" : "evict");
 	printf("timeouts (s):");
 	for (t = 0; t < FX_TMO_MAX; t++)
 		printf(" %s %g", fx_tmo_names[t], fx_conf.timeout_s[t]);
@@ -231,6 +271,7 @@ main(int argc, char **argv)
 
 	setup_lcores();
 	setup_flow_state();
+	setup_handoff();
 	if (fx_route_init(fx_nb_workers) != 0)
 		rte_exit(EXIT_FAILURE, "cannot build the route table (more memory: -m / --socket-mem)\n");
 	for (w = 0; w < fx_nb_workers; w++)
@@ -252,6 +293,7 @@ main(int argc, char **argv)
 		if (rte_eal_wait_lcore(w) < 0)
 			ret = -1;
 	}
+	free_handoff();   /* packets left in the rings count as dropped */
 	fx_telemetry_stop();
 	fx_control_fini();
 	if (fx_conf.stats_period != 0)

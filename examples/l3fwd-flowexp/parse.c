@@ -6,9 +6,13 @@
  * Packet parsing and validation (see parse.h for the key).
  *
  * Rules, in the order they are checked (the first failing one is the cause):
- *  - L3 class from m->packet_type: neither IPv4 nor IPv6 -> non_ip.
- *  - The frame must hold the Ethernet header and the fixed IP header
- *    -> runt; the IP version nibble must match the EtherType -> ip_version.
+ *  - The frame must hold the Ethernet header and each VLAN tag -> runt.
+ *    Up to two tags (0x8100, 0x88a8, 0x9100) are walked; the outer VLAN id
+ *    goes into the key. The EtherType after them neither IPv4 nor IPv6
+ *    (ARP, a third tag, ...) -> non_ip. The NIC's packet type is not used:
+ *    NICs differ in what they report for tagged frames.
+ *  - The frame must hold the fixed IP header -> runt; the IP version
+ *    nibble must match the EtherType -> ip_version.
  *  - IPv4: IHL >= 5 and the header inside the frame -> ipv4_ihl;
  *    IHL*4 <= total length <= frame -> ipv4_len (Ethernet padding after
  *    the IP packet is allowed and forwarded as is); a checksum the NIC
@@ -26,13 +30,13 @@
  *    ICMP error; this example counts and drops).
  */
 
+#include <stdbool.h>
 #include <string.h>
 
 #include <rte_byteorder.h>
 #include <rte_ether.h>
 #include <rte_ip.h>
 #include <rte_mbuf.h>
-#include <rte_mbuf_ptype.h>
 #include <rte_tcp.h>
 #include <rte_udp.h>
 
@@ -51,6 +55,7 @@ const char *const fx_cause_names[FX_CAUSE_MAX] = {
 #define IPV6_EXT_DSTOPTS 60
 #define ICMPV6_ECHO_REQUEST 128
 #define ICMPV6_ECHO_REPLY 129
+#define FX_VLAN_ID_MASK 0x0fff
 
 /* Put the endpoints in symmetric order: lower (address, port) first. */
 static inline void
@@ -126,7 +131,7 @@ parse_l4(struct fx_pkt *p, const uint8_t *l4, uint32_t len, uint32_t avail)
 		memcpy(&k->port[1], l4 + 2, 2);
 		if (k->proto == IPPROTO_TCP)
 			p->tcp_flags = ((const struct rte_tcp_hdr *)l4)->tcp_flags &
-				(FX_TCP_FIN | FX_TCP_RST);
+				(FX_TCP_FIN | FX_TCP_SYN | FX_TCP_RST | FX_TCP_ACK);
 		break;
 	case IPPROTO_ICMP:
 		if (icmp4_has_id(l4[0])) {
@@ -247,6 +252,14 @@ parse_ipv6(const uint8_t *l3, uint32_t seg, uint32_t frame, struct fx_pkt *p)
 	return FX_PARSE_OK;
 }
 
+static inline bool
+is_vlan(uint16_t type)
+{
+	return type == rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN) ||
+		type == rte_cpu_to_be_16(RTE_ETHER_TYPE_QINQ) ||
+		type == rte_cpu_to_be_16(RTE_ETHER_TYPE_QINQ1);
+}
+
 int
 fx_parse(const struct rte_mbuf *m, struct fx_pkt *p)
 {
@@ -254,38 +267,35 @@ fx_parse(const struct rte_mbuf *m, struct fx_pkt *p)
 	uint32_t seg = rte_pktmbuf_data_len(m);
 	uint32_t frame = rte_pktmbuf_pkt_len(m);
 	uint32_t l2len = sizeof(struct rte_ether_hdr);
+	const struct rte_vlan_hdr *vh;
+	bool outer_known = false;
+	uint16_t type;
+	unsigned int n;
 
 	memset(p, 0, sizeof(*p));
 	if (seg < l2len)
 		return FX_CAUSE_RUNT;
-	if (RTE_ETH_IS_IPV4_HDR(m->packet_type))
+	if (unlikely(m->ol_flags & (RTE_MBUF_F_RX_VLAN_STRIPPED | RTE_MBUF_F_RX_QINQ_STRIPPED))) {
+		p->key.vlan = ((m->ol_flags & RTE_MBUF_F_RX_QINQ_STRIPPED) ?
+			m->vlan_tci_outer : m->vlan_tci) & FX_VLAN_ID_MASK;
+		outer_known = true;
+	}
+	type = ((const struct rte_ether_hdr *)l2)->ether_type;
+	for (n = 0; n < FX_VLAN_MAX && is_vlan(type); n++) {
+		if (seg < l2len + sizeof(*vh))
+			return FX_CAUSE_RUNT;
+		vh = (const struct rte_vlan_hdr *)(l2 + l2len);
+		if (!outer_known) {
+			p->key.vlan = rte_be_to_cpu_16(vh->vlan_tci) & FX_VLAN_ID_MASK;
+			outer_known = true;
+		}
+		type = vh->eth_proto;
+		l2len += sizeof(*vh);
+	}
+	p->l2_len = (uint8_t)l2len;
+	if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4))
 		return parse_ipv4(m, l2 + l2len, seg - l2len, frame - l2len, p);
-	if (RTE_ETH_IS_IPV6_HDR(m->packet_type))
+	if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6))
 		return parse_ipv6(l2 + l2len, seg - l2len, frame - l2len, p);
 	return FX_CAUSE_NON_IP;
-}
-
-uint16_t
-fx_ptype_rx_cb(uint16_t port __rte_unused, uint16_t queue __rte_unused,
-	       struct rte_mbuf *pkts[], uint16_t nb_pkts,
-	       uint16_t max_pkts __rte_unused, void *arg __rte_unused)
-{
-	const struct rte_ether_hdr *eth;
-	uint16_t i, type;
-	uint32_t ptype;
-
-	for (i = 0; i < nb_pkts; i++) {
-		ptype = RTE_PTYPE_UNKNOWN;
-		if (rte_pktmbuf_data_len(pkts[i]) >= sizeof(*eth)) {
-			eth = rte_pktmbuf_mtod(pkts[i], const struct rte_ether_hdr *);
-			type = eth->ether_type;
-			ptype = RTE_PTYPE_L2_ETHER;
-			if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4))
-				ptype |= RTE_PTYPE_L3_IPV4_EXT_UNKNOWN;
-			else if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6))
-				ptype |= RTE_PTYPE_L3_IPV6_EXT_UNKNOWN;
-		}
-		pkts[i]->packet_type = ptype;
-	}
-	return nb_pkts;
 }

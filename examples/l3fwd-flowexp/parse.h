@@ -24,14 +24,20 @@
 #define FX_FAMILY_V4 4
 #define FX_FAMILY_V6 6
 
-/** A connection 5-tuple in symmetric order; 40 bytes, no holes. */
+/**
+ * A connection 5-tuple and its outer VLAN in symmetric order; 40 bytes, no
+ * holes. The same addresses on two VLANs are two connections.
+ */
 struct fx_key {
 	uint8_t addr[2][16];  /**< IPv4: first 4 bytes, rest zero. */
 	uint16_t port[2];     /**< Network order; ICMP echo id; 0 without ports. */
 	uint8_t proto;        /**< IP protocol (after IPv6 extension headers). */
 	uint8_t family;       /**< FX_FAMILY_V4 or FX_FAMILY_V6. */
-	uint16_t zero;        /**< Always 0, so the key hashes the same. */
+	uint16_t vlan;        /**< Outer VLAN id (12 bits, host order); 0 untagged. */
 };
+
+/** VLAN tags read before the IP header (802.1Q, 802.1ad QinQ). */
+#define FX_VLAN_MAX 2
 
 /** Malformed-packet causes: enum name and counter name. */
 #define FX_CAUSES(X) \
@@ -61,40 +67,41 @@ extern const char *const fx_cause_names[FX_CAUSE_MAX];
 
 /** TCP flags the flow state follows. */
 #define FX_TCP_FIN 0x01
+#define FX_TCP_SYN 0x02
 #define FX_TCP_RST 0x04
+#define FX_TCP_ACK 0x10
 
 /** At most this many IPv6 extension headers before the L4 header. */
 #define FX_IPV6_EXT_MAX 8
 
-/** What parsing learned about one packet. */
+/**
+ * What parsing learned about one packet. Kept in the mbuf's private area
+ * (handoff.h: fx_pkt_of), so it travels with a packet handed to another
+ * worker.
+ */
 struct fx_pkt {
 	struct fx_key key;
+	uint32_t sig;       /**< Hash of key (the flow table's, direction-independent). */
 	uint8_t dir;        /**< 0: sent by endpoint 0 to endpoint 1; 1: reverse. */
 	uint8_t tcp_flags;  /**< FX_TCP_* seen in this packet. */
 	uint8_t fragment;   /**< 1: an IP fragment, tracked without ports. */
-	uint8_t pad;
+	uint8_t l2_len;     /**< Ethernet header and VLAN tags: where IP starts. */
 };
 
 /**
  * Validate one frame and build its key.
  *
- * Uses the L3 class of m->packet_type (from the port, or from
- * fx_ptype_rx_cb() with --parse-ptype), then checks the headers against
- * the frame: lengths, IHL, version, IPv6 extension chain, L4 header,
- * TTL/hop limit, and the NIC's IPv4 checksum flag when the port verifies
- * checksums. Headers must be in the first segment.
+ * Reads the EtherType from the frame, through up to FX_VLAN_MAX VLAN tags
+ * (0x8100, 0x88a8, 0x9100), whatever packet type the NIC reported; a tag
+ * the NIC stripped (RTE_MBUF_F_RX_VLAN_STRIPPED / QINQ_STRIPPED) counts as
+ * the outer one. Then checks the headers against the frame: lengths, IHL,
+ * version, IPv6 extension chain, L4 header, TTL/hop limit, and the NIC's
+ * IPv4 checksum flag when the port verifies checksums. Headers must be in
+ * the first segment.
  *
  * @return
  *   FX_PARSE_OK, or the enum fx_cause to count and drop.
  */
 int fx_parse(const struct rte_mbuf *m, struct fx_pkt *p);
-
-/**
- * Rx callback for --parse-ptype: set m->packet_type (L2 Ethernet, L3
- * IPv4/IPv6 or unknown) from the EtherType, for ports that do not report
- * packet types.
- */
-uint16_t fx_ptype_rx_cb(uint16_t port, uint16_t queue, struct rte_mbuf *pkts[],
-			uint16_t nb_pkts, uint16_t max_pkts, void *arg);
 
 #endif /* _FX_PARSE_H_ */

@@ -11,26 +11,29 @@
  * Symmetric RSS. A flow's two directions must reach the same worker, or
  * each direction would create its own flow on a different lcore and never
  * see the reply. With more than one rx queue on a port, RSS hashes IP
- * addresses and TCP/UDP ports with Toeplitz and a key of the 16-bit
- * pattern 0x6d5a repeated: with a key whose period is 16 bits, swapping
- * source and destination (addresses 32 or 128 bits apart, ports 16 bits
- * apart) leaves the hash unchanged. The key is as long as the device
- * wants (dev_info.hash_key_size; none where it says 0) and the hash
- * types are masked by what the device supports; DPDK 22.11 has no RSS
- * algorithm field in rte_eth_rss_conf (RTE_ETH_HASH_FUNCTION_SYMMETRIC_
- * TOEPLITZ exists only for rte_flow RSS actions there), so the key is the
- * portable way. All ports get the same key, so a flow that enters on one
- * port and answers on another lands on the same queue index.
+ * addresses and TCP/UDP ports (masked by what the device supports) and is
+ * asked to be symmetric (compat.h): RTE_ETH_HASH_FUNCTION_SYMMETRIC_
+ * TOEPLITZ where the DPDK release and the device offer it, otherwise
+ * Toeplitz with a key of the 16-bit pattern 0x6d5a repeated, which does not
+ * see source and destination swapped (addresses 32 or 128 bits apart,
+ * ports 16 bits apart); a device with hash_key_size 0 gets no key.
+ *
+ * Affinity (--affinity, handoff.h). Once the ports are started, rss is
+ * checked unless handoff was asked for: every worker must poll a queue of
+ * every port; each port's redirection table is programmed so that entry i
+ * goes to a queue of worker i % workers (the smallest table of all ports
+ * sets the period, so a hash meets the same worker on every port); the
+ * table and the hash configuration are read back. If all of it holds the
+ * run uses rss; otherwise --affinity rss stops with the reason and auto
+ * uses the software handoff, and the log says which and why.
  *
  * Offloads. IPv4 header checksum verification is requested on rx (frames
  * the NIC marks bad are dropped as ipv4_cksum). A port that cannot do it
  * stops start-up with a message, unless --relax-rx-offload masks the
  * request by dev_info.rx_offload_capa (virtual devices need this).
  *
- * Packet types. The parser dispatches on the L3 class of m->packet_type.
- * A port that does not report IPv4 and IPv6 types needs --parse-ptype,
- * which installs fx_ptype_rx_cb() on its rx queues; as with l3fwd, start-up
- * stops otherwise.
+ * Packet types are not used: the parser reads the EtherType and VLAN tags
+ * from the frame (parse.c), so no port needs --parse-ptype.
  */
 
 #include <errno.h>
@@ -45,7 +48,9 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
+#include "compat.h"
 #include "flowexp.h"
+#include "handoff.h"
 #include "parse.h"
 #include "ports.h"
 
@@ -55,6 +60,14 @@
 struct rte_ether_addr fx_port_mac[RTE_MAX_ETHPORTS];
 static struct rte_mempool *pktmbuf_pool[RTE_MAX_NUMA_NODES];
 static uint8_t rss_key[FX_RSS_KEY_LEN_MAX];
+
+/* What each port was asked for, for the check after start. */
+static struct port_rss {
+	bool on;                        /* RSS configured */
+	enum fx_rss_sym how;            /* symmetric by algorithm, key, or not */
+	struct rte_eth_rss_conf want;
+	uint16_t reta_size;
+} prss[RTE_MAX_ETHPORTS];
 
 /* rx queues of a port: its --config entries (args.c checked them) */
 static uint16_t
@@ -80,29 +93,43 @@ pool_for_socket(int socket, unsigned int nb_mbuf)
 		return pktmbuf_pool[s];
 	snprintf(name, sizeof(name), "fx_mbuf_%u", s);
 	pktmbuf_pool[s] = rte_pktmbuf_pool_create(name, nb_mbuf,
-			MEMPOOL_CACHE_SIZE, 0, RTE_MBUF_DEFAULT_BUF_SIZE, socket);
+			MEMPOOL_CACHE_SIZE, FX_MBUF_PRIV_SIZE, RTE_MBUF_DEFAULT_BUF_SIZE,
+			socket);
 	if (pktmbuf_pool[s] == NULL)
 		rte_exit(EXIT_FAILURE, "cannot create mbuf pool on socket %u: %s\n",
 			 s, rte_strerror(rte_errno));
 	return pktmbuf_pool[s];
 }
 
-static bool
-port_has_l3_ptypes(uint16_t port)
+/*
+ * Mbufs the run can hold at once, as l3fwd counts them: every rx
+ * descriptor of every queue of every port, every tx descriptor of every
+ * worker's tx queue on every port plus its tx buffer, each worker's
+ * mempool cache and its burst in hand, and under handoff every ring
+ * between two workers full plus the packets collected for it. One pool per
+ * socket gets this many (l3fwd's simplification), at least 8192.
+ */
+static unsigned int
+mbuf_count(void)
 {
-	uint32_t ptypes[64];
-	bool v4 = false, v6 = false;
-	int i, n;
+	unsigned int nb_ports = 0, nb_rxq = fx_conf.nb_lcore_params;
+	unsigned int nw = fx_nb_workers, ho = 0, n;
+	uint16_t port;
 
-	n = rte_eth_dev_get_supported_ptypes(port, RTE_PTYPE_L3_MASK, ptypes,
-					     RTE_DIM(ptypes));
-	for (i = 0; i < n && i < (int)RTE_DIM(ptypes); i++) {
-		if (RTE_ETH_IS_IPV4_HDR(ptypes[i]))
-			v4 = true;
-		if (RTE_ETH_IS_IPV6_HDR(ptypes[i]))
-			v6 = true;
-	}
-	return v4 && v6;
+	RTE_ETH_FOREACH_DEV(port)
+		nb_ports += (fx_conf.portmask >> port) & 1;
+	if (nw > 1 && fx_conf.expiry != FX_EXPIRY_NONE &&
+	    fx_conf.affinity != FX_AFFINITY_RSS)
+		ho = nw * (nw - 1) * (FX_HANDOFF_RING_SIZE + FX_HANDOFF_BURST);
+	n = nb_rxq * fx_conf.nb_rxd +
+		nb_ports * nw * (fx_conf.nb_txd + MAX_PKT_BURST) +
+		nw * (MEMPOOL_CACHE_SIZE + 2 * MAX_PKT_BURST) + ho;
+	n = RTE_MAX(n, 8192u);
+	printf("mbufs per pool: %u (%u rx queues x %u + %u ports x %u workers x (%u + %u) + "
+	       "%u workers x (%u + %u) + handoff %u)\n", n, nb_rxq, fx_conf.nb_rxd,
+	       nb_ports, nw, fx_conf.nb_txd, MAX_PKT_BURST, nw, MEMPOOL_CACHE_SIZE,
+	       2 * MAX_PKT_BURST, ho);
+	return n;
 }
 
 static void
@@ -111,10 +138,10 @@ port_conf_build(uint16_t port, const struct rte_eth_dev_info *info,
 {
 	uint64_t want_rx = RTE_ETH_RX_OFFLOAD_IPV4_CKSUM;
 	uint64_t want_hf = RTE_ETH_RSS_IP | RTE_ETH_RSS_TCP | RTE_ETH_RSS_UDP;
-	uint8_t klen;
-	unsigned int i;
+	struct port_rss *pr = &prss[port];
 
 	memset(conf, 0, sizeof(*conf));
+	memset(pr, 0, sizeof(*pr));
 	if ((info->rx_offload_capa & want_rx) != want_rx) {
 		if (!fx_conf.relax_rx_offload)
 			rte_exit(EXIT_FAILURE,
@@ -131,34 +158,223 @@ port_conf_build(uint16_t port, const struct rte_eth_dev_info *info,
 
 	if (nb_rxq <= 1)
 		return;
-	conf->rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
-	/*
-	 * A device that reports no key size takes no key (from 23.11 ethdev
-	 * rejects one): it hashes with its own, and the directions of a flow
-	 * may then reach different queues.
-	 */
-	klen = info->hash_key_size;
-	if (klen > FX_RSS_KEY_LEN_MAX)
+	if (info->hash_key_size > FX_RSS_KEY_LEN_MAX)
 		rte_exit(EXIT_FAILURE, "port %u: RSS key of %u bytes not supported\n",
-			 port, klen);
-	if (klen != 0) {
-		for (i = 0; i < klen; i++)
-			rss_key[i] = (i & 1) ? 0x5a : 0x6d;
-		conf->rx_adv_conf.rss_conf.rss_key = rss_key;
-		conf->rx_adv_conf.rss_conf.rss_key_len = klen;
-	} else {
-		printf("port %u: the device takes no RSS key; its own hash spreads the %u rx queues\n",
-		       port, nb_rxq);
-	}
+			 port, info->hash_key_size);
 	conf->rx_adv_conf.rss_conf.rss_hf = want_hf & info->flow_type_rss_offloads;
 	if (conf->rx_adv_conf.rss_conf.rss_hf == 0) {
-		printf("port %u: no RSS on this device; %u rx queues are filled by the device's own rule\n",
+		printf("port %u: no RSS on this device; its %u rx queues are filled by its own rule\n",
 		       port, nb_rxq);
-		conf->rxmode.mq_mode = RTE_ETH_MQ_RX_NONE;
-	} else if (conf->rx_adv_conf.rss_conf.rss_hf != want_hf) {
+		return;
+	}
+	conf->rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+	if (conf->rx_adv_conf.rss_conf.rss_hf != want_hf)
 		printf("port %u: RSS hash types %#" PRIx64 " masked to %#" PRIx64 "\n",
 		       port, want_hf, conf->rx_adv_conf.rss_conf.rss_hf);
+	pr->on = true;
+	/* the hash in the mbuf lets the workers check the affinity (foreign) */
+	if (info->rx_offload_capa & RTE_ETH_RX_OFFLOAD_RSS_HASH)
+		conf->rxmode.offloads |= RTE_ETH_RX_OFFLOAD_RSS_HASH;
+	pr->how = fx_rss_set_symmetric(&conf->rx_adv_conf.rss_conf, info, rss_key);
+	if (pr->how == FX_RSS_SYM_NONE)
+		printf("port %u: the device takes no RSS key and offers no symmetric hash; "
+		       "its own hash spreads the %u rx queues\n", port, nb_rxq);
+	pr->want = conf->rx_adv_conf.rss_conf;
+	pr->reta_size = info->reta_size;
+}
+
+/* ---- flow affinity (handoff.h): rss verified, or handoff ---- */
+
+/*
+ * rss can keep a flow on one lcore only if every worker polls a queue of
+ * every port: the redirection tables then send hash entry i, on every port,
+ * to a queue of worker i % workers.
+ */
+static int
+rss_layout_check(char *why, size_t len)
+{
+	unsigned int w, q, n;
+	uint16_t port;
+
+	RTE_ETH_FOREACH_DEV(port) {
+		if (!(fx_conf.portmask & (1u << port)))
+			continue;
+		for (w = 0; w < fx_nb_workers; w++) {
+			for (n = 0, q = 0; q < fx_workers[w]->n_rxq; q++)
+				n += fx_workers[w]->rxq[q].port_id == port;
+			if (n == 0) {
+				snprintf(why, len, "lcore %u polls no rx queue of port %u, so no "
+					 "redirection table can keep both directions of a flow "
+					 "that crosses ports on one lcore",
+					 fx_workers[w]->lcore_id, port);
+				return -1;
+			}
+		}
 	}
+	return 0;
+}
+
+/* The queue of port that hash entry i goes to: one of worker i % n's. */
+static uint16_t
+reta_queue(uint16_t port, unsigned int i, unsigned int size)
+{
+	const struct fx_lcore *lc = fx_workers[(i % size) % fx_nb_workers];
+	unsigned int q, n = 0, k;
+
+	for (q = 0; q < lc->n_rxq; q++)
+		n += lc->rxq[q].port_id == port;
+	k = (i / fx_nb_workers) % n;
+	for (q = 0; q < lc->n_rxq; q++)
+		if (lc->rxq[q].port_id == port && k-- == 0)
+			return lc->rxq[q].queue_id;
+	return 0;   /* not reached: rss_layout_check() */
+}
+
+/* Program port's redirection table and read it and the hash back. */
+static int
+rss_program(uint16_t port, unsigned int owner_size, char *why, size_t len)
+{
+	struct rte_eth_rss_reta_entry64 reta[FX_RSS_RETA_MAX / RTE_ETH_RETA_GROUP_SIZE];
+	struct rte_eth_rss_reta_entry64 got[RTE_DIM(reta)];
+	const struct port_rss *pr = &prss[port];
+	uint8_t key[FX_RSS_KEY_LEN_MAX];
+	struct rte_eth_rss_conf conf;
+	unsigned int i, size = pr->reta_size;
+	int rc;
+
+	memset(reta, 0, sizeof(reta));
+	memset(got, 0, sizeof(got));
+	for (i = 0; i < size; i++) {
+		reta[i / RTE_ETH_RETA_GROUP_SIZE].mask |= UINT64_C(1) << (i % RTE_ETH_RETA_GROUP_SIZE);
+		reta[i / RTE_ETH_RETA_GROUP_SIZE].reta[i % RTE_ETH_RETA_GROUP_SIZE] =
+			reta_queue(port, i, owner_size);
+		got[i / RTE_ETH_RETA_GROUP_SIZE].mask = reta[i / RTE_ETH_RETA_GROUP_SIZE].mask;
+	}
+	rc = rte_eth_dev_rss_reta_update(port, reta, (uint16_t)size);
+	if (rc != 0) {
+		snprintf(why, len, "port %u: redirection table update: %s", port, strerror(-rc));
+		return -1;
+	}
+	rc = rte_eth_dev_rss_reta_query(port, got, (uint16_t)size);
+	if (rc != 0) {
+		snprintf(why, len, "port %u: redirection table query: %s", port, strerror(-rc));
+		return -1;
+	}
+	for (i = 0; i < size; i++) {
+		if (got[i / RTE_ETH_RETA_GROUP_SIZE].reta[i % RTE_ETH_RETA_GROUP_SIZE] !=
+		    reta[i / RTE_ETH_RETA_GROUP_SIZE].reta[i % RTE_ETH_RETA_GROUP_SIZE]) {
+			snprintf(why, len, "port %u did not keep its redirection table "
+				 "(entry %u: queue %u, asked %u)", port, i,
+				 got[i / RTE_ETH_RETA_GROUP_SIZE].reta[i % RTE_ETH_RETA_GROUP_SIZE],
+				 reta[i / RTE_ETH_RETA_GROUP_SIZE].reta[i % RTE_ETH_RETA_GROUP_SIZE]);
+			return -1;
+		}
+	}
+
+	memset(&conf, 0, sizeof(conf));
+	memset(key, 0, sizeof(key));
+	conf.rss_key = key;
+	conf.rss_key_len = FX_RSS_KEY_LEN_MAX;
+	rc = rte_eth_dev_rss_hash_conf_get(port, &conf);
+	if (rc != 0) {
+		snprintf(why, len, "port %u: RSS configuration cannot be read back: %s",
+			 port, strerror(-rc));
+		return -1;
+	}
+	if (conf.rss_hf == 0) {
+		snprintf(why, len, "port %u: RSS is off after configure", port);
+		return -1;
+	}
+	if (!fx_rss_algo_kept(&pr->want, &conf)) {
+		snprintf(why, len, "port %u did not keep the symmetric hash function (asked %s, has %s)",
+			 port, fx_rss_algo_name(&pr->want), fx_rss_algo_name(&conf));
+		return -1;
+	}
+	if (pr->how == FX_RSS_SYM_KEY &&
+	    memcmp(key, pr->want.rss_key, pr->want.rss_key_len) != 0) {
+		snprintf(why, len, "port %u did not keep the symmetric RSS key", port);
+		return -1;
+	}
+	printf("port %u: symmetric RSS verified (%s, hash types %#" PRIx64
+	       ", redirection table of %u entries over %u lcores)\n", port,
+	       pr->how == FX_RSS_SYM_ALGO ? "symmetric Toeplitz" : "Toeplitz key 0x6d5a...",
+	       conf.rss_hf, size, fx_nb_workers);
+	return 0;
+}
+
+/* Set up and check rss on every port; the reason in why if it cannot be. */
+static int
+rss_verify(char *why, size_t len)
+{
+	unsigned int size_min = FX_RSS_RETA_MAX, i;
+	uint16_t port;
+
+	if (rss_layout_check(why, len) != 0)
+		return -1;
+	RTE_ETH_FOREACH_DEV(port) {
+		if (!(fx_conf.portmask & (1u << port)))
+			continue;
+		if (!prss[port].on) {
+			snprintf(why, len, "port %u has no RSS (%s)", port,
+				 port_n_rx_queues(port) <= 1 ? "one rx queue" :
+				 "the device offers no hash on IP addresses and ports");
+			return -1;
+		}
+		if (prss[port].how == FX_RSS_SYM_NONE) {
+			snprintf(why, len, "port %u takes no RSS key and offers no symmetric hash function",
+				 port);
+			return -1;
+		}
+		if (prss[port].reta_size == 0 || prss[port].reta_size > FX_RSS_RETA_MAX ||
+		    !rte_is_power_of_2(prss[port].reta_size)) {
+			snprintf(why, len, "port %u: redirection table of %u entries not supported",
+				 port, prss[port].reta_size);
+			return -1;
+		}
+		size_min = RTE_MIN(size_min, prss[port].reta_size);
+	}
+	/* the smallest table decides: hash % larger % smaller == hash % smaller */
+	RTE_ETH_FOREACH_DEV(port) {
+		if ((fx_conf.portmask & (1u << port)) && rss_program(port, size_min, why, len) != 0)
+			return -1;
+	}
+	for (i = 0; i < size_min; i++)
+		fx_rss_owner[i] = (uint16_t)(i % fx_nb_workers);
+	fx_rss_reta_size = (uint16_t)size_min;
+	return 0;
+}
+
+/* Decide the affinity of the run (--affinity) once the ports are started. */
+static void
+affinity_decide(void)
+{
+	char why[160];
+
+	if (fx_nb_workers == 1) {
+		fx_affinity_mode = FX_AFF_SINGLE;
+		snprintf(fx_affinity_reason, sizeof(fx_affinity_reason),
+			 "one worker lcore tracks every flow");
+	} else if (fx_conf.expiry == FX_EXPIRY_NONE) {
+		fx_affinity_mode = FX_AFF_SINGLE;
+		snprintf(fx_affinity_reason, sizeof(fx_affinity_reason),
+			 "--expiry none keeps no flow state");
+	} else if (fx_conf.affinity == FX_AFFINITY_HANDOFF) {
+		fx_affinity_mode = FX_AFF_HANDOFF;
+		snprintf(fx_affinity_reason, sizeof(fx_affinity_reason),
+			 "--affinity handoff");
+	} else if (rss_verify(why, sizeof(why)) == 0) {
+		fx_affinity_mode = FX_AFF_RSS;
+		snprintf(fx_affinity_reason, sizeof(fx_affinity_reason),
+			 "symmetric RSS and redirection tables verified on every port");
+	} else if (fx_conf.affinity == FX_AFFINITY_RSS) {
+		rte_exit(EXIT_FAILURE, "--affinity rss: %s\n", why);
+	} else {
+		fx_affinity_mode = FX_AFF_HANDOFF;
+		snprintf(fx_affinity_reason, sizeof(fx_affinity_reason),
+			 "auto: %s", why);
+	}
+	FX_LOG(INFO, "affinity %s: %s", fx_affinity_name(fx_affinity_mode),
+	       fx_affinity_reason);
 }
 
 void
@@ -168,16 +384,13 @@ fx_ports_init(void)
 	struct rte_eth_conf conf;
 	struct rte_eth_txconf txconf;
 	struct rte_eth_rxconf rxconf;
-	unsigned int nb_ports, nb_mbuf, w, q;
+	unsigned int nb_mbuf, w, q;
 	uint16_t port, nb_rxq, nb_txq, nb_rxd, nb_txd;
 	struct fx_lcore *lc;
 	int socket, rc;
 
-	nb_ports = rte_eth_dev_count_avail();
 	nb_txq = (uint16_t)fx_nb_workers;
-	nb_mbuf = RTE_MAX(nb_ports * fx_conf.nb_rxd + nb_ports * fx_nb_workers *
-			  (MAX_PKT_BURST + fx_conf.nb_txd) +
-			  fx_nb_workers * MEMPOOL_CACHE_SIZE, 8192u);
+	nb_mbuf = mbuf_count();
 
 	RTE_ETH_FOREACH_DEV(port) {
 		if (!(fx_conf.portmask & (1u << port))) {
@@ -197,6 +410,12 @@ fx_ports_init(void)
 		rc = rte_eth_dev_configure(port, nb_rxq, nb_txq, &conf);
 		if (rc < 0)
 			rte_exit(EXIT_FAILURE, "port %u: configure: %s\n", port, strerror(-rc));
+		if (prss[port].on) {
+			/* some devices take the hash only this way (net_null) */
+			rc = rte_eth_dev_rss_hash_update(port, &prss[port].want);
+			if (rc != 0 && rc != -ENOTSUP)
+				printf("port %u: RSS hash update: %s\n", port, strerror(-rc));
+		}
 		nb_rxd = fx_conf.nb_rxd;
 		nb_txd = fx_conf.nb_txd;
 		rc = rte_eth_dev_adjust_nb_rx_tx_desc(port, &nb_rxd, &nb_txd);
@@ -232,17 +451,8 @@ fx_ports_init(void)
 				if (rc < 0)
 					rte_exit(EXIT_FAILURE, "port %u: rx queue %u: %s\n", port,
 						 lc->rxq[q].queue_id, strerror(-rc));
-				if (fx_conf.parse_ptype &&
-				    rte_eth_add_rx_callback(port, lc->rxq[q].queue_id,
-							    fx_ptype_rx_cb, NULL) == NULL)
-					rte_exit(EXIT_FAILURE, "port %u: rx callback: %s\n", port,
-						 rte_strerror(rte_errno));
 			}
 		}
-		if (!fx_conf.parse_ptype && !port_has_l3_ptypes(port))
-			rte_exit(EXIT_FAILURE,
-				 "port %u does not report IPv4/IPv6 packet types; add --parse-ptype\n",
-				 port);
 
 		rc = rte_eth_dev_start(port);
 		if (rc < 0)
@@ -260,6 +470,7 @@ fx_ports_init(void)
 		       RTE_ETHER_ADDR_BYTES(&fx_port_mac[port]),
 		       RTE_ETHER_ADDR_BYTES(&fx_conf.eth_dest[port]));
 	}
+	affinity_decide();
 }
 
 void

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include <rte_cycles.h>
+#include <rte_ethdev.h>
 
 #include "control.h"
 #include "expiry.h"
@@ -41,6 +42,12 @@ static struct {
 } prev;
 
 #define GET(lc, f) FX_STAT_GET(&(lc)->st, f)
+#define GET_HO(lc, f) FX_STAT_GET(&(lc)->ho.st, f)
+
+/* Handoff counters: name and field. */
+#define FX_HO_COUNTERS(X) \
+	X("handed_off", handed_off) X("handoff_received", received) \
+	X("handoff_dropped", dropped) X("handoff_waits", waits) X("foreign", foreign)
 
 void
 fx_stats_start(void)
@@ -79,6 +86,20 @@ lag_mean(const struct fx_lcore *lc)
 			m_ = v_; \
 	} \
 	m_; })
+
+#define SUM_HO(field) ({ \
+	uint64_t s_ = 0; \
+	unsigned int w_; \
+	for (w_ = 0; w_ < fx_nb_workers; w_++) \
+		s_ += GET_HO(fx_workers[w_], field); \
+	s_; })
+
+/* dropped on a port: by the workers, and by the handoff rings */
+static uint64_t
+port_dropped(unsigned int p)
+{
+	return SUM(dropped[p]) + SUM_HO(dropped_port[p]);
+}
 
 uint64_t
 fx_stats_total_active(void)
@@ -137,24 +158,46 @@ emit_lcore(const struct fx_lcore *lc, const struct fx_emitter *e, void *ctx)
 	e->u64(ctx, "sweep_max_us", to_us(GET(lc, sweep_max)));
 	e->u64(ctx, "loop_max_us", to_us(GET(lc, loop_max)));
 	e->u64(ctx, "poll_removed_max", GET(lc, poll_removed_max));
+#define FX_EMIT_HO(n, f) e->u64(ctx, n, GET_HO(lc, f));
+	FX_HO_COUNTERS(FX_EMIT_HO)
+#undef FX_EMIT_HO
 	for (t = 0; t < FX_TMO_MAX; t++) {
 		snprintf(name, sizeof(name), "expired_%s", fx_tmo_names[t]);
 		e->u64(ctx, name, GET(lc, expired_tmo[t]));
+		snprintf(name, sizeof(name), "active_%s", fx_tmo_names[t]);
+		e->u64(ctx, name, GET(lc, active_tmo[t]));
 	}
 	if (lc->ops != NULL && lc->ops->emit != NULL)
 		lc->ops->emit(lc, e, ctx);
 }
 
+/*
+ * What the NIC dropped or could not receive: imissed (no rx descriptor
+ * free: the workers fell behind), rx_nombuf (no mbuf to refill the ring:
+ * the pool is too small), ierrors (bad frames). Any thread; zeros if the
+ * device cannot say.
+ */
+static void
+nic_counters(unsigned int port, struct rte_eth_stats *es)
+{
+	if (rte_eth_stats_get((uint16_t)port, es) != 0)
+		memset(es, 0, sizeof(*es));
+}
+
 void
 fx_stats_emit(const struct fx_emitter *e, void *ctx)
 {
+	struct rte_eth_stats es;
 	uint64_t lag_n = SUM(lag_n);
 	unsigned int w, p, c, t;
 	char name[64];
 
 	e->str(ctx, "expiry", fx_expiry_name(fx_conf.expiry));
+	e->str(ctx, "affinity", fx_affinity_name(fx_affinity_mode));
+	e->str(ctx, "affinity_reason", fx_affinity_reason);
 	e->str(ctx, "lookup", fx_conf.lookup == FX_LOOKUP_LPM ? "lpm" : "em");
 	e->u64(ctx, "uptime_ms", to_us(rte_rdtsc() - start_tsc) / 1000);
+	e->u64(ctx, "tsc_hz", rte_get_tsc_hz());
 	e->u64(ctx, "workers", fx_nb_workers);
 	e->u64(ctx, "max_flows", fx_conf.max_flows);
 
@@ -167,9 +210,14 @@ fx_stats_emit(const struct fx_emitter *e, void *ctx)
 	e->u64(ctx, "sweep_max_us", to_us(MAXOF(sweep_max)));
 	e->u64(ctx, "loop_max_us", to_us(MAXOF(loop_max)));
 	e->u64(ctx, "poll_removed_max", MAXOF(poll_removed_max));
+#define FX_EMIT_HO_SUM(n, f) e->u64(ctx, n, SUM_HO(f));
+	FX_HO_COUNTERS(FX_EMIT_HO_SUM)
+#undef FX_EMIT_HO_SUM
 	for (t = 0; t < FX_TMO_MAX; t++) {
 		snprintf(name, sizeof(name), "expired_%s", fx_tmo_names[t]);
 		e->u64(ctx, name, SUM(expired_tmo[t]));
+		snprintf(name, sizeof(name), "active_%s", fx_tmo_names[t]);
+		e->u64(ctx, name, SUM(active_tmo[t]));
 	}
 	e->close(ctx);
 
@@ -186,7 +234,12 @@ fx_stats_emit(const struct fx_emitter *e, void *ctx)
 		e->open(ctx, name);
 		e->u64(ctx, "rx", SUM(rx[p]));
 		e->u64(ctx, "tx", SUM(tx[p]));
-		e->u64(ctx, "dropped", SUM(dropped[p]));
+		e->u64(ctx, "dropped", port_dropped(p));
+		nic_counters(p, &es);
+		e->u64(ctx, "imissed", es.imissed);
+		e->u64(ctx, "rx_nombuf", es.rx_nombuf);
+		e->u64(ctx, "ierrors", es.ierrors);
+		e->u64(ctx, "oerrors", es.oerrors);
 		e->close(ctx);
 	}
 	e->open(ctx, "malformed");
@@ -310,18 +363,23 @@ fx_stats_print(FILE *f)
 	fprintf(f, "\n== l3fwd-flowexp  %.1f s  expiry %s ==========================================\n",
 		(double)(now - start_tsc) / (double)rte_get_tsc_hz(),
 		fx_expiry_name(fx_conf.expiry));
-	fprintf(f, "port %14s %14s %10s %9s %9s\n", "rx", "tx", "dropped", "rx pps", "tx pps");
+	fprintf(f, "port %14s %14s %10s %9s %9s %10s %10s %10s\n", "rx", "tx", "dropped",
+		"rx pps", "tx pps", "imissed", "rx_nombuf", "ierrors");
 	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
+		struct rte_eth_stats es;
 		uint64_t rx, tx;
 
 		if (!(fx_conf.portmask & (1u << p)))
 			continue;
 		rx = SUM(rx[p]);
 		tx = SUM(tx[p]);
-		fprintf(f, "%4u %14" PRIu64 " %14" PRIu64 " %10" PRIu64 " %9s %9s\n",
-			p, rx, tx, SUM(dropped[p]),
+		nic_counters(p, &es);
+		fprintf(f, "%4u %14" PRIu64 " %14" PRIu64 " %10" PRIu64 " %9s %9s %10" PRIu64
+			" %10" PRIu64 " %10" PRIu64 "\n",
+			p, rx, tx, port_dropped(p),
 			human((double)(rx - prev.rx[p]) / dt, a, sizeof(a)),
-			human((double)(tx - prev.tx[p]) / dt, b, sizeof(b)));
+			human((double)(tx - prev.tx[p]) / dt, b, sizeof(b)),
+			es.imissed, es.rx_nombuf, es.ierrors);
 		prev.rx[p] = rx;
 		prev.tx[p] = tx;
 	}
@@ -347,6 +405,22 @@ fx_stats_print(FILE *f)
 		prev.created[w] = cr;
 		prev.expired[w] = ex;
 	}
+	fputs("active by state:", f);
+	for (k = 0; k < FX_TMO_MAX; k++)
+		fprintf(f, " %s %" PRIu64, fx_tmo_names[k], SUM(active_tmo[k]));
+	fprintf(f, ", reopened %" PRIu64 "\n", SUM(reopened));
+	if (fx_affinity_mode == FX_AFF_HANDOFF) {
+		fputs("handoff (out/in/dropped/waits/foreign):", f);
+		for (w = 0; w < fx_nb_workers; w++) {
+			lc = fx_workers[w];
+			fprintf(f, " lcore %u %" PRIu64 "/%" PRIu64 "/%" PRIu64 "/%" PRIu64 "/%" PRIu64,
+				lc->lcore_id, GET_HO(lc, handed_off), GET_HO(lc, received),
+				GET_HO(lc, dropped), GET_HO(lc, waits), GET_HO(lc, foreign));
+		}
+		fputc('\n', f);
+	} else if (fx_affinity_mode == FX_AFF_RSS) {
+		fprintf(f, "affinity rss: foreign %" PRIu64 "\n", SUM_HO(foreign));
+	}
 	fputs("malformed:", f);
 	for (k = 0; k < FX_CAUSE_MAX; k++) {
 		v = SUM(malformed[k]);
@@ -371,13 +445,17 @@ fx_stats_summary(FILE *f)
 			continue;
 		rx += SUM(rx[p]);
 		tx += SUM(tx[p]);
-		dr += SUM(dropped[p]);
+		dr += port_dropped(p);
 	}
 	fprintf(f, "\n== summary (expiry %s, %u worker%s) ==\n",
 		fx_expiry_name(fx_conf.expiry), fx_nb_workers,
 		fx_nb_workers == 1 ? "" : "s");
 	fprintf(f, "packets: rx %" PRIu64 ", tx %" PRIu64 ", dropped %" PRIu64 "\n",
 		rx, tx, dr);
+	fprintf(f, "affinity %s (%s): handed off %" PRIu64 ", received %" PRIu64
+		", dropped %" PRIu64 ", processed on a non-owner lcore %" PRIu64 "\n",
+		fx_affinity_name(fx_affinity_mode), fx_affinity_reason, SUM_HO(handed_off),
+		SUM_HO(received), SUM_HO(dropped), SUM_HO(foreign));
 	fprintf(f, "flows created: %" PRIu64 "\n", SUM(created));
 	fprintf(f, "flows expired: %" PRIu64 " (", SUM(expired));
 	for (t = 0; t < FX_TMO_MAX; t++)
@@ -387,7 +465,8 @@ fx_stats_summary(FILE *f)
 	fprintf(f, "flows invalidated: %" PRIu64 "\n", SUM(invalidated));
 	fprintf(f, "flows removed at exit: %" PRIu64 "\n", SUM(drained));
 	fprintf(f, "flows active: %" PRIu64 "\n", SUM(active));
-	fprintf(f, "table full: %" PRIu64 "\n", SUM(table_full));
+	fprintf(f, "table full: %" PRIu64 " (evicted %" PRIu64 ", no victim within %u: %" PRIu64 ")\n",
+		SUM(table_full), SUM(evicted), FX_EVICT_SCAN, SUM(evict_miss));
 	fprintf(f, "longest sweep: %" PRIu64 " us\n", to_us(MAXOF(sweep_max)));
 	fprintf(f, "longest loop iteration: %" PRIu64 " us (%" PRIu64
 		" iterations over 100 us of %" PRIu64 ")\n",

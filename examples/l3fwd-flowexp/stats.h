@@ -25,8 +25,9 @@
 /** Plain per-lcore counters: the name is also the output field. */
 #define FX_COUNTERS(X) \
 	X(active) X(created) X(refreshed) X(expired) X(invalidated) \
-	X(drained) X(table_full) X(shortened) X(fragments) \
-	X(stale_requests) X(loops) X(stalls)
+	X(drained) X(table_full) X(evicted) X(evict_miss) X(shortened) X(reopened) \
+	X(fragments) \
+	X(stale_requests) X(loops) X(stalls) X(busy_cycles)
 
 struct fx_lcore_stats {
 #define FX_COUNTER_FIELD(n) uint64_t n;
@@ -40,6 +41,7 @@ struct fx_lcore_stats {
 	uint64_t poll_removed_max;           /**< most flows one expiry poll removed */
 	uint64_t last_rx;                    /**< TSC of the last packet received */
 	uint64_t expired_tmo[FX_TMO_MAX];    /**< expiries by timeout class */
+	uint64_t active_tmo[FX_TMO_MAX];     /**< flows by timeout class (TCP state) */
 	uint64_t malformed[FX_CAUSE_MAX];
 	uint64_t rx[RTE_MAX_ETHPORTS];       /**< received on the port */
 	uint64_t tx[RTE_MAX_ETHPORTS];       /**< sent on the port */

@@ -8,7 +8,7 @@
  *
  *   /l3fwd_flowexp/stats                    every counter (stats.c)
  *   /l3fwd_flowexp/reset                    zero the maxima and lag figures
- *   /l3fwd_flowexp/hold,MS                  no expiry for MS ms (benchmarks)
+ *   /l3fwd_flowexp/hold,MS                  no expiry for MS ms (only with --bench)
  *   /l3fwd_flowexp/flush,PREFIX             invalidate the flows in PREFIX
  *   /l3fwd_flowexp/route_add,PREFIX,PORT    add or replace a route, flush PREFIX
  *   /l3fwd_flowexp/route_del,PREFIX         delete a route, flush PREFIX
@@ -34,6 +34,7 @@
 
 #include "compat.h"
 #include "control.h"
+#include "flowexp.h"
 #include "route.h"
 #include "stats.h"
 #include "telemetry.h"
@@ -250,9 +251,10 @@ fx_telemetry_register(void)
 		"Flow tracking and forwarding statistics. Takes no parameters");
 	rte_telemetry_register_cmd("/l3fwd_flowexp/reset", cmd_reset,
 		"Reset the maxima (sweep, loop, lag, stalls). Takes no parameters");
-	rte_telemetry_register_cmd("/l3fwd_flowexp/hold", cmd_hold,
-		"Skip expiry polls for a while, to make what comes due meanwhile due at once "
-		"(benchmarks). Parameters: MS");
+	if (fx_conf.bench)
+		rte_telemetry_register_cmd("/l3fwd_flowexp/hold", cmd_hold,
+			"Skip expiry polls for a while, to make what comes due meanwhile due at "
+			"once (--bench only). Parameters: MS");
 	rte_telemetry_register_cmd("/l3fwd_flowexp/flush", cmd_flush,
 		"Invalidate the flows with an endpoint in a prefix. Parameters: PREFIX/LEN");
 	rte_telemetry_register_cmd("/l3fwd_flowexp/route_add", cmd_route_add,

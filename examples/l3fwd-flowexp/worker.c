@@ -7,31 +7,39 @@
  *
  * One iteration:
  *   1. load the route table pointer (route.h);
- *   2. for each rx queue: receive a burst, read the TSC once (lc->now),
- *      parse every packet (parse.c), hash the keys and look them all up
- *      with rte_hash_lookup_with_hash_bulk, prefetch the hit flows' lines,
- *      then per packet: a hit refreshes the flow (stores the new deadline;
- *      the expiry back-end is not called), a miss creates the flow and
- *      hands it to the back-end; the packet leaves by the flow's cached
- *      route, resolved once per direction;
- *   3. send what is buffered per port;
- *   4. one expiry poll (expiry_*.c), timed: the longest is "sweep_max",
+ *   2. with --affinity handoff (handoff.h): take what the other workers
+ *      passed to this one, at most a burst from each, and track it (4);
+ *      if a ring to another worker has no room for a burst, skip the rx
+ *      polls this time (the packets wait in the NIC);
+ *   3. for each rx queue: receive a burst, read the TSC once (lc->now),
+ *      parse every packet (parse.c) into its mbuf's private area and hash
+ *      its key; under handoff, pass the packets another worker owns to it;
+ *   4. track the rest: look the keys up together with
+ *      rte_hash_lookup_with_hash_bulk, prefetch the hit flows' lines, then
+ *      per packet: a hit refreshes the flow (stores the new deadline; the
+ *      expiry back-end is not called), a miss creates the flow and hands it
+ *      to the back-end; the packet leaves by the flow's cached route,
+ *      resolved once per direction;
+ *   5. send what is buffered per port;
+ *   6. one expiry poll (expiry_*.c), timed: the longest is "sweep_max",
  *      the most flows one poll removed "poll_removed_max" (a benchmark
  *      may hold the polls for a while with /l3fwd_flowexp/hold);
- *   5. report a quiescent state for route replacement, and time the whole
- *      iteration: the longest is "loop_max", longer than 100 us a "stall".
+ *   7. report a quiescent state for route replacement, and time the whole
+ *      iteration: the longest is "loop_max", longer than 100 us a "stall";
+ *      the iterations that had packets add up to "busy_cycles" (TSC).
  * No lock, no system call, no allocation: the mbufs come from the pools
  * and everything else was allocated before launch.
  *
- * Timeout classes: a flow seen in one direction only has the one-way
- * timeout; once the other endpoint answered, its protocol's timeout (TCP
- * established, TCP closing once FIN or RST was seen, UDP, ICMP, other).
- * When a class change shortens the deadline (established -> closing), the
- * back-end is told (twheel_move, rte_timer re-arm); lengthening is lazy.
+ * Timeout classes (flow_state.h): one-way until answered, conntrack's
+ * TCP states, UDP, ICMP, other. When a class change shortens the deadline
+ * (established -> closing or RST), the back-end is told (twheel_move,
+ * rte_timer re-arm); lengthening is lazy. The flows active in each class
+ * are counted (active_<class>).
  *
  * A full table (rte_hash_add fails, or the back-end refuses) is counted in
  * table_full and the packet is dropped, or with --table-full forward sent
- * on by a route lookup without state.
+ * on by a route lookup without state; with --table-full evict the oldest
+ * unanswered flow makes room first (evict.h).
  */
 
 #include <netinet/in.h>
@@ -39,13 +47,16 @@
 #include <rte_branch_prediction.h>
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
+#include <rte_hash_crc.h>
 #include <rte_ip.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 #include <rte_prefetch.h>
 
 #include "expiry.h"
+#include "flow_state.h"
 #include "flowexp.h"
+#include "handoff.h"
 #include "ports.h"
 #include "route.h"
 #include "worker.h"
@@ -67,6 +78,7 @@ static inline void
 flow_remove(struct fx_lcore *lc, struct fx_flow *f)
 {
 	ft_unpublish(f);
+	FX_STAT_SET(&lc->st, active_tmo[f->tmo], lc->st.active_tmo[f->tmo] - 1);
 	lc->poll_removed++;
 	lc->gone[lc->n_gone++] = f;
 	if (lc->n_gone == FX_GONE_BATCH)
@@ -128,11 +140,16 @@ tx_flush_all(struct fx_lcore *lc)
 			tx_flush(lc, p);
 }
 
-/* Rewrite L2, decrement TTL / hop limit, queue on the output port. */
+/*
+ * Rewrite the Ethernet addresses, decrement TTL / hop limit, queue on the
+ * output port. VLAN tags stay as they came; the IP header is after them.
+ */
 static inline void
-forward(struct fx_lcore *lc, struct rte_mbuf *m, uint8_t family, uint16_t out)
+forward(struct fx_lcore *lc, struct rte_mbuf *m, const struct fx_pkt *pk,
+	uint16_t out)
 {
 	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	void *l3 = rte_pktmbuf_mtod_offset(m, void *, pk->l2_len);
 	struct fx_txbuf *b = &lc->tx[out];
 	struct rte_ipv4_hdr *ip4;
 	struct rte_ipv6_hdr *ip6;
@@ -140,15 +157,15 @@ forward(struct fx_lcore *lc, struct rte_mbuf *m, uint8_t family, uint16_t out)
 
 	rte_ether_addr_copy(&fx_conf.eth_dest[out], &eth->dst_addr);
 	rte_ether_addr_copy(&fx_port_mac[out], &eth->src_addr);
-	if (family == FX_FAMILY_V4) {
-		ip4 = (struct rte_ipv4_hdr *)(eth + 1);
+	if (pk->key.family == FX_FAMILY_V4) {
+		ip4 = l3;
 		ip4->time_to_live--;
 		/* RFC 1624: the TTL is the high byte of its 16-bit word */
 		sum = rte_be_to_cpu_16(ip4->hdr_checksum) + 0x0100;
 		sum = (sum & 0xffff) + (sum >> 16);
 		ip4->hdr_checksum = rte_cpu_to_be_16((uint16_t)sum);
 	} else {
-		ip6 = (struct rte_ipv6_hdr *)(eth + 1);
+		ip6 = l3;
 		ip6->hop_limits--;
 	}
 	b->m[b->n++] = m;
@@ -163,42 +180,32 @@ drop(struct fx_lcore *lc, uint16_t in_port, struct rte_mbuf *m)
 	rte_pktmbuf_free(m);
 }
 
-/* ---- flow state ---- */
+/* ---- flow state (flow_state.h) ---- */
 
-static inline uint8_t
-tmo_class(uint8_t flags, uint8_t proto)
+/* The flow's timeout class is now tmo: move it between the per-class counts. */
+static inline void
+flow_class_set(struct fx_lcore *lc, struct fx_flow *f, uint8_t tmo)
 {
-	if (!(flags & FX_FLOW_REPLIED))
-		return FX_TMO_ONEWAY;
-	switch (proto) {
-	case IPPROTO_TCP:
-		return (flags & FX_FLOW_CLOSING) ? FX_TMO_TCP_CLOSE : FX_TMO_TCP;
-	case IPPROTO_UDP:
-		return FX_TMO_UDP;
-	case IPPROTO_ICMP:
-	case IPPROTO_ICMPV6:
-		return FX_TMO_ICMP;
-	default:
-		return FX_TMO_OTHER;
-	}
+	if (tmo == f->tmo)
+		return;
+	FX_STAT_SET(&lc->st, active_tmo[f->tmo], lc->st.active_tmo[f->tmo] - 1);
+	FX_STAT_SET(&lc->st, active_tmo[tmo], lc->st.active_tmo[tmo] + 1);
+	f->tmo = tmo;
 }
 
 static inline void
 flow_hit(struct fx_lcore *lc, struct fx_flow *f, const struct fx_pkt *pk)
 {
-	uint8_t flags = f->flags, tmo = f->tmo;
+	bool reopen = false;
+	uint8_t flags;
 	uint64_t exp;
 
-	if (pk->dir != (flags & FX_FLOW_INIT_DIR1))
-		flags |= FX_FLOW_REPLIED;
-	if (pk->tcp_flags)
-		flags |= FX_FLOW_CLOSING;
+	flags = fx_state_next(f->flags, pk, &reopen);
 	if (unlikely(flags != f->flags)) {
 		f->flags = flags;
-		tmo = tmo_class(flags, f->key.proto);
-		f->tmo = tmo;
+		flow_class_set(lc, f, fx_state_class(flags, f->key.proto));
 	}
-	exp = lc->now + lc->tmo_cycles[tmo];
+	exp = lc->now + lc->tmo_cycles[f->tmo];
 	if (unlikely(exp < f->expire)) {
 		f->expire = exp;
 		lc->ops->shorten(lc, f);
@@ -206,7 +213,36 @@ flow_hit(struct fx_lcore *lc, struct fx_flow *f, const struct fx_pkt *pk)
 	} else {
 		f->expire = exp;   /* the lazy refresh: one store */
 	}
-	FX_STAT_ADD(&lc->st, refreshed, 1);
+	if (unlikely(reopen)) {
+		/* a fresh connection on the tuple: the old one ends here */
+		fx_evict_note(&lc->ev, &lc->ft, f, f->fid);
+		FX_STAT_ADD(&lc->st, reopened, 1);
+		FX_STAT_ADD(&lc->st, created, 1);
+	} else {
+		FX_STAT_ADD(&lc->st, refreshed, 1);
+	}
+}
+
+/*
+ * --table-full evict (evict.h): remove the oldest unanswered flow now, so
+ * that its slot takes the new one. false if there is none within the bound.
+ */
+static bool
+flow_evict(struct fx_lcore *lc)
+{
+	struct fx_flow *f = fx_evict_pick(&lc->ev, &lc->ft);
+
+	if (f == NULL) {
+		FX_STAT_ADD(&lc->st, evict_miss, 1);
+		return false;
+	}
+	lc->ops->cancel(lc, f);
+	ft_unpublish(f);
+	rte_hash_del_key_with_hash(lc->ft.hash, &f->key, f->sig);
+	FX_STAT_SET(&lc->st, active_tmo[f->tmo], lc->st.active_tmo[f->tmo] - 1);
+	FX_STAT_SET(&lc->st, active, lc->st.active - 1);
+	FX_STAT_ADD(&lc->st, evicted, 1);
+	return true;
 }
 
 static inline struct fx_flow *
@@ -216,6 +252,17 @@ flow_new(struct fx_lcore *lc, const struct fx_pkt *pk, hash_sig_t sig)
 	int32_t pos;
 	uint64_t fid;
 
+	if (unlikely(lc->st.active >= fx_conf.max_flows)) {
+		/* full, unless an earlier packet of this burst created it */
+		pos = rte_hash_lookup_with_hash(lc->ft.hash, &pk->key, sig);
+		if (pos >= 0 && lc->ft.flows[pos].fid != 0) {
+			f = &lc->ft.flows[pos];
+			flow_hit(lc, f, pk);
+			return f;
+		}
+		if (fx_conf.full_policy != FX_FULL_EVICT || !flow_evict(lc))
+			goto full;
+	}
 	pos = rte_hash_add_key_with_hash(lc->ft.hash, &pk->key, sig);
 	if (unlikely(pos < 0))
 		goto full;
@@ -228,9 +275,8 @@ flow_new(struct fx_lcore *lc, const struct fx_pkt *pk, hash_sig_t sig)
 	f->key = pk->key;
 	f->sig = sig;
 	f->port[0] = f->port[1] = FX_PORT_UNKNOWN;
-	f->flags = (pk->dir ? FX_FLOW_INIT_DIR1 : 0) |
-		(pk->tcp_flags ? FX_FLOW_CLOSING : 0);
-	f->tmo = tmo_class(f->flags, pk->key.proto);
+	f->flags = fx_state_first(pk);
+	f->tmo = fx_state_class(f->flags, pk->key.proto);
 	f->expire = lc->now + lc->tmo_cycles[f->tmo];
 	fid = lc->ops->add(lc, f);
 	if (unlikely(fid == 0)) {
@@ -238,8 +284,10 @@ flow_new(struct fx_lcore *lc, const struct fx_pkt *pk, hash_sig_t sig)
 		goto full;
 	}
 	ft_publish(f, fid);
+	fx_evict_note(&lc->ev, &lc->ft, f, fid);
 	FX_STAT_ADD(&lc->st, created, 1);
 	FX_STAT_SET(&lc->st, active, lc->st.active + 1);
+	FX_STAT_ADD(&lc->st, active_tmo[f->tmo], 1);
 	return f;
 full:
 	FX_STAT_ADD(&lc->st, table_full, 1);
@@ -248,19 +296,20 @@ full:
 
 /* ---- one burst ---- */
 
-static void
-process_burst(struct fx_lcore *lc, const struct fx_route_table *rt,
-	      uint16_t in_port, struct rte_mbuf **pkts, uint16_t n)
+/*
+ * Parse a received burst: malformed frames are counted and dropped, the
+ * others compacted to the front of pkts with their parse result and key
+ * hash in their private area and m->port set to the receive port.
+ * Returns how many are left.
+ */
+static uint16_t
+rx_parse(struct fx_lcore *lc, uint16_t in_port, struct rte_mbuf **pkts,
+	 uint16_t n)
 {
-	struct fx_pkt pk[MAX_PKT_BURST];
-	const void *keys[MAX_PKT_BURST];
-	hash_sig_t sig[MAX_PKT_BURST];
-	int32_t pos[MAX_PKT_BURST];
-	uint16_t idx[MAX_PKT_BURST];
 	struct fx_lcore_stats *st = &lc->st;
-	struct fx_flow *flows = lc->ft.flows, *f;
-	struct fx_pkt *p;
-	uint16_t i, nv = 0, out;
+	struct rte_mbuf *m;
+	struct fx_pkt *pk;
+	uint16_t i, nv = 0;
 	int rc;
 
 	FX_STAT_ADD(st, rx[in_port], n);
@@ -268,39 +317,75 @@ process_burst(struct fx_lcore *lc, const struct fx_route_table *rt,
 	for (i = 0; i < n; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
 	for (i = 0; i < n; i++) {
-		rc = fx_parse(pkts[i], &pk[i]);
+		m = pkts[i];
+		pk = fx_pkt_of(m);
+		rc = fx_parse(m, pk);
 		if (unlikely(rc != FX_PARSE_OK)) {
 			FX_STAT_ADD(st, malformed[rc], 1);
-			drop(lc, in_port, pkts[i]);
+			drop(lc, in_port, m);
 			continue;
 		}
-		if (unlikely(pk[i].fragment))
+		if (unlikely(pk->fragment))
 			FX_STAT_ADD(st, fragments, 1);
-		idx[nv++] = i;
+		pk->sig = rte_hash_crc(&pk->key, sizeof(pk->key), 0);
+		m->port = in_port;
+		pkts[nv++] = m;
 	}
+	return nv;
+}
 
-	if (lc->ops == NULL) {
-		/* --expiry none: l3fwd, a route lookup per packet */
-		for (i = 0; i < nv; i++) {
-			p = &pk[idx[i]];
-			out = fx_route_lookup(rt, &p->key, p->dir ^ 1, in_port);
-			forward(lc, pkts[idx[i]], p->key.family, out);
-		}
+/* --expiry none: l3fwd, a route lookup per packet */
+static void
+route_only(struct fx_lcore *lc, const struct fx_route_table *rt,
+	   struct rte_mbuf **pkts, uint16_t n)
+{
+	const struct fx_pkt *p;
+	uint16_t i, out;
+
+	for (i = 0; i < n; i++) {
+		p = fx_pkt_of(pkts[i]);
+		out = fx_route_lookup(rt, &p->key, p->dir ^ 1, pkts[i]->port);
+		forward(lc, pkts[i], p, out);
+	}
+}
+
+/*
+ * Track and forward parsed packets this worker owns (its own, or handed
+ * to it): look the keys up together, prefetch the hit flows, then per
+ * packet refresh or create the flow and forward by its cached route.
+ */
+static void
+track(struct fx_lcore *lc, const struct fx_route_table *rt,
+      struct rte_mbuf **pkts, uint16_t n)
+{
+	const void *keys[MAX_PKT_BURST];
+	hash_sig_t sig[MAX_PKT_BURST];
+	int32_t pos[MAX_PKT_BURST];
+	struct fx_flow *flows = lc->ft.flows, *f;
+	uint64_t evicted = lc->st.evicted;
+	struct fx_pkt *p;
+	uint16_t i, out, in_port;
+
+	if (n == 0)
 		return;
+	for (i = 0; i < n; i++) {
+		p = fx_pkt_of(pkts[i]);
+		keys[i] = &p->key;
+		sig[i] = p->sig;
+		if (unlikely(fx_affinity_foreign(&lc->ho, pkts[i], p->sig)))
+			FX_STAT_ADD(&lc->ho.st, foreign, 1);
 	}
-
-	for (i = 0; i < nv; i++) {
-		keys[i] = &pk[idx[i]].key;
-		sig[i] = rte_hash_hash(lc->ft.hash, keys[i]);
-	}
-	if (nv != 0)
-		rte_hash_lookup_with_hash_bulk(lc->ft.hash, keys, sig, nv, pos);
-	for (i = 0; i < nv; i++)
+	rte_hash_lookup_with_hash_bulk(lc->ft.hash, keys, sig, n, pos);
+	for (i = 0; i < n; i++)
 		if (pos[i] >= 0)
 			rte_prefetch0(&flows[pos[i]]);
 
-	for (i = 0; i < nv; i++) {
-		p = &pk[idx[i]];
+	for (i = 0; i < n; i++) {
+		p = fx_pkt_of(pkts[i]);
+		in_port = pkts[i]->port;
+		/* an eviction earlier in this burst may have freed a flow found above */
+		if (unlikely(lc->st.evicted != evicted) && pos[i] >= 0)
+			pos[i] = rte_hash_lookup_with_hash(lc->ft.hash, &p->key, sig[i]);
 		if (pos[i] >= 0) {
 			f = &flows[pos[i]];
 			flow_hit(lc, f, p);
@@ -316,11 +401,58 @@ process_burst(struct fx_lcore *lc, const struct fx_route_table *rt,
 		} else if (fx_conf.full_policy == FX_FULL_FORWARD) {
 			out = fx_route_lookup(rt, &p->key, p->dir ^ 1, in_port);
 		} else {
-			drop(lc, in_port, pkts[idx[i]]);
+			drop(lc, in_port, pkts[i]);
 			continue;
 		}
-		forward(lc, pkts[idx[i]], p->key.family, out);
+		forward(lc, pkts[i], p, out);
 	}
+}
+
+/*
+ * Packets other workers received for this one: at most a burst per sender.
+ * Returns how many.
+ */
+static unsigned int
+handoff_drain(struct fx_lcore *lc, const struct fx_route_table *rt)
+{
+	struct rte_mbuf *pkts[FX_HANDOFF_BURST];
+	unsigned int got = 0;
+	uint16_t s, n, i;
+
+	for (s = 0; s < lc->ho.nb_workers; s++) {
+		n = fx_handoff_take(&lc->ho, s, pkts);
+		if (n == 0)
+			continue;
+		for (i = 0; i < n; i++)
+			rte_prefetch0(fx_pkt_of(pkts[i]));
+		lc->now = rte_rdtsc();
+		track(lc, rt, pkts, n);
+		got += n;
+	}
+	return got;
+}
+
+/* One received burst: parse, keep what this worker owns, track it. */
+static void
+rx_burst(struct fx_lcore *lc, const struct fx_route_table *rt,
+	 uint16_t in_port, struct rte_mbuf **pkts, uint16_t n)
+{
+	n = rx_parse(lc, in_port, pkts, n);
+	if (lc->ops == NULL) {
+		route_only(lc, rt, pkts, n);
+		return;
+	}
+	if (fx_affinity_mode == FX_AFF_HANDOFF)
+		n = fx_handoff_dispatch(&lc->ho, pkts, n);
+	track(lc, rt, pkts, n);
+}
+
+/* --bench only: a benchmark holds the expiry polls (/l3fwd_flowexp/hold) */
+static inline bool
+expiry_held(const struct fx_lcore *lc, uint64_t now)
+{
+	return unlikely(fx_conf.bench) &&
+		now < __atomic_load_n(&lc->hold_until, __ATOMIC_RELAXED);
 }
 
 static inline void
@@ -345,8 +477,9 @@ fx_worker_main(void *arg __rte_unused)
 	const struct fx_route_table *rt;
 	struct fx_lcore_stats *st;
 	uint64_t prev, t0, t1;
+	unsigned int got;
 	uint32_t req;
-	uint16_t i, n;
+	uint16_t i, n, n_rxq;
 
 	if (lc == NULL)
 		return 0;
@@ -357,19 +490,26 @@ fx_worker_main(void *arg __rte_unused)
 	prev = rte_rdtsc();
 	while (!fx_force_quit) {
 		rt = fx_route_get();
-		for (i = 0; i < lc->n_rxq; i++) {
+		got = 0;
+		if (fx_affinity_mode == FX_AFF_HANDOFF) {
+			got = handoff_drain(lc, rt);
+			n_rxq = fx_handoff_room(&lc->ho) ? lc->n_rxq : 0;
+		} else {
+			n_rxq = lc->n_rxq;
+		}
+		for (i = 0; i < n_rxq; i++) {
 			n = rte_eth_rx_burst(lc->rxq[i].port_id, lc->rxq[i].queue_id,
 					     pkts, MAX_PKT_BURST);
 			if (n == 0)
 				continue;
+			got += n;
 			lc->now = rte_rdtsc();
-			process_burst(lc, rt, lc->rxq[i].port_id, pkts, n);
+			rx_burst(lc, rt, lc->rxq[i].port_id, pkts, n);
 		}
 		tx_flush_all(lc);
 
 		t0 = rte_rdtsc();
-		if (lc->ops != NULL &&
-		    likely(t0 >= __atomic_load_n(&lc->hold_until, __ATOMIC_RELAXED))) {
+		if (lc->ops != NULL && likely(!expiry_held(lc, t0))) {
 			lc->now = t0;
 			lc->poll_removed = 0;
 			lc->ops->poll(lc);
@@ -381,6 +521,8 @@ fx_worker_main(void *arg __rte_unused)
 			t1 = t0;
 		}
 		FX_STAT_MAX(st, loop_max, t1 - prev);
+		if (got != 0)
+			FX_STAT_ADD(st, busy_cycles, t1 - prev);
 		if (unlikely(t1 - prev > lc->stall_cycles))
 			FX_STAT_ADD(st, stalls, 1);
 		FX_STAT_ADD(st, loops, 1);

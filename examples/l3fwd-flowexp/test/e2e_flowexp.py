@@ -16,6 +16,31 @@
   e2e_flowexp.py BINARY control EXPIRY
                                       flush by prefix and route changes on two
                                       workers reach exactly the right flows
+  e2e_flowexp.py BINARY affinity MODE LAYOUT
+                                      the two directions of every connection
+                                      on different rx queues (LAYOUT queues:
+                                      two queues of one port; ports: one port
+                                      each, --config (0,0,1),(1,0,2)) with two
+                                      workers and --affinity MODE: the same
+                                      flows and expiries as one queue
+  e2e_flowexp.py BINARY affinity-startup
+                                      --affinity rss on devices that cannot
+                                      keep it stops with the reason; auto says
+                                      which mode and why
+  e2e_flowexp.py BINARY vlan          the same connections untagged, on two
+                                      VLANs and behind QinQ: four flows each,
+                                      tags forwarded intact, TTL and checksum
+                                      rewritten after the tags
+  e2e_flowexp.py BINARY tcp-states    every TCP state (SYN_SENT, mid-stream
+                                      one-way, ESTABLISHED, FIN, RST, a SYN
+                                      reopening a closed tuple) gets its own
+                                      timeout, counted per state
+  e2e_flowexp.py BINARY evict EXPIRY  a 64-flow table, answered flows, a flood
+                                      of unanswered SYNs, then new answered
+                                      flows: evict makes room from the oldest
+                                      SYNs, drop locks the new flows out
+  e2e_flowexp.py BINARY memif         testpmd flowgen over net_memif with two
+                                      queues each way: created == flows
 
 Runs without hugepages (--no-huge), each run with its own --file-prefix.
 Exit status 0 when every check passed.
@@ -39,11 +64,12 @@ import gen_traffic as G  # noqa: E402
 
 EAL = ["--no-huge", "-m", "512", "--no-pci", "--log-level=lib.eal:error"]
 # short timeouts and a 1 ms tick keep a run to a few seconds
-FAST = ["--tick-us", "1000", "--timeout-oneway", "0.3", "--timeout-tcp", "2.5",
-        "--timeout-tcp-close", "1.5", "--timeout-udp", "2.5",
-        "--timeout-icmp", "2.5", "--timeout-other", "2.5"]
-LONG = ["--tick-us", "1000"] + [a for t in ("oneway", "tcp", "tcp-close", "udp",
-                                            "icmp", "other")
+FAST = ["--tick-us", "1000", "--timeout-oneway", "0.3", "--timeout-tcp-syn", "0.3",
+        "--timeout-tcp", "2.5", "--timeout-tcp-close", "1.5", "--timeout-tcp-rst", "1.5",
+        "--timeout-udp", "2.5", "--timeout-icmp", "2.5", "--timeout-other", "2.5"]
+CLASSES = ("oneway", "tcp_syn", "tcp", "tcp_close", "tcp_rst", "udp", "icmp", "other")
+LONG = ["--tick-us", "1000"] + [a for t in ("oneway", "tcp-syn", "tcp", "tcp-close",
+                                            "tcp-rst", "udp", "icmp", "other")
                                 for a in ("--timeout-" + t, "60")]
 PMD = ["--parse-ptype", "--relax-rx-offload", "-T", "0"]
 
@@ -91,7 +117,7 @@ class Example:
             except (OSError, ValueError, KeyError):
                 pass
             time.sleep(0.02)
-        check(False, "%s (last stats: %s)" % (what, json.dumps(last)[:600] if last else None))
+        check(False, "%s (last stats: %s)" % (what, json.dumps(last)[:1500] if last else None))
         return None
 
     def finish(self, timeout=30.0, stop=False):
@@ -132,16 +158,19 @@ def check_forwarded(path, n):
     for i, f in enumerate(frames):
         if f[:6] != bytes.fromhex("020000000000"):
             bad.append((i, "dst mac"))
-        et = int.from_bytes(f[12:14], "big")
+        _, o, _ = P.l2_walk(f)
+        et = int.from_bytes(f[o - 2:o], "big")
         if et == P.ETH_IPV4:
-            ihl = (f[14] & 15) * 4
-            if f[22] != 63:
-                bad.append((i, "ttl %d" % f[22]))
-            if P.csum(f[14:14 + ihl]) != 0:
+            ihl = (f[o] & 15) * 4
+            if f[o + 8] != 63:
+                bad.append((i, "ttl %d" % f[o + 8]))
+            if P.csum(f[o:o + ihl]) != 0:
                 bad.append((i, "ipv4 checksum"))
         elif et == P.ETH_IPV6:
-            if f[21] != 63:
-                bad.append((i, "hop limit %d" % f[21]))
+            if f[o + 7] != 63:
+                bad.append((i, "hop limit %d" % f[o + 7]))
+        else:
+            bad.append((i, "not IP after the tags"))
     check(not bad, "forwarded frames rewritten correctly %s" % bad[:5])
 
 
@@ -156,15 +185,17 @@ def test_pcap(binary, tmp, expiry):
     npk = exp["packets"]
     if expiry != "none":
         s = ex.wait_for(lambda s: s["port_0"]["rx"] == npk, "all %d packets received" % npk)
-        # once every one-way flow expired, every two-way flow must still be
-        # there: the two-way timeouts are 1.5 s and more, one-way 0.3 s
-        s = ex.wait_for(lambda s: s["totals"]["expired_oneway"] == exp["classes"]["oneway"],
-                        "the %d one-way flows expire" % exp["classes"]["oneway"])
+        # once every one-way flow expired (SYN_SENT for TCP), every two-way
+        # flow must still be there: the two-way timeouts are 1.5 s and
+        # more, one-way 0.3 s
+        ow = exp["classes"]["oneway"] + exp["classes"]["tcp_syn"]
+        s = ex.wait_for(lambda s: s["totals"]["expired_oneway"] + s["totals"]["expired_tcp_syn"] == ow,
+                        "the %d one-way flows expire" % ow)
         if s:
             t = s["totals"]
             check(t["active"] == exp["two_way"],
                   "then exactly the %d two-way flows are active (got %d)" % (exp["two_way"], t["active"]))
-            check(t["expired"] == exp["classes"]["oneway"],
+            check(t["expired"] == ow,
                   "and no two-way flow expired yet (expired %d)" % t["expired"])
     st = ex.finish()
     if st is None:
@@ -173,6 +204,8 @@ def test_pcap(binary, tmp, expiry):
     check(port["rx"] == npk and port["tx"] == npk and port["dropped"] == 0,
           "port 0: rx %d tx %d dropped 0 (got %s)" % (npk, npk, port))
     check(all(v == 0 for v in st["malformed"].values()), "nothing malformed")
+    check(all(port.get(k) == 0 for k in ("imissed", "rx_nombuf", "ierrors", "oerrors")),
+          "NIC counters present, nothing missed: %s" % port)
     check_forwarded(out, npk)
     if expiry == "none":
         check(t["created"] == 0, "no flow state with --expiry none")
@@ -212,7 +245,8 @@ def test_malformed(binary, tmp):
         want = exp["causes"].get(cause, 0)
         check(n == want, "malformed %s: %d (got %d)" % (cause, want, n))
     dropped = sum(exp["causes"].values())
-    check(port == {"rx": exp["packets"], "tx": exp["forwarded"], "dropped": dropped},
+    check({k: port[k] for k in ("rx", "tx", "dropped")} ==
+          {"rx": exp["packets"], "tx": exp["forwarded"], "dropped": dropped},
           "port 0: rx %d tx %d dropped %d (got %s)" % (exp["packets"], exp["forwarded"], dropped, port))
     check(t["created"] == exp["flows"] and t["expired"] == exp["flows"],
           "%d flows from the valid frames, all expired (created %d expired %d)"
@@ -244,10 +278,11 @@ def test_random(binary, tmp):
     check(mal.get("non_ip", -1) == exp["non_ip"],
           "non-IP frames: %d (got %d)" % (exp["non_ip"], mal.get("non_ip", -1)))
     check(mal.get("runt", -1) >= exp["runt_eth"],
-          "frames shorter than an Ethernet header counted as runts: >= %d (got %d)"
+          "frames cut in the Ethernet header or a VLAN tag counted as runts: >= %d (got %d)"
           % (exp["runt_eth"], mal.get("runt", -1)))
-    check(t["created"] == t["expired"] and t["created"] > 0,
-          "every flow created expired (created %d, expired %d)" % (t["created"], t["expired"]))
+    check(t["created"] == t["expired"] + t["reopened"] and t["created"] > 0,
+          "every flow created expired or was reopened by a SYN (created %d, expired %d, "
+          "reopened %d)" % (t["created"], t["expired"], t["reopened"]))
     check(len(P.read_pcap(out)) == port["tx"],
           "tx pcap holds the %d forwarded frames" % port["tx"])
     print("random frames: rx %d, tx %d, dropped %d, flows %d; by cause: %s"
@@ -268,8 +303,30 @@ CLI_BAD = [
     ("config unclosed", ["-p", "1", "--config", "(0,0,1"]),
     ("config two numbers", ["-p", "1", "--config", "(0,0)"]),
     ("config junk after", ["-p", "1", "--config", "(0,0,1)x"]),
-    ("config queue gap", ["-p", "1", "--config", "(0,1,1)"]),
-    ("config port not in mask", ["-p", "1", "--config", "(0,0,1),(1,0,1)"]),
+    ("config queue gap", ["-p", "1", "--config", "(0,1,1)"],
+     "port 0 has rx queue 1 but no tuple (0,0,LCORE)"),
+    ("config queue gap in the middle", ["-p", "1", "--config", "(0,0,1),(0,2,1),(0,3,1)"],
+     "port 0 has rx queue 3 but no tuple (0,1,LCORE)"),
+    ("config port not in mask", ["-p", "1", "--config", "(0,0,1),(1,0,1)"],
+     "(1,0,1): port 1 is not in the portmask"),
+    ("config duplicate queue", ["-p", "1", "--config", "(0,0,1),(0,0,2),(0,2,3)"],
+     "(0,0,2): port 0 queue 0 is already given, polled by lcore 1"),
+    ("config duplicate queue, hex", ["-p", "1", "--config", "(0,1,1),(0,0,1),( 0x0 , 0x1 ,1)"],
+     "(0,1,1): port 0 queue 1 is already given, polled by lcore 1"),
+    ("config empty field", ["-p", "1", "--config", "(0,,1)"],
+     "tuple starting '(0,,1)': queue must be a number"),
+    ("config four fields", ["-p", "1", "--config", "(0,0,1,2)"],
+     "tuple starting '(0,0,1,2)': expected ')' after the lcore"),
+    ("config negative", ["-p", "1", "--config", "(-1,0,1)"],
+     "tuple starting '(-1,0,1)': port must be a number"),
+    ("config bad hex", ["-p", "1", "--config", "(0x,0,1)"],
+     "tuple starting '(0x,0,1)': port must be a number"),
+    ("config port out of range", ["-p", "1", "--config", "(99,0,1)"],
+     "tuple starting '(99,0,1)': port must be a number 0..31"),
+    ("config trailing comma", ["-p", "1", "--config", "(0,0,1),"],
+     "a tuple must follow the last ','"),
+    ("config lcore not enabled, named", ["-p", "1", "--config", "(0,0,1),(0,1,5)"],
+     "(0,1,5): lcore 5 is not enabled"),
     ("lookup unknown", ["-p", "1", "--lookup", "hash"]),
     ("eth-dest bad MAC", ["-p", "1", "--eth-dest", "0,zz:00:00:00:00:01"]),
     ("eth-dest no port", ["-p", "1", "--eth-dest", "02:00:00:00:00:01"]),
@@ -287,7 +344,10 @@ CLI_BAD = [
     ("timeout nan", ["-p", "1", "--timeout-tcp", "nan"]),
     ("timeout inf", ["-p", "1", "--timeout-icmp", "inf"]),
     ("timeout text", ["-p", "1", "--timeout-other", "soon"]),
-    ("table-full unknown", ["-p", "1", "--table-full", "evict"]),
+    ("timeout tcp-syn 0", ["-p", "1", "--timeout-tcp-syn", "0"], "invalid value '0' for --timeout-tcp-syn"),
+    ("timeout tcp-rst text", ["-p", "1", "--timeout-tcp-rst", "x"], "invalid value 'x' for --timeout-tcp-rst"),
+    ("affinity unknown", ["-p", "1", "--affinity", "symmetric"], "invalid value 'symmetric' for --affinity"),
+    ("table-full unknown", ["-p", "1", "--table-full", "lru"]),
     ("route prefix too long", ["-p", "1", "--route", "10.0.0.0/33,0"]),
     ("route without port", ["-p", "1", "--route", "10.0.0.0/8"]),
     ("route port not in mask", ["-p", "1", "--route", "10.0.0.0/8,1"]),
@@ -306,16 +366,37 @@ CLI_BAD = [
 def test_cli(binary, tmp):
     eal = ["--no-huge", "-m", "64", "--no-pci", "--log-level=lib.eal:error",
            "-l", "0-1", "--vdev", "net_null0"]
-    for i, (what, args) in enumerate(CLI_BAD):
+    for i, case in enumerate(CLI_BAD):
+        what, args = case[0], case[1]
+        msg = case[2] if len(case) > 2 else ""
         cmd = [binary] + eal + ["--file-prefix", "fxe2e_cli%d_%d" % (i, os.getpid()),
                                 "--"] + args
         r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            timeout=60)
         out = r.stdout.decode(errors="replace")
-        ok = check(r.returncode != 0 and USAGE in out,
-                   "%s: usage and exit status %d" % (what, r.returncode))
+        ok = check(r.returncode != 0 and USAGE in out and msg in out,
+                   "%s: usage%s and exit status %d" % (what, ", '%s'" % msg if msg else "",
+                                                        r.returncode))
         if not ok:
             print(" ".join(cmd) + "\n" + out[-1500:])
+    # the benchmark-only controls exist with --bench only
+    bench = Example(binary, "cli_bench", eal[:2] + ["256"] + eal[3:],
+                    ["-p", "1", "--relax-rx-offload", "-T", "0", "--max-flows", "1024",
+                     "--duration", "20", "--bench"], tmp)
+    bench.wait_for(lambda s: s is not None, "--bench: the example answers")
+    r = bench.tel("/l3fwd_flowexp/hold,100")
+    check(r is not None and r.get("status") == "ok" and r.get("hold_ms") == 100,
+          "--bench: /l3fwd_flowexp/hold,100 answers ok (got %s)" % r)
+    bench.finish(stop=True)
+    # what l3fwd accepts: spaces, hexadecimal
+    eal[eal.index("64")] = "256"
+    cmd = [binary] + eal + ["--file-prefix", "fxe2e_cliok_%d" % os.getpid(), "--", "-p", "1",
+                            "--config", " ( 0 , 0x0 , 1 ) , (0,1, 0x1)", "-T", "0", "--relax-rx-offload", "--parse-ptype",
+                            "--max-flows", "1024", "--duration", "0.2"]
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
+    out = r.stdout.decode(errors="replace")
+    check(r.returncode == 0 and "lcore 1: rx (port 0, queue 0) rx (port 0, queue 1)" in out,
+          "--config with spaces and hex: two queues on lcore 1 (status %d)" % r.returncode)
     r = subprocess.run([binary] + eal + ["--file-prefix", "fxe2e_clih_%d" % os.getpid(),
                                          "--", "--help"],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
@@ -329,18 +410,23 @@ def in_prefix(endpoints, prefix):
 
 
 def test_control(binary, tmp, expiry):
-    # lcore 1 reads a.pcap, lcore 2 b.pcap; groups share prefixes across lcores
-    groups = {1: [G.flows_traffic(60, net=(1, 2), first=0),
-                  G.flows_traffic(12000, net=(7, 8), first=0)],
-              2: [G.flows_traffic(45, net=(1, 3), first=100),
-                  G.flows_traffic(40, net=(4, 5), first=0)]}
-    files, eps, flows, npk = {}, {}, {}, 0
-    for lc, gs in groups.items():
-        frames = [f for fr, _ in gs for f in fr]
+    # flow groups (count, networks, first flow number) sharing prefixes;
+    # each flow goes into the pcap of the lcore that owns it under the
+    # handoff (fxpkt.handoff_owner: its key's hash), so every flow is read
+    # by its owner, nothing is handed off, and the groups span both lcores
+    specs = [(60, (1, 2), 0), (12000, (7, 8), 0), (45, (1, 3), 100), (40, (4, 5), 0)]
+    per_flow, eps, flows = {1: [], 2: []}, {1: [], 2: []}, {1: 0, 2: 0}
+    for n, net, first in specs:
+        for i in range(first, first + n):
+            owner = 1 + P.handoff_owner(bytes.fromhex(G.flow_key(i, net)), 2)
+            per_flow[owner].append(G.flow_packets(i, net)[0])
+            eps[owner].append(G.addrs(G.KINDS[i % len(G.KINDS)][0], i, net))
+            flows[owner] += 1
+    files, npk = {}, 0
+    for lc in (1, 2):
+        frames = G.interleave(per_flow[lc])
         files[lc] = os.path.join(tmp, "ctl%d.pcap" % lc)
         write_pcap(files[lc], frames)
-        eps[lc] = [e for _, x in gs for e in x["endpoints"]]
-        flows[lc] = sum(x["flows"] for _, x in gs)
         npk += len(frames)
     vdev = "net_pcap0,rx_pcap=%s,rx_pcap=%s,tx_pcap=%s,tx_pcap=%s" % (
         files[1], files[2], os.path.join(tmp, "co1.pcap"), os.path.join(tmp, "co2.pcap"))
@@ -356,7 +442,9 @@ def test_control(binary, tmp, expiry):
         ex.finish(stop=True)
         return
     check(s["lcore_1"]["active"] == flows[1] and s["lcore_2"]["active"] == flows[2],
-          "flows on the lcore that read them: %d / %d" % (flows[1], flows[2]))
+          "flows on the lcore that owns them: %d / %d" % (flows[1], flows[2]))
+    check(s["totals"]["handed_off"] == 0 and s["totals"]["foreign"] == 0,
+          "each lcore read only flows it owns: nothing handed off, nothing foreign")
 
     gone = {1: 0, 2: 0}
     alive = {lc: list(eps[lc]) for lc in (1, 2)}
@@ -387,6 +475,7 @@ def test_control(binary, tmp, expiry):
             ("/l3fwd_flowexp/flush,2001:db8:1::/48", "2001:db8:1::/48", None),
             ("/l3fwd_flowexp/flush,10.7.0.0/16", "10.7.0.0/16", None),
             ("/l3fwd_flowexp/flush,10.99.0.0/16", "10.99.0.0/16", None),
+            ("/l3fwd_flowexp/flush,10.4.0.6/32", "10.4.0.6/32", None),
             ("/l3fwd_flowexp/route_add,10.5.0.0/16,0", "10.5.0.0/16", None),
             ("/l3fwd_flowexp/route_del,10.5.0.0/16", "10.5.0.0/16", None),
             ("/l3fwd_flowexp/route_del,10.5.0.0/16", None, "No such file or directory"),
@@ -394,6 +483,11 @@ def test_control(binary, tmp, expiry):
             ("/l3fwd_flowexp/flush,10.1.0.0/40", None, "prefix length")]:
         step(cmd, prefix, status)
 
+    try:
+        r = ex.tel("/l3fwd_flowexp/hold,100")
+    except ValueError:
+        r = None
+    check(r is None, "no /l3fwd_flowexp/hold without --bench (got %s)" % r)
     routes = ex.tel("/l3fwd_flowexp/routes")
     check(routes == ["198.18.0.0/24,0", "2001:200::/64,0"],
           "route list back to the defaults (got %s)" % routes)
@@ -414,6 +508,363 @@ def test_control(binary, tmp, expiry):
     check(st["control"]["route_changes"] == 2, "two route changes")
 
 
+def client_side(frame, net=1):
+    """True if the frame was sent by the client of gen_traffic's flows
+    (source address in 10.NET.0.0/16 or 2001:db8:NET::/48)."""
+    if int.from_bytes(frame[12:14], "big") == P.ETH_IPV4:
+        return frame[26] == 10 and frame[27] == net
+    return frame[22:28] == bytes([0x20, 0x01, 0x0d, 0xb8, 0, net])
+
+
+def pcap_frames(paths):
+    return sum(len(P.read_pcap(p)) for p in paths)
+
+
+def affinity_checks(st, ref, exp, npk, mode, layout, outs):
+    """A split-directions run against the single-queue reference."""
+    t, r = st["totals"], ref["totals"]
+    check(t["created"] == r["created"] == exp["flows"],
+          "created %d, as with one queue (%d) and as generated (%d)"
+          % (t["created"], r["created"], exp["flows"]))
+    for cls in CLASSES:
+        check(t["expired_" + cls] == r["expired_" + cls] == exp["classes"].get(cls, 0),
+              "expired %s: %d, as with one queue (%d)" % (cls, t["expired_" + cls], r["expired_" + cls]))
+    check(t["expired"] == exp["flows"] and t["active"] == 0, "every flow expired")
+    check(t["refreshed"] == r["refreshed"], "refreshed %d, as with one queue (%d)"
+          % (t["refreshed"], r["refreshed"]))
+    check(t["foreign"] == 0, "no packet processed on a non-owner lcore (foreign %d)" % t["foreign"])
+    check(st["affinity"] == "handoff", "affinity handoff (got %s: %s)"
+          % (st["affinity"], st["affinity_reason"]))
+    if mode == "auto":
+        why = "port 0 has no RSS" if layout == "queues" else "lcore 2 polls no rx queue of port 0"
+        check(st["affinity_reason"].startswith("auto: " + why),
+              "auto says why it hands off: %s" % st["affinity_reason"])
+    check(t["handed_off"] > 0 and t["handed_off"] == t["handoff_received"] and
+          t["handoff_dropped"] == 0,
+          "handed off %d, received %d, dropped %d"
+          % (t["handed_off"], t["handoff_received"], t["handoff_dropped"]))
+    rx = sum(v["rx"] for k, v in st.items() if k.startswith("port_"))
+    tx = sum(v["tx"] for k, v in st.items() if k.startswith("port_"))
+    check(rx == npk and tx == npk, "rx %d tx %d of %d packets" % (rx, tx, npk))
+    check(pcap_frames(outs) == npk, "the tx pcaps hold the %d packets" % npk)
+    # worker w (lcore w + 1) owns the flows whose key hashes to w
+    for w in (0, 1):
+        n = sum(1 for k in exp["keys"] if P.handoff_owner(bytes.fromhex(k), 2) == w)
+        lc = st["lcore_%d" % (w + 1)]
+        check(lc["created"] == n and lc["expired"] == n,
+              "lcore %d owns %d flows by the key hash (created %d, expired %d)"
+              % (w + 1, n, lc["created"], lc["expired"]))
+
+
+def test_affinity(binary, tmp, mode, layout):
+    frames, exp = G.flows_traffic(600)
+    fwd = [f for f in frames if client_side(f)]
+    rev = [f for f in frames if not client_side(f)]
+    check(len(fwd) + len(rev) == len(frames) and rev, "%d frames one way, %d the other"
+          % (len(fwd), len(rev)))
+    paths = {n: os.path.join(tmp, n + ".pcap") for n in ("all", "fwd", "rev")}
+    write_pcap(paths["all"], frames)
+    write_pcap(paths["fwd"], fwd)
+    write_pcap(paths["rev"], rev)
+    common = PMD + FAST + ["--max-flows", "4096", "--exit-when-drained", "--duration", "60"]
+    ref = Example(binary, "aff_ref_" + layout, EAL + ["-l", "0-1", "--vdev",
+                  "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (paths["all"], os.path.join(tmp, "ref_out.pcap"))],
+                  ["-p", "1"] + common, tmp).finish()
+    outs = [os.path.join(tmp, "aff_out%d.pcap" % i) for i in range(4)]
+    if layout == "queues":
+        vdev = ["--vdev", "net_pcap0,rx_pcap=%s,rx_pcap=%s,tx_pcap=%s,tx_pcap=%s"
+                % (paths["fwd"], paths["rev"], outs[0], outs[1])]
+        app = ["-p", "1", "--config", "(0,0,1),(0,1,2)"]
+        outs = outs[:2]
+    else:
+        vdev = ["--vdev", "net_pcap0,rx_pcap=%s,tx_pcap=%s,tx_pcap=%s" % (paths["fwd"], outs[0], outs[1]),
+                "--vdev", "net_pcap1,rx_pcap=%s,tx_pcap=%s,tx_pcap=%s" % (paths["rev"], outs[2], outs[3])]
+        app = ["-p", "3", "--config", "(0,0,1),(1,0,2)"]
+    st = Example(binary, "aff_%s_%s" % (mode, layout),
+                 EAL + ["--lcores", "0@0,1@1,2@1"] + vdev,
+                 app + common + ["--affinity", mode], tmp).finish()
+    if st is None or ref is None:
+        return
+    affinity_checks(st, ref, exp, len(frames), mode, layout, outs)
+
+
+def test_affinity_startup(binary, tmp):
+    eal = ["--no-huge", "-m", "256", "--no-pci", "--log-level=lib.eal:error",
+           "--lcores", "0@0,1@1,2@1"]
+    app = ["--parse-ptype", "--relax-rx-offload", "-T", "0", "--max-flows", "1024",
+           "--duration", "0.3"]
+    inp = os.path.join(tmp, "empty.pcap")
+    write_pcap(inp, [])
+
+    def run(name, vdevs, args):
+        cmd = [binary] + eal + ["--file-prefix", "fxe2e_%s_%d" % (name, os.getpid())] + \
+            [a for v in vdevs for a in ("--vdev", v)] + ["--"] + args + app
+        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
+        return r.returncode, r.stdout.decode(errors="replace")
+
+    pcap2 = ["net_pcap0,rx_pcap=%s,rx_pcap=%s,tx_pcap=%s,tx_pcap=%s"
+             % (inp, inp, os.path.join(tmp, "e1.pcap"), os.path.join(tmp, "e2.pcap"))]
+    rc, out = run("rss_pcap", pcap2, ["-p", "1", "--config", "(0,0,1),(0,1,2)", "--affinity", "rss"])
+    check(rc != 0 and "--affinity rss: port 0 has no RSS" in out,
+          "rss on net_pcap stops: %s" % out.strip().splitlines()[-1:])
+    nulls = ["net_null0", "net_null1"]
+    rc, out = run("rss_layout", nulls, ["-p", "3", "--config", "(0,0,1),(1,0,2)", "--affinity", "rss"])
+    check(rc != 0 and "--affinity rss: lcore 2 polls no rx queue of port 0" in out,
+          "rss with queue 0 of each port on another lcore stops: %s" % out.strip().splitlines()[-1:])
+    rc, out = run("auto_null", nulls, ["-p", "3", "--config", "(0,0,1),(0,1,2),(1,0,1),(1,1,2)"])
+    check(rc == 0, "auto on net_null with two queues per port starts (status %d)" % rc)
+    # the device says whether it takes a key (22.11's net_null does not):
+    # then auto must hand off and say so; otherwise rss must be verified
+    if "takes no RSS key" in out:
+        check("affinity handoff: auto: port 0 takes no RSS key" in out,
+              "auto hands off and says why")
+    else:
+        check("affinity rss: symmetric RSS and redirection tables verified" in out and
+              "port 1: symmetric RSS verified" in out, "auto verifies rss on both ports")
+    rc, out = run("handoff_null", nulls, ["-p", "3", "--config", "(0,0,1),(0,1,2),(1,0,1),(1,1,2)",
+                                           "--affinity", "handoff"])
+    check(rc == 0 and "affinity handoff: --affinity handoff" in out, "handoff when asked")
+    rc, out = run("single_null", nulls[:1], ["-p", "1"])
+    check(rc == 0 and "affinity single: one worker" in out, "one worker: nothing to do")
+
+
+def test_memif(binary, tmp):
+    """testpmd flowgen as memif client, two queues each way, one-way flows:
+    each flow must be created once, whichever queue its packets come on."""
+    flows = 1000
+    sock = os.path.join(tmp, "memif.sock")
+    ex = Example(binary, "memif", EAL + ["--lcores", "0@0,1@0,2@1", "--vdev",
+                 "net_memif0,role=server,socket=%s,socket-abstract=no" % sock],
+                 ["-p", "1", "--config", "(0,0,1),(0,1,2)"] + PMD +
+                 ["--tick-us", "1000", "--timeout-oneway", "1", "--max-flows", "4096",
+                  "--duration", "60"], tmp)
+    ex.wait_for(lambda s: s is not None, "the example answers")
+    tp_log = open(os.path.join(tmp, "testpmd.log"), "w")
+    tp = subprocess.Popen(
+        ["dpdk-testpmd", "--no-huge", "-m", "256", "--no-pci", "--lcores", "0@1,1@1",
+         "--log-level=lib.eal:error", "--file-prefix", "fxe2e_tp_%d" % os.getpid(),
+         "--vdev", "net_memif0,role=client,socket=%s,socket-abstract=no" % sock, "--",
+         "-i", "--forward-mode=flowgen", "--flowgen-flows=%d" % flows, "--txpkts=64",
+         "--rxq", "2", "--txq", "2", "--total-num-mbufs=8192"],
+        stdin=subprocess.PIPE, stdout=tp_log, stderr=subprocess.STDOUT)
+    try:
+        time.sleep(2)
+        tp.stdin.write(b"start\n")
+        tp.stdin.flush()
+        s = ex.wait_for(lambda s: s["totals"]["created"] >= flows and
+                        s["port_0"]["rx"] >= 20 * flows, "traffic: %d flows seen" % flows, timeout=30)
+        tp.stdin.write(b"stop\n")
+        tp.stdin.flush()
+        s = ex.wait_for(lambda s: s["totals"]["active"] == 0 and s["totals"]["expired"] > 0,
+                        "every flow expired after the traffic")
+    finally:
+        st = ex.finish(stop=True)
+        try:
+            tp.stdin.write(b"quit\n")
+            tp.stdin.close()
+            tp.wait(20)
+        except (OSError, subprocess.TimeoutExpired):
+            tp.kill()
+            tp.wait()
+        tp_log.close()
+    if st is None:
+        return
+    t = st["totals"]
+    check(t["created"] == flows, "created == %d flows (got %d)" % (flows, t["created"]))
+    check(t["expired"] == flows, "expired == %d (got %d)" % (flows, t["expired"]))
+    check(t["foreign"] == 0, "no packet processed on a non-owner lcore")
+    check(st["lcore_1"]["handed_off"] > 0 and
+          st["lcore_2"]["handed_off"] > 0, "both workers hand packets off")
+    check(st["affinity"] == "handoff", "auto hands off on memif: %s" % st["affinity_reason"])
+
+
+def expect_forwarded(f):
+    """Frame f as the example must send it, from byte 12 on (after the
+    MACs): tags as they came, TTL or hop limit one less, IPv4 checksum
+    valid."""
+    _, o, _ = P.l2_walk(f)
+    g = bytearray(f)
+    if int.from_bytes(f[o - 2:o], "big") == P.ETH_IPV4:
+        ihl = (g[o] & 15) * 4
+        g[o + 8] -= 1
+        g[o + 10:o + 12] = b"\0\0"
+        g[o + 10:o + 12] = P.csum(bytes(g[o:o + ihl])).to_bytes(2, "big")
+    else:
+        g[o + 7] -= 1
+    return bytes(g[12:])
+
+
+def test_vlan(binary, tmp):
+    frames, exp = G.flows_traffic(120)
+    variants = [[], [(P.ETH_VLAN, 10)], [(P.ETH_VLAN, 20)],
+                [(P.ETH_QINQ, 100), (P.ETH_VLAN, 10)]]
+    # the variants of each frame back to back: without the VLAN in the key
+    # they would all be one flow
+    inp = [P.tagged(f, tags) for f in frames for tags in variants]
+    st, out = run_frames(binary, tmp, "vlan", inp, 4096)
+    if st is None:
+        return
+    t = st["totals"]
+    n = len(variants)
+    check(t["created"] == n * exp["flows"] and t["expired"] == n * exp["flows"],
+          "%d flows: each connection once per outer VLAN (created %d, expired %d)"
+          % (n * exp["flows"], t["created"], t["expired"]))
+    for cls, k in exp["classes"].items():
+        check(t["expired_" + cls] == n * k, "%d expired in class %s (got %d)"
+              % (n * k, cls, t["expired_" + cls]))
+    check(all(v == 0 for v in st["malformed"].values()), "nothing malformed")
+    got = P.read_pcap(out)
+    check(len(got) == len(inp), "%d frames forwarded (got %d)" % (len(inp), len(got)))
+    bad = [i for i, (a, b) in enumerate(zip(inp, got)) if expect_forwarded(a) != b[12:]]
+    check(not bad, "tags intact, TTL / hop limit and checksum rewritten after them "
+          "(%d frames differ, first %s)" % (len(bad), bad[:5]))
+
+
+TCP_TMO = {"tcp_syn": 0.5, "tcp_rst": 1.0, "oneway": 1.5, "tcp_close": 2.0, "tcp": 3.0}
+
+
+def tcp_state_flows(n):
+    """n connections of each kind: (frames per kind, final class, reopens)."""
+    A, R, S, F = P.TCP_ACK, P.TCP_RST | P.TCP_ACK, P.TCP_SYN, P.TCP_FIN | P.TCP_ACK
+    c, s = "c", "s"   # who sends
+    kinds = {
+        "syn_only": ([(c, S)], "tcp_syn", 0),
+        "midstream": ([(c, A), (c, A)], "oneway", 0),
+        "established": ([(c, S), (s, S | A), (c, A)], "tcp", 0),
+        "fin": ([(c, S), (s, S | A), (c, F), (s, F), (c, A)], "tcp_close", 0),
+        "rst": ([(c, S), (s, S | A), (s, R)], "tcp_rst", 0),
+        "rst_then_syn": ([(c, S), (s, S | A), (c, R), (c, S)], "tcp_syn", 1),
+        "fin_then_syn": ([(c, S), (s, S | A), (c, F), (s, F), (c, S), (s, S | A)], "tcp", 1),
+    }
+    per_flow, classes, reopens, k = [], {}, 0, 0
+    for name, (steps, cls, ro) in sorted(kinds.items()):
+        for j in range(n):
+            fam = 4 if j % 2 == 0 else 6
+            cli, srv = G.addrs(fam, k, net=(11, 12))
+            cport = 2000 + k
+            pk = [G.packet(fam, P.PROTO_TCP, cli, srv, cport, 443, flags=f) if who == c else
+                  G.packet(fam, P.PROTO_TCP, srv, cli, 443, cport, flags=f) for who, f in steps]
+            per_flow.append(pk)
+            classes[cls] = classes.get(cls, 0) + 1
+            reopens += ro
+            k += 1
+    return G.interleave(per_flow), classes, reopens, k
+
+
+def test_tcp_states(binary, tmp):
+    frames, classes, reopens, nflows = tcp_state_flows(20)
+    inp, out = os.path.join(tmp, "tcp.pcap"), os.path.join(tmp, "tcp_out.pcap")
+    write_pcap(inp, frames)
+    tmo = [a for cls, t in TCP_TMO.items()
+           for a in ("--timeout-" + cls.replace("_", "-"), str(t))]
+    ex = Example(binary, "tcp_states", EAL + ["-l", "0-1", "--vdev",
+                 "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (inp, out)],
+                 ["-p", "1"] + PMD + tmo + ["--tick-us", "1000", "--max-flows", "1024",
+                                            "--duration", "60"], tmp)
+    s = ex.wait_for(lambda s: s["port_0"]["rx"] == len(frames), "all %d packets in" % len(frames))
+    t0 = time.monotonic()
+    if s:
+        t = s["totals"]
+        check(all(t["active_" + cls] == n for cls, n in classes.items()) and
+              t["active"] == nflows,
+              "active by state before any expiry: %s (got %s)" %
+              (classes, {c: t["active_" + c] for c in CLASSES}))
+    # when each state's flows have all expired, after the traffic
+    done = {}
+    while len(done) < len(classes) and time.monotonic() - t0 < 10 and ex.proc.poll() is None:
+        try:
+            t = ex.stats()["totals"]
+        except (OSError, ValueError, KeyError):
+            break
+        now = time.monotonic() - t0
+        for cls, n in classes.items():
+            if cls not in done and t["expired_" + cls] == n:
+                done[cls] = now
+        time.sleep(0.02)
+    for cls, when in sorted(done.items(), key=lambda kv: kv[1]):
+        print("     %-9s expired %.2f s after the traffic (timeout %.1f s)" % (cls, when, TCP_TMO[cls]))
+    for cls in classes:
+        w = done.get(cls)
+        check(w is not None and TCP_TMO[cls] - 0.1 <= w <= TCP_TMO[cls] + 0.6,
+              "%s: its %d flows expire after its own timeout %.1f s (%s)"
+              % (cls, classes[cls], TCP_TMO[cls], "%.2f s" % w if w is not None else "never"))
+    st = ex.finish(stop=True)
+    if st is None:
+        return
+    t = st["totals"]
+    for cls in CLASSES:
+        check(t["expired_" + cls] == classes.get(cls, 0), "expired %s: %d (got %d)"
+              % (cls, classes.get(cls, 0), t["expired_" + cls]))
+    check(t["reopened"] == reopens, "a SYN on a closed tuple reopened %d flows (got %d)"
+          % (reopens, t["reopened"]))
+    check(t["created"] == nflows + reopens and t["expired"] == nflows,
+          "created %d (flows + reopened), expired %d (got %d, %d)"
+          % (nflows + reopens, nflows, t["created"], t["expired"]))
+    # deadlines moved earlier: established -> FIN or RST, and each reopen
+    # (closing/closed -> SYN_SENT); 20 each of fin, rst, 2 x rst_then_syn,
+    # 2 x fin_then_syn
+    check(t["shortened"] == 120, "120 deadlines shortened (got %d)" % t["shortened"])
+    check(all(t["active_" + c] == 0 for c in CLASSES), "no flow active in any state at the end")
+
+
+def tcp_conn(k, net, handshake=True):
+    """Frames of TCP connection k: SYN, SYN-ACK, ACK; or a lone SYN."""
+    fam = 4 if k % 2 == 0 else 6
+    cli, srv = G.addrs(fam, k, net=net)
+    out = [G.packet(fam, P.PROTO_TCP, cli, srv, 3000 + k % 60000, 80, flags=P.TCP_SYN)]
+    if handshake:
+        out.append(G.packet(fam, P.PROTO_TCP, srv, cli, 80, 3000 + k % 60000,
+                            flags=P.TCP_SYN | P.TCP_ACK))
+        out.append(G.packet(fam, P.PROTO_TCP, cli, srv, 3000 + k % 60000, 80))
+    return out
+
+
+def test_evict(binary, tmp, expiry):
+    cap, early, flood, late = 64, 10, 500, 10
+    frames = G.interleave([tcp_conn(k, (21, 22)) for k in range(early)])
+    frames += [f for k in range(flood) for f in tcp_conn(k, (23, 24), handshake=False)]
+    frames += G.interleave([tcp_conn(k, (25, 26)) for k in range(late)])
+    inp = os.path.join(tmp, "flood.pcap")
+    write_pcap(inp, frames)
+    for policy in ("evict", "drop"):
+        out = os.path.join(tmp, "flood_%s_out.pcap" % policy)
+        ex = Example(binary, "evict_" + policy, EAL + ["-l", "0-1", "--vdev",
+                     "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (inp, out)],
+                     ["-p", "1"] + PMD + ["--tick-us", "1000", "--timeout-tcp-syn", "1",
+                                          "--timeout-tcp", "2", "--max-flows", str(cap),
+                                          "--table-full", policy, "--expiry", expiry,
+                                          "--exit-when-drained",
+                                          "--duration", "60"], tmp)
+        s = ex.wait_for(lambda s: s["port_0"]["rx"] == len(frames),
+                        "%s: all %d packets in" % (policy, len(frames)))
+        st = ex.finish()
+        if s is None or st is None:
+            continue
+        t, e = s["totals"], st["totals"]
+        if policy == "evict":
+            check(t["active"] == cap and t["active_tcp"] == early + late and
+                  t["active_tcp_syn"] == cap - early - late,
+                  "evict: the table full of the %d answered flows and the newest SYNs "
+                  "(active %d, tcp %d, syn %d)" % (early + late, t["active"], t["active_tcp"],
+                                                   t["active_tcp_syn"]))
+            check(e["created"] == early + flood + late and
+                  e["evicted"] == early + flood + late - cap and
+                  e["evict_miss"] == 0 and e["table_full"] == 0,
+                  "evict: created %d, evicted %d, no miss, never full (got %d, %d, %d, %d)"
+                  % (early + flood + late, early + flood + late - cap, e["created"],
+                     e["evicted"], e["evict_miss"], e["table_full"]))
+            check(e["expired_tcp"] == early + late and e["expired_tcp_syn"] == cap - early - late,
+                  "evict: every answered flow lived to its timeout (expired tcp %d)" % e["expired_tcp"])
+            check(st["port_0"]["tx"] == len(frames), "evict: every packet forwarded")
+        else:
+            check(e["created"] == cap and e["evicted"] == 0 and t["active_tcp"] == early,
+                  "drop: the SYNs fill the table and the late flows stay out "
+                  "(created %d, active tcp %d)" % (e["created"], t["active_tcp"]))
+            check(e["table_full"] == flood - (cap - early) + 3 * late,
+                  "drop: %d packets found the table full (got %d)"
+                  % (flood - (cap - early) + 3 * late, e["table_full"]))
+
+
 def main(argv):
     if len(argv) < 3:
         print(__doc__)
@@ -430,6 +881,18 @@ def main(argv):
             test_cli(binary, tmp)
         elif what == "control" and len(argv) == 4:
             test_control(binary, tmp, argv[3])
+        elif what == "affinity" and len(argv) == 5:
+            test_affinity(binary, tmp, argv[3], argv[4])
+        elif what == "affinity-startup":
+            test_affinity_startup(binary, tmp)
+        elif what == "vlan":
+            test_vlan(binary, tmp)
+        elif what == "tcp-states":
+            test_tcp_states(binary, tmp)
+        elif what == "evict" and len(argv) == 4:
+            test_evict(binary, tmp, argv[3])
+        elif what == "memif":
+            test_memif(binary, tmp)
         else:
             print(__doc__)
             return 2

@@ -14,6 +14,9 @@ ETH_IPV4 = 0x0800
 ETH_IPV6 = 0x86DD
 ETH_ARP = 0x0806
 ETH_VLAN = 0x8100
+ETH_QINQ = 0x88A8
+ETH_QINQ1 = 0x9100
+VLAN_TYPES = (ETH_VLAN, ETH_QINQ, ETH_QINQ1)
 
 PROTO_ICMP = 1
 PROTO_TCP = 6
@@ -23,6 +26,7 @@ PROTO_ICMPV6 = 58
 
 TCP_FIN = 0x01
 TCP_SYN = 0x02
+TCP_RST = 0x04
 TCP_ACK = 0x10
 
 SRC_MAC = bytes.fromhex("020000000a01")
@@ -96,6 +100,30 @@ def icmp_echo(ident, seq, reply=False, v6=False, payload=b"ping"):
     return struct.pack("!BBHHH", t, 0, 0, ident, seq) + payload
 
 
+def tagged(frame, tags):
+    """Insert VLAN tags [(tpid, vid), ...], outer first, after the MACs."""
+    hdr = b"".join(struct.pack("!HH", tpid, vid) for tpid, vid in tags)
+    return frame[:12] + hdr + frame[12:]
+
+
+def l2_walk(frame, max_tags=2):
+    """What parse.c makes of the Ethernet header and up to max_tags VLAN
+    tags: ("runt" | "non_ip" | "ip", offset of L3, outer VLAN id)."""
+    if len(frame) < 14:
+        return "runt", 0, 0
+    off, vid, et = 14, 0, int.from_bytes(frame[12:14], "big")
+    for n in range(max_tags):
+        if et not in VLAN_TYPES:
+            break
+        if len(frame) < off + 4:
+            return "runt", off, vid
+        if n == 0:
+            vid = int.from_bytes(frame[off:off + 2], "big") & 0xFFF
+        et = int.from_bytes(frame[off + 2:off + 4], "big")
+        off += 4
+    return ("ip" if et in (ETH_IPV4, ETH_IPV6) else "non_ip"), off, vid
+
+
 def pad60(frame):
     """Ethernet minimum size (without FCS)."""
     return frame + bytes(max(0, 60 - len(frame)))
@@ -137,3 +165,58 @@ def read_pcap(path):
             _, _, caplen, _ = struct.unpack(endian + "IIII", rec)
             frames.append(f.read(caplen))
     return frames
+
+
+# ---- the example's flow key and its owner under --affinity handoff ----
+
+def _crc32c_table():
+    t = []
+    for i in range(256):
+        c = i
+        for _ in range(8):
+            c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
+        t.append(c)
+    return t
+
+
+_CRC32C = _crc32c_table()
+
+
+def crc32c_raw(data, crc=0):
+    """rte_hash_crc(data, len, crc): CRC-32C, reflected, no final xor."""
+    for b in data:
+        crc = _CRC32C[(crc ^ b) & 0xFF] ^ (crc >> 8)
+    return crc
+
+
+def flow_key(fam, proto, src, dst, sport, dport, vlan=0):
+    """The 40-byte symmetric key parse.c builds (ports in host numbers; for
+    ICMP echo both are the identifier; the outer VLAN id in host order) and
+    the packet's direction."""
+    alen = 4 if fam == 4 else 16
+    a = [ipaddress.ip_address(src).packed, ipaddress.ip_address(dst).packed]
+    p = [struct.pack("!H", sport), struct.pack("!H", dport)]
+    # parse.c compares the addresses bytewise, then the ports as the
+    # network-order field read as a little-endian number
+    c = (a[0] > a[1]) - (a[0] < a[1])
+    if c == 0:
+        c = struct.unpack("<H", p[0])[0] - struct.unpack("<H", p[1])[0]
+    d = 0
+    if c > 0:
+        a.reverse()
+        p.reverse()
+        d = 1
+    key = b"".join(x + bytes(16 - alen) for x in a) + p[0] + p[1] + \
+        bytes([proto, fam]) + struct.pack("=H", vlan)
+    return key, d
+
+
+def handoff_owner(key, nb_workers):
+    """handoff.h: fx_handoff_owner(rte_hash_crc(key), nb_workers)."""
+    h = crc32c_raw(key)
+    h ^= h >> 16
+    h = (h * 0x85EBCA6B) & 0xFFFFFFFF
+    h ^= h >> 13
+    h = (h * 0xC2B2AE35) & 0xFFFFFFFF
+    h ^= h >> 16
+    return (h * nb_workers) >> 32

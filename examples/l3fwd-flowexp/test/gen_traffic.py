@@ -70,7 +70,8 @@ def flow_packets(i, net=(1, 2)):
         out.append(packet(fam, proto, cli, srv, cport, sport, flags=P.TCP_FIN | P.TCP_ACK))
         out.append(packet(fam, proto, srv, cli, sport, cport, flags=P.TCP_FIN | P.TCP_ACK))
     if not two_way:
-        cls = "oneway"
+        # every TCP flow here opens with a SYN: unanswered, it is SYN_SENT
+        cls = "tcp_syn" if proto == P.PROTO_TCP else "oneway"
     elif proto == P.PROTO_TCP:
         cls = "tcp_close" if closing else "tcp"
     elif proto == P.PROTO_UDP:
@@ -78,6 +79,18 @@ def flow_packets(i, net=(1, 2)):
     else:
         cls = "icmp"
     return out, cls
+
+
+def flow_key(i, net=(1, 2)):
+    """The example's key of flow i (fxpkt.flow_key), as hex."""
+    fam, proto = KINDS[i % len(KINDS)]
+    cli, srv = addrs(fam, i, net)
+    if proto == P.PROTO_ICMP:
+        ident = i & 0xFFFF
+        return P.flow_key(fam, P.PROTO_ICMPV6 if fam == 6 else proto, cli, srv,
+                          ident, ident)[0].hex()
+    sport = 80 if proto == P.PROTO_TCP else 53
+    return P.flow_key(fam, proto, cli, srv, 1024 + i % 50000, sport)[0].hex()
 
 
 def interleave(per_flow, pairs_every=7):
@@ -108,20 +121,22 @@ def interleave(per_flow, pairs_every=7):
 
 
 def flows_traffic(n, net=(1, 2), first=0):
-    per_flow, classes, endpoints = [], {}, []
+    per_flow, classes, endpoints, keys = [], {}, [], []
     for i in range(first, first + n):
         pkts, cls = flow_packets(i, net)
         per_flow.append(pkts)
         classes[cls] = classes.get(cls, 0) + 1
         endpoints.append(addrs(KINDS[i % len(KINDS)][0], i, net))
+        keys.append(flow_key(i, net))
     frames = interleave(per_flow)
     expect = {
         "flows": n,
         "packets": len(frames),
         "classes": classes,
-        "two_way": n - classes.get("oneway", 0),
+        "two_way": n - classes.get("oneway", 0) - classes.get("tcp_syn", 0),
         "shortened": classes.get("tcp_close", 0),
         "endpoints": endpoints,
+        "keys": keys,
     }
     return frames, expect
 
@@ -134,7 +149,11 @@ def malformed_traffic():
     cases = [
         ("runt frame", P.eth(b"", P.ETH_IPV4)[:10], "runt"),
         ("ARP", P.pad60(P.eth(bytes(28), P.ETH_ARP)), "non_ip"),
-        ("VLAN tagged", P.pad60(P.eth(struct_vlan() + P.ipv4("10.5.0.1", "10.6.0.1", 17, u), P.ETH_VLAN)), "non_ip"),
+        ("VLAN tag cut", P.eth(bytes([0, 1]), P.ETH_VLAN), "runt"),
+        ("QinQ inner tag cut", P.eth(struct.pack("!HHH", 1, P.ETH_VLAN, 2), P.ETH_QINQ), "runt"),
+        ("three VLAN tags", P.pad60(P.tagged(P.eth(P.ipv4("10.5.0.1", "10.6.0.1", 17, u), P.ETH_IPV4),
+                                             [(P.ETH_QINQ, 1), (P.ETH_VLAN, 2), (P.ETH_VLAN, 3)])), "non_ip"),
+        ("VLAN tagged ARP", P.pad60(P.tagged(P.eth(bytes(28), P.ETH_ARP), [(P.ETH_VLAN, 5)])), "non_ip"),
         ("IPv4 runt", P.eth(bytes(6), P.ETH_IPV4), "runt"),
         ("IPv6 runt", P.eth(bytes(30), P.ETH_IPV6), "runt"),
         ("IPv4 version 6", P.pad60(v4(17, u, version=6)), "ip_version"),
@@ -162,6 +181,11 @@ def malformed_traffic():
         ("IPv4 options", P.pad60(v4(17, u, options=bytes([1, 1, 1, 0]))), None),
         ("IPv4 GRE", P.pad60(v4(47, bytes(4))), None),
         ("IPv4 with padding", P.pad60(v4(17, P.udp(7, 9))), None),
+        # the UDP tuple of "IPv4 options", on VLAN 1: another flow
+        ("VLAN tagged", P.pad60(P.tagged(v4(17, u), [(P.ETH_VLAN, 1)])), None),
+        # and on QinQ outer 1: the VLAN 1 flow again (the outer id is the key)
+        ("QinQ tagged", P.pad60(P.tagged(v4(17, u), [(P.ETH_QINQ, 1), (P.ETH_VLAN, 7)])), None),
+        ("VLAN tagged IPv6 TTL 1", P.tagged(v6(17, u, hlim=1), [(P.ETH_VLAN, 9)]), "ttl_exceeded"),
     ]
     frames = [c[1] for c in cases]
     causes = {}
@@ -173,9 +197,10 @@ def malformed_traffic():
         "packets": len(frames),
         "forwarded": forwarded,
         # distinct keys among the valid ones: the two IPv4 fragments share
-        # one 3-tuple flow (ports 0), the two IPv6 fragments another, and
-        # the IPv4 options / padding UDP packets differ in ports
-        "flows": 6,
+        # one 3-tuple flow (ports 0), the two IPv6 fragments another, the
+        # IPv4 options / padding UDP packets differ in ports, and the
+        # tagged ones make one more (outer VLAN 1)
+        "flows": 7,
         "fragments": 4,
         "causes": causes,
         "names": [c[0] for c in cases],
@@ -185,17 +210,17 @@ def malformed_traffic():
 
 def random_traffic(n, seed):
     """n frames that try to break the parser, deterministically from seed:
-    random bytes, valid frames with bytes flipped or cut short, and IPv4 and
-    IPv6 headers with random field values and extension chains. Returns the
-    frames and what can be known of them without the parser's rules: how
-    many are shorter than an Ethernet header, and how many carry neither
-    IPv4 nor IPv6."""
+    random bytes, valid frames with bytes flipped or cut short, IPv4 and
+    IPv6 headers with random field values and extension chains, and frames
+    behind random VLAN tags. Returns the frames and what can be known of
+    them without the IP rules: how many are cut inside the Ethernet header
+    or a VLAN tag, and how many carry neither IPv4 nor IPv6 after the tags."""
     rng = random.Random(seed)
     valid = [f for i in range(64) for f in flow_packets(i, net=(7, 8))[0]]
     valid += [c for c in malformed_traffic()[0]]
     frames = []
     for _ in range(n):
-        kind = rng.randrange(6)
+        kind = rng.randrange(7)
         if kind == 0:               # random bytes, mostly short
             ln = rng.choice([rng.randrange(0, 80), rng.randrange(0, 1515)])
             f = bytes(rng.getrandbits(8) for _ in range(ln))
@@ -226,21 +251,20 @@ def random_traffic(n, seed):
             f = P.eth(P.ipv6("2001:db8:7::1", "2001:db8:8::1", nh, pl,
                              payload_len=rng.choice([None, rng.getrandbits(16)]),
                              hlim=rng.getrandbits(8)), P.ETH_IPV6)
+        elif kind == 5:             # behind zero to three VLAN tags
+            f = rng.choice(valid)
+            tags = [(rng.choice(P.VLAN_TYPES), rng.getrandbits(16)) for _ in range(rng.randrange(4))]
+            f = P.tagged(f, tags)[:rng.choice([rng.randrange(12, 26), 2000])]
         else:                       # an ethertype that is not IP
             f = P.pad60(P.eth(bytes(rng.getrandbits(8) for _ in range(rng.randrange(0, 60))),
                               rng.choice([0x0806, 0x8100, 0x88cc, 0x8847, rng.getrandbits(16)])))
         frames.append(f)
     expect = {
         "packets": n,
-        "runt_eth": sum(1 for f in frames if len(f) < 14),
-        "non_ip": sum(1 for f in frames if len(f) >= 14 and
-                      int.from_bytes(f[12:14], "big") not in (P.ETH_IPV4, P.ETH_IPV6)),
+        "runt_eth": sum(1 for f in frames if P.l2_walk(f)[0] == "runt"),
+        "non_ip": sum(1 for f in frames if P.l2_walk(f)[0] == "non_ip"),
     }
     return frames, expect
-
-
-def struct_vlan():
-    return struct.pack("!HH", 1, P.ETH_IPV4)
 
 
 def write(frames, expect, pcap, js):

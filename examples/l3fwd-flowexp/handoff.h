@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+/*
+ * Flow affinity: every packet of a flow, whichever direction and whichever
+ * rx queue it arrived on, is processed by one worker, the flow's owner.
+ *
+ * Two ways to get there (--affinity):
+ *   rss      the NIC does it: a symmetric hash and a redirection table
+ *            that sends hash entry i to the queue of every port that one
+ *            worker polls (ports.c sets both up and reads them back). The
+ *            worker only checks: with the RSS hash in the mbuf, the owner
+ *            of entry hash % reta_size must be itself.
+ *   handoff  software does it, for any device: the owner is a function of
+ *            the direction-independent hash of the symmetric flow key (the
+ *            same CRC the flow table uses, mixed so that the owner does not
+ *            correlate with the table's bucket bits). A worker keeps its own
+ *            packets and passes the others to their owner over an rte_ring;
+ *            the owner drains its rings before each rx poll.
+ *
+ * Rings: one single-producer single-consumer ring per ordered pair of
+ * workers (sender -> owner), not one multi-producer ring per owner. SP/SC
+ * enqueue and dequeue need no compare-and-swap, so senders never contend
+ * for one producer head (under RSS-less traffic every worker sends to every
+ * other one all the time); and one sender flooding its owner fills only its
+ * own ring, so it cannot take the room the other senders' packets need. The
+ * price is n x (n - 1) rings (56 for 8 workers, 8 KiB each) and n - 1
+ * empty checks per loop iteration on the owner, each one cache line that
+ * stays in cache while the ring is empty.
+ *
+ * Bounded work: a drain takes at most FX_HANDOFF_BURST packets from each
+ * sender ring per loop iteration. Before its rx polls a worker checks that
+ * every ring it sends to has room for a burst; if one has not, its owner
+ * has fallen behind, and the worker skips its rx polls for this iteration
+ * (counted: handoff_waits): the packets wait in the NIC's queues, and what
+ * overflows there the NIC counts (imissed), instead of being parsed here
+ * only to be dropped at the ring. A burst that still finds a ring full
+ * (more packets for one owner than FX_HANDOFF_BURST, which the check
+ * leaves no room for today) drops what does not fit and counts it
+ * (handoff_dropped); nothing ever waits on a ring.
+ *
+ * The parse result travels with the packet, in the mbuf's private area
+ * (struct fx_pkt, fx_pkt_of()), so the owner neither parses nor hashes
+ * again. The receive port is m->port.
+ *
+ * The module is independent of what the owner does with the packet: flow
+ * tracking uses it here, and NAT's return traffic (owner of the public
+ * port) can hand off the same way with its own owner function.
+ */
+
+#ifndef _FX_HANDOFF_H_
+#define _FX_HANDOFF_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#include "parse.h"
+#include "stats.h"
+
+/** --affinity */
+enum fx_affinity {
+	FX_AFFINITY_AUTO,     /**< rss where verified, else handoff */
+	FX_AFFINITY_RSS,      /**< the NIC; start-up fails if it cannot be verified */
+	FX_AFFINITY_HANDOFF,  /**< software handoff between workers */
+};
+
+/** What a run uses, decided at start-up (ports.c). */
+enum fx_affinity_mode {
+	FX_AFF_SINGLE,        /**< one worker: nothing to do */
+	FX_AFF_RSS,
+	FX_AFF_HANDOFF,
+};
+
+#define FX_HANDOFF_RING_SIZE 1024u   /**< packets per sender -> owner ring */
+#define FX_HANDOFF_BURST 32u         /**< per sender ring per drain, and per enqueue */
+#define FX_RSS_RETA_MAX 2048u        /**< largest redirection table supported (ice PF: 2048) */
+
+/** Per-worker counters; written by that worker only. */
+struct fx_handoff_stats {
+	uint64_t handed_off;   /**< packets passed to their owner */
+	uint64_t received;     /**< packets taken from the rings (sent by others) */
+	uint64_t dropped;      /**< packets lost to a full ring (or left at exit) */
+	uint64_t foreign;      /**< packets tracked here that another worker owns */
+	uint64_t waits;        /**< loop iterations without rx: a ring had no room */
+	uint64_t dropped_port[RTE_MAX_ETHPORTS];   /**< dropped, by receive port */
+};
+
+/** One worker's side of the handoff. */
+struct fx_handoff {
+	uint16_t self;                    /**< worker index */
+	uint16_t nb_workers;
+	struct rte_ring **in;             /**< [sender]: rings to drain; NULL for self */
+	struct rte_ring **out;            /**< [owner]: rings to fill; NULL for self */
+	struct fx_ho_buf *buf;            /**< [owner]: packets collected in one burst */
+	struct fx_handoff_stats st;
+};
+
+/** The affinity in use, set once before the workers start. */
+extern enum fx_affinity_mode fx_affinity_mode;
+/** Why (for the log and the statistics). */
+extern char fx_affinity_reason[224];
+/** rss: the worker index that owns each redirection table entry. */
+extern uint16_t fx_rss_owner[FX_RSS_RETA_MAX];
+extern uint16_t fx_rss_reta_size;
+
+/** Name of a mode, for the log, tables and telemetry. */
+const char *fx_affinity_name(enum fx_affinity_mode m);
+
+/** The mbuf private area the parse result is kept in. */
+static inline struct fx_pkt *
+fx_pkt_of(struct rte_mbuf *m)
+{
+	return (struct fx_pkt *)rte_mbuf_to_priv(m);
+}
+
+/** Private area size the mbuf pools must be created with. */
+#define FX_MBUF_PRIV_SIZE RTE_ALIGN_CEIL(sizeof(struct fx_pkt), RTE_MBUF_PRIV_ALIGN)
+
+/** Owner of a flow under handoff: from the symmetric key's hash. */
+static inline uint16_t
+fx_handoff_owner(uint32_t sig, uint16_t nb_workers)
+{
+	/* murmur3's finaliser, then a multiply-shift onto 0..n-1 */
+	sig ^= sig >> 16;
+	sig *= 0x85ebca6bu;
+	sig ^= sig >> 13;
+	sig *= 0xc2b2ae35u;
+	sig ^= sig >> 16;
+	return (uint16_t)(((uint64_t)sig * nb_workers) >> 32);
+}
+
+/**
+ * Create the rings between every pair of workers (before launch, on the
+ * owner's socket) and fill each worker's struct fx_handoff.
+ * h[w] is worker w's; socket[w] its socket. 0 or a negative errno.
+ */
+int fx_handoff_init(struct fx_handoff *const *h, const int *socket,
+		    unsigned int nb_workers);
+
+/** Free the rings (after the workers stopped) and any packet left in them. */
+void fx_handoff_fini(struct fx_handoff *const *h, unsigned int nb_workers);
+
+/**
+ * Sender: pass the packets this worker does not own to their owners; the
+ * ones it owns are compacted to the front of pkts. Each packet's
+ * fx_pkt_of()->sig must be set. Returns how many are kept.
+ */
+uint16_t fx_handoff_dispatch(struct fx_handoff *h, struct rte_mbuf **pkts,
+			     uint16_t n);
+
+/**
+ * Owner: take up to FX_HANDOFF_BURST packets that worker `sender` passed
+ * to this one. The loop calls it once per sender per iteration.
+ */
+static inline uint16_t
+fx_handoff_take(struct fx_handoff *h, uint16_t sender, struct rte_mbuf **pkts)
+{
+	struct rte_ring *r = h->in[sender];
+	unsigned int n;
+
+	if (r == NULL)
+		return 0;
+	n = rte_ring_sc_dequeue_burst(r, (void **)pkts, FX_HANDOFF_BURST, NULL);
+	FX_STAT_ADD(&h->st, received, n);
+	return (uint16_t)n;
+}
+
+/**
+ * Sender, before its rx polls: false if a ring to another worker has no
+ * room for a burst (counted); the worker then skips its rx polls once.
+ */
+static inline bool
+fx_handoff_room(struct fx_handoff *h)
+{
+	uint16_t o;
+
+	for (o = 0; o < h->nb_workers; o++) {
+		if (o != h->self &&
+		    unlikely(rte_ring_free_count(h->out[o]) < FX_HANDOFF_BURST)) {
+			FX_STAT_ADD(&h->st, waits, 1);
+			return false;
+		}
+	}
+	return true;
+}
+
+/** Packets processed on a worker that does not own them (rss check or handoff check). */
+static inline bool
+fx_affinity_foreign(const struct fx_handoff *h, const struct rte_mbuf *m,
+		    uint32_t sig)
+{
+	switch (fx_affinity_mode) {
+	case FX_AFF_HANDOFF:
+		return fx_handoff_owner(sig, h->nb_workers) != h->self;
+	case FX_AFF_RSS:
+		return (m->ol_flags & RTE_MBUF_F_RX_RSS_HASH) &&
+			fx_rss_owner[m->hash.rss % fx_rss_reta_size] != h->self;
+	default:
+		return false;
+	}
+}
+
+#endif /* _FX_HANDOFF_H_ */
