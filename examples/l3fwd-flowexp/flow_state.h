@@ -17,9 +17,12 @@
  * (2 h 4 min, 4 min); SYN_SENT and RST are conntrack's (syn_sent 120 s,
  * close 10 s). An RST wins over everything else, a FIN over ESTABLISHED.
  *
- * A SYN without ACK on a closing or closed flow starts a fresh connection
- * on the same tuple: the state starts over from the SYN (counted as
- * "reopened", and as created).
+ * A SYN without ACK on a closing or closed flow that has seen both
+ * directions starts a fresh connection on the same tuple: the state starts
+ * over from the SYN (counted as "reopened", and as created). A flow seen
+ * from one side only is not closed for that: with the directions on
+ * different rx queues (handoff), a server's FIN can be processed before
+ * the client's SYN of the same connection; the SYN then answers it.
  *
  * Other protocols: one-way until answered, then UDP, ICMP/ICMPv6 (echo and
  * the other request/answer types) or other.
@@ -92,7 +95,8 @@ static inline uint8_t
 fx_state_next(uint8_t flags, const struct fx_pkt *pk, bool *reopen)
 {
 	if (pk->tcp_flags != 0) {   /* TCP only */
-		if ((flags & (FX_FLOW_FIN | FX_FLOW_RST)) && fx_state_is_syn(pk)) {
+		if ((flags & FX_FLOW_REPLIED) && (flags & (FX_FLOW_FIN | FX_FLOW_RST)) &&
+		    fx_state_is_syn(pk)) {
 			*reopen = true;
 			return fx_state_first(pk);
 		}

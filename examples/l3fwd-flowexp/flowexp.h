@@ -10,15 +10,17 @@
  * (flush by prefix, route changes) and decides when to stop. Each worker
  * owns its rx queues, one tx queue per port, its flow table and its expiry
  * state; nothing a worker writes is written by another thread, except the
- * rings that carry requests to it.
+ * rings that carry requests and handed-off packets to it.
  *
- * Files: args.c (command line), ports.c (ports, queues, RSS), handoff.c
- * (flow affinity between workers), parse.c
- * (header validation, keys), route.c (route tables and their lock-free
- * replacement), flow_table.c (hash + slab), expiry_*.c (twheel, rte_timer
- * and scan back-ends), worker.c (the loop), stats.c and telemetry.c
- * (counters, table, /l3fwd_flowexp/...), control.c (the main lcore's
- * control path), main.c (start-up and shutdown).
+ * Files: args.c (command line), ports.c (ports, queues, RSS and its
+ * verification), handoff.c (flow affinity: the owner of a flow, the rings
+ * between workers), parse.c (header and VLAN validation, keys), route.c
+ * (route tables and their lock-free replacement), flow_table.c (hash +
+ * slab), flow_state.h (timeout classes, TCP states), evict.c (--table-full
+ * evict), expiry_*.c (twheel, rte_timer and scan back-ends), worker.c (the
+ * loop), stats.c and telemetry.c (counters, table, /l3fwd_flowexp/...),
+ * control.c (the main lcore's control path), main.c (start-up and
+ * shutdown).
  */
 
 #ifndef _FLOWEXP_H_

@@ -735,6 +735,9 @@ def tcp_state_flows(n):
         "rst": ([(c, S), (s, S | A), (s, R)], "tcp_rst", 0),
         "rst_then_syn": ([(c, S), (s, S | A), (c, R), (c, S)], "tcp_syn", 1),
         "fin_then_syn": ([(c, S), (s, S | A), (c, F), (s, F), (c, S), (s, S | A)], "tcp", 1),
+        # the server's FIN processed before the client's SYN (directions on
+        # two queues): the SYN answers it, it does not reopen
+        "fin_before_syn": ([(s, F), (c, S)], "tcp_close", 0),
     }
     per_flow, classes, reopens, k = [], {}, 0, 0
     for name, (steps, cls, ro) in sorted(kinds.items()):
