@@ -134,6 +134,21 @@ found:
 }
 
 void
+nat_ports_put(struct nat_ports *np, uint32_t addr, enum nat_proto proto,
+	      uint16_t port)
+{
+	struct nat_port_unit *u = unit_of(np, addr, proto, port);
+
+	RTE_ASSERT(u->live > 0);
+	if (--u->live == 0) {
+		if (u->held == 0)
+			np->nb_free++;
+		else
+			np->nb_held++;
+	}
+}
+
+void
 nat_ports_hold(struct nat_ports *np, uint32_t addr, enum nat_proto proto,
 	       uint16_t port)
 {

@@ -124,6 +124,13 @@ int nat_ports_alloc(struct nat_ports *np, uint32_t addr, enum nat_proto proto,
 		    uint16_t inside_port, nat_tuple_taken_fn taken, void *arg,
 		    uint16_t *port);
 
+/**
+ * Undo nat_ports_alloc() for a mapping that was never made (the table
+ * refused it), or end a live mapping with no hold-down (shutdown).
+ */
+void nat_ports_put(struct nat_ports *np, uint32_t addr, enum nat_proto proto,
+		   uint16_t port);
+
 /** A live mapping on the unit ended and its public tuple goes into hold-down. */
 void nat_ports_hold(struct nat_ports *np, uint32_t addr, enum nat_proto proto,
 		    uint16_t port);

@@ -107,7 +107,8 @@ nat_table_tuple_taken(const struct nat_table *t, uint32_t pub_addr,
 {
 	struct nat_key k = {
 		.src = rem_addr, .dst = pub_addr,
-		.sport = rem_port, .dport = pub_port, .proto = proto,
+		.sport = proto == IPPROTO_ICMP ? pub_port : rem_port,
+		.dport = pub_port, .proto = proto,
 	};
 
 	return rte_hash_lookup(t->hash, &k) >= 0;

@@ -13,7 +13,8 @@
  * protocol), so one rte_hash holds two keys per mapping:
  *   out  (inside, remote, inside port, remote port)   packets from inside;
  *   in   (remote, public, remote port, public port)   replies from outside.
- * An ICMP echo's identifier takes both port places. The in key is the
+ * An ICMP echo's identifier takes both port places (rem_port is unused
+ * then: inside id out, public id in). The in key is the
  * public 5-tuple, so its presence is what "this public tuple is taken"
  * means to the port allocator (nat_table_tuple_taken()).
  *
@@ -45,6 +46,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <netinet/in.h>
 
 #include <rte_common.h>
 #include <rte_hash.h>
@@ -99,7 +101,9 @@ nat_key_out(const struct nat_mapping *m)
 {
 	struct nat_key k = {
 		.src = m->in_addr, .dst = m->rem_addr,
-		.sport = m->in_port, .dport = m->rem_port, .proto = m->proto,
+		.sport = m->in_port,
+		.dport = m->proto == IPPROTO_ICMP ? m->in_port : m->rem_port,
+		.proto = m->proto,
 	};
 	return k;
 }
@@ -110,7 +114,8 @@ nat_key_in(const struct nat_mapping *m)
 {
 	struct nat_key k = {
 		.src = m->rem_addr, .dst = m->pub_addr,
-		.sport = m->rem_port, .dport = m->pub_port, .proto = m->proto,
+		.sport = m->proto == IPPROTO_ICMP ? m->pub_port : m->rem_port,
+		.dport = m->pub_port, .proto = m->proto,
 	};
 	return k;
 }
@@ -149,7 +154,7 @@ nat_mapping_is_out(const struct nat_mapping *m, const struct nat_key *k)
 
 /**
  * Whether the public 5-tuple (pub_addr, pub_port, rem_addr, rem_port,
- * proto) belongs to a live or held mapping.
+ * proto) belongs to a live or held mapping. For ICMP rem_port is ignored.
  */
 bool nat_table_tuple_taken(const struct nat_table *t, uint32_t pub_addr,
 			   uint16_t pub_port, uint32_t rem_addr,

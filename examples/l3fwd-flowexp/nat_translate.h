@@ -231,28 +231,35 @@ nat_icmp_is_error(uint8_t type)
 }
 
 /**
- * Translate an inbound ICMP error back to the inside host: the outer
- * destination becomes `addr`, and the quoted packet, which the inside host
- * sent from (addr, port) and this NAT translated, gets its source back.
+ * Translate an ICMP error that quotes a packet of a mapping.
+ *   inbound   (from outside, to the public address, quoting a packet the
+ *             inside host sent and this NAT translated): the outer
+ *             destination and the quoted source become (addr, port), the
+ *             inside host's;
+ *   outbound  (from the inside host, quoting a reply this NAT translated
+ *             for it): the outer source and the quoted destination become
+ *             (addr, port), the public ones.
  * `quoted` points at the quoted IPv4 header inside the ICMP message and
  * `quoted_len` is how many bytes of it the message holds (at least its
  * IHL, checked by the caller). Every checksum is patched.
  */
 static inline void
-nat_icmp_error_in(struct rte_ipv4_hdr *outer, struct rte_icmp_hdr *icmp,
-		  struct rte_ipv4_hdr *quoted, uint32_t quoted_len,
-		  uint32_t addr, uint16_t port)
+nat_icmp_error_translate(struct rte_ipv4_hdr *outer, struct rte_icmp_hdr *icmp,
+			 struct rte_ipv4_hdr *quoted, uint32_t quoted_len,
+			 bool inbound, uint32_t addr, uint16_t port)
 {
 	uint32_t ihl = rte_ipv4_hdr_len(quoted);
 	uint8_t *icmp_cksum = (uint8_t *)icmp + offsetof(struct rte_icmp_hdr, icmp_cksum);
-	uint8_t *outer_dst = (uint8_t *)outer + offsetof(struct rte_ipv4_hdr, dst_addr);
+	uint8_t *outer_addr = (uint8_t *)outer + (inbound ?
+		offsetof(struct rte_ipv4_hdr, dst_addr) :
+		offsetof(struct rte_ipv4_hdr, src_addr));
 	uint8_t *outer_cksum = (uint8_t *)outer +
 		offsetof(struct rte_ipv4_hdr, hdr_checksum);
-	uint32_t old = nat_rd32(outer_dst);
+	uint32_t old = nat_rd32(outer_addr);
 
-	nat_wr32(outer_dst, addr);
+	nat_wr32(outer_addr, addr);
 	nat_wr16(outer_cksum, nat_cksum_update32(nat_rd16(outer_cksum), old, addr));
-	nat_rewrite_v4(quoted, (uint8_t *)quoted + ihl, quoted_len - ihl, true,
+	nat_rewrite_v4(quoted, (uint8_t *)quoted + ihl, quoted_len - ihl, inbound,
 		       addr, port, icmp_cksum);
 }
 

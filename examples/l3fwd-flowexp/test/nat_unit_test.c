@@ -472,68 +472,75 @@ test_udp_zero_result(unsigned int rounds)
 }
 
 /*
- * An inside host sends a packet (inside addr/port); the NAT translates its
- * source; a router answers with an ICMP error quoting the translated
- * packet (8 bytes of L4, or all of it); nat_icmp_error_in() must give the
- * inside host an error quoting exactly what it sent.
+ * ICMP errors about translated packets, both ways. Inbound: an inside host
+ * sends a packet, the NAT translates its source, a router answers the
+ * public address with an error quoting the translated packet. Outbound: a
+ * remote host sends to the public address, the NAT translates the
+ * destination, the inside host answers with an error quoting that. The
+ * quote holds 8 bytes of L4, all of it, or any length between;
+ * nat_icmp_error_translate() must turn it back into exactly the packet
+ * first sent, with every checksum right.
  */
 static void
-test_icmp_error(unsigned int rounds)
+test_icmp_error(unsigned int rounds, bool inbound)
 {
 	static const uint8_t protos[] = { IPPROTO_TCP, IPPROTO_UDP, IPPROTO_ICMP };
-	struct pkt inside, out, err;
-	struct rte_ipv4_hdr *ip_in = (struct rte_ipv4_hdr *)inside.b;
-	struct rte_ipv4_hdr *ip_out = (struct rte_ipv4_hdr *)out.b;
+	struct pkt orig, trans, err;
+	struct rte_ipv4_hdr *ip_orig = (struct rte_ipv4_hdr *)orig.b;
+	struct rte_ipv4_hdr *ip_trans = (struct rte_ipv4_hdr *)trans.b;
 	struct rte_ipv4_hdr *outer = (struct rte_ipv4_hdr *)err.b;
 	struct rte_icmp_hdr *icmp = (struct rte_icmp_hdr *)(err.b + sizeof(*outer));
 	struct rte_ipv4_hdr *quoted = (struct rte_ipv4_hdr *)(icmp + 1);
+	const uint32_t hl = sizeof(struct rte_ipv4_hdr);
 	struct nat_l4_fields f;
-	uint32_t pub_addr, in_addr, quoted_len, icmp_len, i;
-	uint16_t pub_port, in_port;
+	uint32_t new_addr, orig_addr, quoted_len, icmp_len, i;
+	uint16_t new_port, orig_port;
 	const char *why = "";
 
 	for (i = 0; i < rounds; i++) {
 		uint8_t proto = protos[i % RTE_DIM(protos)];
 		bool full = ((i / 3) % 3) == 1;
-		bool half;
 
-		make_packet(&inside, proto, proto == IPPROTO_UDP && (i & 2));
-		in_addr = ip_in->src_addr;
-		f = nat_l4_fields(inside.b + sizeof(*ip_in), proto, true,
-				  inside.len - sizeof(*ip_in));
-		in_port = nat_rd16(f.port);
-		pub_addr = (uint32_t)rte_rand();
-		pub_port = (uint16_t)rte_rand();
-		out = inside;
-		nat_rewrite_v4(ip_out, out.b + sizeof(*ip_out), out.len - sizeof(*ip_out),
-			       true, pub_addr, pub_port, NULL);
+		make_packet(&orig, proto, proto == IPPROTO_UDP && (i & 2));
+		/* the field the NAT translates: the source of an outbound
+		 * packet, the destination of an inbound one */
+		orig_addr = inbound ? ip_orig->src_addr : ip_orig->dst_addr;
+		f = nat_l4_fields(orig.b + hl, proto, inbound, orig.len - hl);
+		orig_port = nat_rd16(f.port);
+		new_addr = (uint32_t)rte_rand();
+		new_port = (uint16_t)rte_rand();
+		trans = orig;
+		nat_rewrite_v4(ip_trans, trans.b + hl, trans.len - hl, inbound,
+			       new_addr, new_port, NULL);
 
-		/* the error, from a router to the public address; RFC 792 quotes
-		 * 8 bytes of L4, RFC 1812 routers as much as fits */
-		quoted_len = full ? out.len : (uint32_t)sizeof(*ip_out) + 8;
+		/* RFC 792 quotes 8 bytes of L4, RFC 1812 routers as much as fits */
+		quoted_len = full ? trans.len : hl + 8;
 		if ((i / 3) % 3 == 2)
-			quoted_len = (uint32_t)sizeof(*ip_out) + 8 +
-				(uint32_t)rte_rand_max(out.len - sizeof(*ip_out) - 8);
+			quoted_len = hl + 8 + (uint32_t)rte_rand_max(trans.len - hl - 8);
 		icmp_len = sizeof(*icmp) + quoted_len;
 		memset(err.b, 0, sizeof(err.b));
 		outer->version_ihl = RTE_IPV4_VHL_DEF;
 		outer->time_to_live = 64;
 		outer->next_proto_id = IPPROTO_ICMP;
 		outer->total_length = rte_cpu_to_be_16((uint16_t)(sizeof(*outer) + icmp_len));
-		outer->src_addr = (uint32_t)rte_rand();
-		outer->dst_addr = pub_addr;
+		/* inbound: from a router to the public address; outbound: from
+		 * the inside host (the translated destination) to the remote */
+		outer->src_addr = inbound ? (uint32_t)rte_rand() : new_addr;
+		outer->dst_addr = inbound ? new_addr : (uint32_t)rte_rand();
 		outer->hdr_checksum = rte_ipv4_cksum(outer);
 		icmp->icmp_type = (i & 2) ? NAT_ICMP_TIME_EXCEEDED : NAT_ICMP_DEST_UNREACH;
 		icmp->icmp_code = (uint8_t)(i & 3);
-		memcpy(quoted, out.b, quoted_len);
+		memcpy(quoted, trans.b, quoted_len);
 		icmp->icmp_cksum = icmp_cksum(icmp, icmp_len);
 		err.len = sizeof(*outer) + icmp_len;
 		CHECK(nat_icmp_is_error(icmp->icmp_type), "type %u not an error",
 		      icmp->icmp_type);
 
-		nat_icmp_error_in(outer, icmp, quoted, quoted_len, in_addr, in_port);
+		nat_icmp_error_translate(outer, icmp, quoted, quoted_len, inbound,
+					 orig_addr, orig_port);
 
-		CHECK(outer->dst_addr == in_addr, "outer destination not translated");
+		CHECK((inbound ? outer->dst_addr : outer->src_addr) == orig_addr,
+		      "outer address not translated");
 		CHECK(sum_ok(rte_raw_cksum(outer, sizeof(*outer))),
 		      "round %u: outer IPv4 checksum wrong", i);
 		CHECK(sum_ok(rte_raw_cksum(icmp, icmp_len)),
@@ -541,16 +548,14 @@ test_icmp_error(unsigned int rounds)
 		/*
 		 * A quote that ends inside the TCP checksum (17 bytes of L4)
 		 * cannot have that byte restored: the other one is missing
-		 * (Linux leaves it too); every other byte is what the host sent.
+		 * (Linux leaves it too); every other byte is what was sent.
 		 */
-		half = proto == IPPROTO_TCP && quoted_len == sizeof(*ip_out) + 17;
-		if (half)
-			((uint8_t *)quoted)[sizeof(*ip_out) + 16] =
-				inside.b[sizeof(*ip_out) + 16];
-		CHECK(memcmp(quoted, inside.b, quoted_len) == 0,
-		      "round %u proto %u quoted %u: quoted packet is not what the host sent",
-		      i, proto, quoted_len);
-		if (quoted_len == out.len) {
+		if (proto == IPPROTO_TCP && quoted_len == hl + 17)
+			((uint8_t *)quoted)[hl + 16] = orig.b[hl + 16];
+		CHECK(memcmp(quoted, orig.b, quoted_len) == 0,
+		      "round %u proto %u quoted %u inbound %d: quoted packet is not what was sent",
+		      i, proto, quoted_len, inbound);
+		if (quoted_len == trans.len) {
 			struct pkt q;
 
 			memcpy(q.b, quoted, quoted_len);
@@ -666,6 +671,25 @@ test_table_basic(void)
 	if (m2 != NULL)
 		nat_table_remove(&t, m2);
 	CHECK(nat_table_count(&t) == 0, "count after removing all");
+
+	/* ICMP echo: the identifier in both port places of each key */
+	tm = mapping(0x0a000001, 0x1234, 0xc0000201, 0x4321, 0x08080808, 0, IPPROTO_ICMP);
+	m = nat_table_add(&t, &tm, &err);
+	CHECK(m != NULL, "ICMP mapping: %d", err);
+	if (m != NULL) {
+		struct nat_key req = { .src = 0x0a000001, .dst = 0x08080808,
+			.sport = 0x1234, .dport = 0x1234, .proto = IPPROTO_ICMP };
+		struct nat_key rep = { .src = 0x08080808, .dst = 0xc0000201,
+			.sport = 0x4321, .dport = 0x4321, .proto = IPPROTO_ICMP };
+
+		CHECK(lookup1(&t, req) == m && nat_mapping_is_out(m, &req),
+		      "echo request not found");
+		CHECK(lookup1(&t, rep) == m && !nat_mapping_is_out(m, &rep),
+		      "echo reply not found");
+		CHECK(nat_table_tuple_taken(&t, 0xc0000201, 0x4321, 0x08080808, 0x9999,
+					    IPPROTO_ICMP), "ICMP public id not taken");
+		nat_table_remove(&t, m);
+	}
 out:
 	nat_table_free(&t);
 }
@@ -781,7 +805,8 @@ main(int argc, char **argv)
 	test_table_model(20000);
 	test_rewrite(30000);
 	test_udp_zero_result(1000);
-	test_icmp_error(30000);
+	test_icmp_error(30000, true);
+	test_icmp_error(30000, false);
 	rte_eal_cleanup();
 	printf("%u checks, %u failed\n", checks, failures);
 	return failures == 0 ? 0 : 1;
