@@ -30,15 +30,15 @@
  * stays in cache while the ring is empty.
  *
  * Bounded work: a drain takes at most FX_HANDOFF_BURST packets from each
- * sender ring per loop iteration. Before its rx polls a worker checks that
+ * sender ring per loop iteration. Before each rx poll a worker checks that
  * every ring it sends to has room for a burst; if one has not, its owner
- * has fallen behind, and the worker skips its rx polls for this iteration
- * (counted: handoff_waits): the packets wait in the NIC's queues, and what
- * overflows there the NIC counts (imissed), instead of being parsed here
- * only to be dropped at the ring. A burst that still finds a ring full
- * (more packets for one owner than FX_HANDOFF_BURST, which the check
- * leaves no room for today) drops what does not fit and counts it
- * (handoff_dropped); nothing ever waits on a ring.
+ * has fallen behind, and the worker leaves its remaining rx polls for this
+ * iteration (counted: handoff_waits): the packets wait in the NIC's queues,
+ * and what overflows there the NIC counts (imissed), instead of being
+ * parsed here only to be dropped at the ring. A burst that still finds a
+ * ring full (more packets for one owner than FX_HANDOFF_BURST, which the
+ * check and MAX_PKT_BURST leave no room for today) drops what does not fit
+ * and counts it (handoff_dropped); nothing ever waits on a ring.
  *
  * The parse result travels with the packet, in the mbuf's private area
  * (struct fx_pkt, fx_pkt_of()), so the owner neither parses nor hashes
@@ -171,8 +171,9 @@ fx_handoff_take(struct fx_handoff *h, uint16_t sender, struct rte_mbuf **pkts)
 }
 
 /**
- * Sender, before its rx polls: false if a ring to another worker has no
- * room for a burst (counted); the worker then skips its rx polls once.
+ * Sender, before an rx poll: false if a ring to another worker has no
+ * room for a burst (counted); the worker then skips the rest of its rx
+ * polls for this loop iteration.
  */
 static inline bool
 fx_handoff_room(struct fx_handoff *h)

@@ -9,8 +9,8 @@
  *   1. load the route table pointer (route.h);
  *   2. with --affinity handoff (handoff.h): take what the other workers
  *      passed to this one, at most a burst from each, and track it (4);
- *      if a ring to another worker has no room for a burst, skip the rx
- *      polls this time (the packets wait in the NIC);
+ *      before each rx poll, if a ring to another worker has no room for
+ *      a burst, skip the rest of the rx polls (the packets wait in the NIC);
  *   3. for each rx queue: receive a burst, read the TSC once (lc->now),
  *      parse every packet (parse.c) into its mbuf's private area and hash
  *      its key; under handoff, pass the packets another worker owns to it;
@@ -479,8 +479,10 @@ fx_worker_main(void *arg __rte_unused)
 	uint64_t prev, t0, t1;
 	unsigned int got;
 	uint32_t req;
-	uint16_t i, n, n_rxq;
+	uint16_t i, n;
 
+	/* a received burst fits in the room fx_handoff_room() asks for */
+	RTE_BUILD_BUG_ON(MAX_PKT_BURST > FX_HANDOFF_BURST);
 	if (lc == NULL)
 		return 0;
 	st = &lc->st;
@@ -491,13 +493,11 @@ fx_worker_main(void *arg __rte_unused)
 	while (!fx_force_quit) {
 		rt = fx_route_get();
 		got = 0;
-		if (fx_affinity_mode == FX_AFF_HANDOFF) {
+		if (fx_affinity_mode == FX_AFF_HANDOFF)
 			got = handoff_drain(lc, rt);
-			n_rxq = fx_handoff_room(&lc->ho) ? lc->n_rxq : 0;
-		} else {
-			n_rxq = lc->n_rxq;
-		}
-		for (i = 0; i < n_rxq; i++) {
+		for (i = 0; i < lc->n_rxq; i++) {
+			if (fx_affinity_mode == FX_AFF_HANDOFF && !fx_handoff_room(&lc->ho))
+				break;   /* an owner fell behind: leave the rest in the NIC */
 			n = rte_eth_rx_burst(lc->rxq[i].port_id, lc->rxq[i].queue_id,
 					     pkts, MAX_PKT_BURST);
 			if (n == 0)
