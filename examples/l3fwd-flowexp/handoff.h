@@ -102,6 +102,12 @@ struct fx_handoff {
 
 /** The affinity in use, set once before the workers start. */
 extern enum fx_affinity_mode fx_affinity_mode;
+/**
+ * Whether packets travel between workers: under FX_AFF_HANDOFF, and with
+ * NAT on several workers in any mode (inbound packets go to the owner of
+ * their public port). Set once before the workers start.
+ */
+extern bool fx_handoff_active;
 /** Why (for the log and the statistics). */
 extern char fx_affinity_reason[224];
 /** rss: the worker index that owns each redirection table entry. */
@@ -148,7 +154,9 @@ void fx_handoff_fini(struct fx_handoff *const *h, unsigned int nb_workers);
 /**
  * Sender: pass the packets this worker does not own to their owners; the
  * ones it owns are compacted to the front of pkts. Each packet's
- * fx_pkt_of()->sig must be set. Returns how many are kept.
+ * fx_pkt_of()->owner must be set (fx_handoff_owner() of its key's hash
+ * for a flow; NAT sets inbound packets' to the public port's owner).
+ * Returns how many are kept.
  */
 uint16_t fx_handoff_dispatch(struct fx_handoff *h, struct rte_mbuf **pkts,
 			     uint16_t n);

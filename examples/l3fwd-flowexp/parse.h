@@ -86,6 +86,8 @@ struct fx_pkt {
 	uint8_t tcp_flags;  /**< FX_TCP_* seen in this packet. */
 	uint8_t fragment;   /**< 1: an IP fragment, tracked without ports. */
 	uint8_t l2_len;     /**< Ethernet header and VLAN tags: where IP starts. */
+	uint16_t owner;     /**< Worker that handles it (handoff.h). */
+	uint8_t nat;        /**< enum fx_nat_class (nat.h). */
 };
 
 /**
