@@ -159,8 +159,7 @@ struct fx_lcore {
 	struct fx_evict ev;             /**< --table-full evict: flows by age */
 	struct fx_nat nat;              /**< masquerade (--nat-pool) */
 	uint64_t vnow;                  /**< --clock pcap: the latest packet time */
-	uint64_t idle_since;            /**< --clock pcap: TSC of the last packet */
-	bool jumped;                    /**< --clock pcap: time jumped since then */
+	uint64_t jumped_rx;             /**< --clock pcap: last_rx when time last jumped */
 
 	uint32_t poll_removed;          /**< flows removed by the current poll */
 

@@ -90,7 +90,6 @@ setup_lcores(void)
 				lc->tmo_cycles[t] = (uint64_t)(fx_conf.timeout_s[t] * (double)hz);
 			lc->stall_cycles = hz / 1000000 * STALL_US;
 			lc->ho.self = lc->worker_idx;
-			lc->jumped = true;   /* --clock pcap: no jump before a packet */
 			fx_lcores[lp->lcore_id] = lc;
 			fx_workers[fx_nb_workers++] = lc;
 		}

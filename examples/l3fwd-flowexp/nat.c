@@ -195,11 +195,12 @@ fx_nat_classify(struct fx_nat *nt, const struct rte_mbuf *m,
 				port = q != NULL ? quoted_port(q, true) : 0;
 			}
 		}
+		/* the port's owner; a port outside the range has none and
+		 * the packet is dropped where it arrived */
 		o = port_owner[rte_be_to_cpu_16(port)];
-		if (o != 0xff && o != self) {
-			*owner = o;
+		*owner = o != 0xff ? o : self;
+		if (*owner != self)
 			FX_STAT_ADD(&nt->st, nat_handoff, 1);
-		}
 		return FX_NAT_IN;
 	}
 	if (nat_is_inside(c, src))
@@ -255,7 +256,8 @@ quoted_key(const struct rte_ipv4_hdr *q, struct nat_key *k)
 	}
 }
 
-/* the mapping's TCP state after this packet (out: dir 0, in: dir 1) */
+/* the mapping's state after this packet (out: dir 0, in: dir 1): replied,
+ * and for TCP the connection's state; a shorter timeout is filed again */
 static inline void
 mapping_state(struct fx_nat *nt, struct nat_mapping *m, const struct fx_pkt *pk,
 	      bool out)
@@ -488,8 +490,7 @@ fx_nat_translate(struct fx_nat *nt, uint64_t now, struct rte_mbuf **pkts,
 			continue;
 		}
 		m->last = now;   /* the lazy refresh, either direction */
-		if (m->proto == IPPROTO_TCP)
-			mapping_state(nt, m, pk, out);
+		mapping_state(nt, m, pk, out);   /* replied, TCP state */
 		ip = ipv4_of(pkts[i], pk);
 		ihl = rte_ipv4_hdr_len(ip);
 		l4_len = rte_be_to_cpu_16(ip->total_length) - ihl;
@@ -521,9 +522,9 @@ mapping_release(struct fx_nat *nt, struct nat_mapping *m)
 	FX_STAT_SET(&nt->st, nat_held, nt->st.nat_held - 1);
 }
 
-/* a live mapping ends (expired or flushed) at now: into hold-down */
+/* a live mapping ends (expired at, or flushed at) `at`: into hold-down */
 static void
-mapping_end(struct fx_nat *nt, struct nat_mapping *m, uint64_t now)
+mapping_end(struct fx_nat *nt, struct nat_mapping *m, uint64_t at)
 {
 	uint64_t id;
 
@@ -531,7 +532,7 @@ mapping_end(struct fx_nat *nt, struct nat_mapping *m, uint64_t now)
 		       rte_be_to_cpu_16(m->pub_port));
 	FX_STAT_SET(&nt->st, nat_active, nt->st.nat_active - 1);
 	FX_STAT_SET(&nt->st, nat_held, nt->st.nat_held + 1);
-	m->held_until = now + nt->holddown_cycles;
+	m->held_until = at + nt->holddown_cycles;
 	id = twheel_schedule(nt->wheel, m->held_until, m);
 	nat_table_hold(&nt->tbl, m, m->held_until, id);   /* now HELD */
 	if (id == TWHEEL_ID_INVALID)   /* cannot happen: this entry just left */
@@ -556,10 +557,13 @@ records(struct fx_nat *nt, const struct twheel_fired *f, unsigned int n,
 		if (f[i].reason == TWHEEL_DUE) {
 			FX_STAT_ADD(&nt->st, nat_expired, 1);
 			FX_STAT_ADD(&nt->st, nat_expired_tmo[m->tmo], 1);
+			/* the hold-down counts from the deadline, not from
+			 * when the sweep got to it */
+			mapping_end(nt, m, RTE_MIN(f[i].deadline, now));
 		} else {
 			FX_STAT_ADD(&nt->st, nat_flushed, 1);
+			mapping_end(nt, m, now);
 		}
-		mapping_end(nt, m, now);
 	}
 }
 
@@ -572,7 +576,9 @@ fx_nat_poll(struct fx_nat *nt, uint64_t now)
 
 	records(nt, nt->fired, n, now);
 	twheel_stats_get(nt->wheel, &ws);
-	more = ws.budget_exhausted != nt->exhausted_seen;
+	/* more may be due: the budget ran out, or hold-downs were just
+	 * scheduled that may have ended by now already */
+	more = ws.budget_exhausted != nt->exhausted_seen || n != 0;
 	nt->exhausted_seen = ws.budget_exhausted;
 	return more;
 }

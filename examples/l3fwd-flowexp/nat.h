@@ -118,7 +118,8 @@ void fx_nat_fini(struct fx_nat *nt);
 
 /**
  * Receiving worker: the NAT class of a parsed packet, and its owner if it
- * is inbound (*owner unchanged otherwise). Counts nat_handoff.
+ * is inbound: the owner of its public port, or `self` for a port outside
+ * the range (*owner unchanged otherwise). Counts nat_handoff.
  */
 uint8_t fx_nat_classify(struct fx_nat *nt, const struct rte_mbuf *m,
 			const struct fx_pkt *pk, uint16_t self, uint16_t *owner);
@@ -133,7 +134,8 @@ void fx_nat_translate(struct fx_nat *nt, uint64_t now, struct rte_mbuf **pkts,
 
 /**
  * Owner: one bounded sweep of the mapping wheel at time now.
- * @return whether it stopped on its budget (more may be due).
+ * @return whether more may be due at now (the budget ran out, or records
+ *   were handled and may have scheduled hold-downs already over).
  */
 bool fx_nat_poll(struct fx_nat *nt, uint64_t now);
 

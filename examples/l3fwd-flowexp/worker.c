@@ -518,8 +518,6 @@ owned(struct fx_lcore *lc, const struct fx_route_table *rt,
 		handle(lc, rt, pkts, n);
 		return;
 	}
-	lc->idle_since = rte_rdtsc();
-	lc->jumped = false;
 	for (i = 0; i < n; i = j) {
 		t = fx_clock_pkt(pkts[i], lc->vnow);
 		for (j = i + 1; j < n && fx_clock_pkt(pkts[j], lc->vnow) == t; j++)
@@ -530,23 +528,26 @@ owned(struct fx_lcore *lc, const struct fx_route_table *rt,
 }
 
 /*
- * --clock pcap, no packet for FX_CLOCK_IDLE_MS of wall time: the capture
- * ended, so time jumps past every timeout and hold-down and everything
- * still tracked expires (once per idle period).
+ * --clock pcap, no packet on any worker for FX_CLOCK_IDLE_MS of wall time:
+ * the capture ended, so time jumps past every timeout and hold-down and
+ * everything still tracked expires (once per idle period). Every worker
+ * must be idle: one that is still reading its queue may yet hand a packet
+ * to this one.
  */
 static void
 clock_idle(struct fx_lcore *lc, uint64_t tsc)
 {
-	uint64_t jump = lc->nat.holddown_cycles + rte_get_tsc_hz();
+	uint64_t jump = 0, last = fx_stats_last_rx();
 	unsigned int t;
 
-	if (lc->jumped || tsc - lc->idle_since < rte_get_tsc_hz() / 1000 * FX_CLOCK_IDLE_MS)
+	/* another worker's packet may be newer than this worker's tsc */
+	if (last == 0 || last == lc->jumped_rx || last > tsc ||
+	    tsc - last < rte_get_tsc_hz() / 1000 * FX_CLOCK_IDLE_MS)
 		return;
 	for (t = 0; t < FX_TMO_MAX; t++)
-		jump = RTE_MAX(jump, lc->tmo_cycles[t] + lc->nat.holddown_cycles +
-			       rte_get_tsc_hz());
-	lc->jumped = true;
-	clock_advance(lc, lc->vnow + jump);
+		jump = RTE_MAX(jump, lc->tmo_cycles[t]);
+	lc->jumped_rx = last;
+	clock_advance(lc, lc->vnow + jump + lc->nat.holddown_cycles + rte_get_tsc_hz());
 }
 
 /*
