@@ -20,6 +20,9 @@ everything due by its capture time expired, at most one tick late).
   e2e_nat.py BINARY ports   a one-port share: nat_no_port, overlapping
   e2e_nat.py BINARY workers two workers, every reply on the other queue:
                             handed to the owner of its public port
+  e2e_nat.py BINARY flush   /l3fwd_flowexp/flush,PREFIX ends the mappings of
+                            the inside hosts in it (through the wheel's
+                            remote cancel), into hold-down; the others live
   e2e_nat.py BINARY cli     bad --nat-* and --clock arguments
 
 Each frame out is checked field by field (addresses, ports, identifiers,
@@ -395,6 +398,38 @@ def test_workers(binary, tmp):
     no_leak(st, "workers")
 
 
+def test_flush(binary, tmp):
+    """TSC clock and long timeouts: the mappings stay until flushed."""
+    R = "198.18.0.60"
+    a = [("10.1.1.%d" % i, 3000 + i) for i in range(1, 41)]
+    b = [("10.1.2.%d" % i, 3000 + i) for i in range(1, 41)]
+    inp, out = os.path.join(tmp, "flush_in.pcap"), os.path.join(tmp, "flush_out.pcap")
+    E.write_pcap(inp, [udp(h, p, R, 53) for h, p in a + b])
+    app = [x for x in APP if x not in ("--exit-when-drained",)]
+    i = app.index("--clock")
+    app = app[:i] + app[i + 2:] + ["--timeout-oneway", "600"]
+    ex = E.Example(binary, "nat_flush", E.EAL + ["--lcores", "0@0,1@1", "--vdev",
+                   "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (inp, out)],
+                   ["-p", "1", "--config", "(0,0,1)"] + app, tmp)
+    s = ex.wait_for(lambda s: s["totals"]["nat_active"] == len(a) + len(b),
+                    "%d mappings live" % (len(a) + len(b)))
+    if s is None:
+        ex.finish(stop=True)
+        return
+    r = ex.tel("/l3fwd_flowexp/flush,10.1.1.0/24")
+    check(r.get("status") == "ok" and r.get("flushed") == len(a),
+          "flush 10.1.1.0/24: %d mappings asked to end (got %s)" % (len(a), r))
+    ex.wait_for(lambda s: s["totals"]["nat_flushed"] == len(a) and
+                s["totals"]["nat_active"] == len(b) and s["totals"]["nat_held"] == len(a),
+                "the flushed mappings went into hold-down, the others live")
+    r = ex.tel("/l3fwd_flowexp/flush,10.1.9.0/24")
+    check(r.get("status") == "ok" and r.get("flushed") == 0, "a prefix with no host flushes nothing")
+    st = ex.finish(stop=True)
+    if st is not None:
+        check(st["totals"]["nat_expired"] == 0, "nothing expired on its own")
+        no_leak(st, "flush")
+
+
 def test_cli(binary, tmp):
     cases = [
         ("pool not a prefix", ["--nat-pool", "203.0.113.1", "--nat-inside", "10.0.0.0/8"]),
@@ -438,7 +473,7 @@ def main(argv):
         return 2
     binary, what = argv[1], argv[2]
     tests = {"udp": test_udp, "tcp": test_tcp, "icmp": test_icmp, "ports": test_ports,
-             "workers": test_workers, "cli": test_cli}
+             "workers": test_workers, "flush": test_flush, "cli": test_cli}
     if what not in tests:
         print(__doc__)
         return 2
