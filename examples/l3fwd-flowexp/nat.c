@@ -721,3 +721,30 @@ fx_nat_emit(const struct fx_emitter *e, void *ctx)
 		e->close(ctx);
 	}
 }
+
+void
+fx_nat_summary(FILE *f)
+{
+	uint64_t v[7] = { 0 }, free = 0, held = 0, units = 0;
+	const struct fx_nat *nt;
+	unsigned int w;
+
+	for (w = 0; w < fx_nb_workers; w++) {
+		nt = &fx_workers[w]->nat;
+		v[0] += FX_STAT_GET(&nt->st, nat_created);
+		v[1] += FX_STAT_GET(&nt->st, nat_expired);
+		v[2] += FX_STAT_GET(&nt->st, nat_active);
+		v[3] += FX_STAT_GET(&nt->st, nat_out);
+		v[4] += FX_STAT_GET(&nt->st, nat_in);
+		v[5] += FX_STAT_GET(&nt->st, nat_in_nomatch);
+		v[6] += FX_STAT_GET(&nt->st, nat_no_port);
+		free += nt->ports.nb_free;
+		held += nt->ports.nb_held;
+		units += nt->ports.units;
+	}
+	fprintf(f, "masquerade: mappings created %" PRIu64 ", expired %" PRIu64
+		", live %" PRIu64 "; translated out %" PRIu64 ", in %" PRIu64
+		"; inbound without mapping %" PRIu64 ", no port %" PRIu64
+		"; port units free %" PRIu64 ", held %" PRIu64 " of %" PRIu64 "\n",
+		v[0], v[1], v[2], v[3], v[4], v[5], v[6], free, held, units);
+}

@@ -47,6 +47,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <rte_mbuf.h>
 
@@ -160,6 +161,9 @@ void fx_nat_emit_totals(const struct fx_emitter *e, void *ctx);
 
 /** /l3fwd_flowexp/nat: "totals" and one object per worker lcore. */
 void fx_nat_emit(const struct fx_emitter *e, void *ctx);
+
+/** The masquerade lines of the summary printed at exit. */
+void fx_nat_summary(FILE *f);
 
 /** Mappings live or held on every worker (for --exit-when-drained). */
 uint64_t fx_nat_total_active(void);

@@ -461,6 +461,8 @@ fx_stats_summary(FILE *f)
 		fx_affinity_name(fx_affinity_mode), fx_affinity_reason, SUM_HO(handed_off),
 		SUM_HO(received), SUM_HO(dropped), SUM_HO(foreign));
 	fprintf(f, "flows created: %" PRIu64 "\n", SUM(created));
+	if (fx_nat_enabled())
+		fx_nat_summary(f);
 	fprintf(f, "flows expired: %" PRIu64 " (", SUM(expired));
 	for (t = 0; t < FX_TMO_MAX; t++)
 		fprintf(f, "%s%s %" PRIu64, t ? ", " : "", fx_tmo_names[t],
