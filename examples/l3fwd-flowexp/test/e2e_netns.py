@@ -449,7 +449,10 @@ def main(argv):
         return 2
     binary = os.path.abspath(argv[1])
     # meson's timeout sends SIGTERM: clean up on the way out
-    signal.signal(signal.SIGTERM, lambda *a: sys.exit(1))
+    def on_term(*_):
+        print("SIGTERM: stopping and cleaning up")
+        sys.exit(1)
+    signal.signal(signal.SIGTERM, on_term)
     sys.path.insert(0, HERE)
     import e2e_flowexp as E
     t0 = time.monotonic()
