@@ -393,6 +393,8 @@ def run(binary, tmp, topo):
             check(not bad, "%s: no IPv4 header or TCP / UDP checksum error (%s)" % (ns, bad))
     finally:
         st = ex.finish(stop=True)
+        # the example's runtime directory (telemetry and mp sockets) goes too
+        shutil.rmtree(os.path.join("/var/run/dpdk", ex.prefix), ignore_errors=True)
     if st is None:
         return
     t = st["totals"]
