@@ -289,7 +289,7 @@ mapping_state(struct fx_nat *nt, struct nat_mapping *m, const struct fx_pkt *pk,
  * of the reason bumped. */
 static struct nat_mapping *
 mapping_new(struct fx_nat *nt, uint64_t now, const struct fx_pkt *pk,
-	    const struct nat_key *k)
+	    const struct nat_key *k, bool key_seen)
 {
 	const struct nat_conf *c = &fx_nat_conf;
 	struct nat_mapping tmpl, *m;
@@ -332,7 +332,11 @@ mapping_new(struct fx_nat *nt, uint64_t now, const struct fx_pkt *pk,
 		tmpl.flags = fx_state_first(&p);
 	}
 	tmpl.tmo = fx_state_class(tmpl.flags, k->proto);
-	m = nat_table_add(&nt->tbl, &tmpl, &err);
+	/* the bulk lookup missed the out key, the allocator the in key; a
+	 * key found there that was not this mapping's (which classification
+	 * rules out) takes the checked path */
+	m = key_seen ? nat_table_add(&nt->tbl, &tmpl, &err) :
+		nat_table_insert(&nt->tbl, &tmpl, &err);
 	if (m == NULL)
 		goto full;
 	id = twheel_schedule(nt->wheel, mapping_deadline(m, nt), m);
@@ -440,9 +444,9 @@ fx_nat_translate(struct fx_nat *nt, uint64_t now, struct rte_mbuf **pkts,
 	const struct nat_key *k;
 	struct rte_ipv4_hdr *ip;
 	struct fx_pkt *pk;
-	bool out, is_error[MAX_PKT_BURST];
+	bool out, seen, is_error[MAX_PKT_BURST];
 	uint32_t ihl, l4_len;
-	uint16_t i, j, nk = 0;
+	uint16_t i, j, nk = 0, made = 0;
 
 	/* the packets' own tuples, looked up together */
 	for (i = 0; i < n; i++) {
@@ -475,14 +479,17 @@ fx_nat_translate(struct fx_nat *nt, uint64_t now, struct rte_mbuf **pkts,
 		/* the lookups are in packet order */
 		k = &keys[j];
 		m = map[j++];
-		if (m == NULL && out) {
+		seen = m != NULL;
+		if (m == NULL && out && made != 0) {
 			/* an earlier packet of this burst may have made it */
 			nat_table_lookup_bulk(&nt->tbl, &k, 1, &m);
 		}
 		if (m != NULL && (m->state != NAT_LIVE || nat_mapping_is_out(m, k) != out))
 			m = NULL;   /* held, or a tuple of the other direction */
-		if (m == NULL && out)
-			m = mapping_new(nt, now, pk, k);
+		if (m == NULL && out) {
+			m = mapping_new(nt, now, pk, k, seen);
+			made += m != NULL;
+		}
 		if (m == NULL) {
 			if (!out)
 				FX_STAT_ADD(&nt->st, nat_in_nomatch, 1);

@@ -114,8 +114,10 @@ nat_table_tuple_taken(const struct nat_table *t, uint32_t pub_addr,
 	return rte_hash_lookup(t->hash, &k) >= 0;
 }
 
-struct nat_mapping *
-nat_table_add(struct nat_table *t, const struct nat_mapping *tmpl, int *err)
+/* take a free record, fill it from tmpl and add both keys; the keys are
+ * known to be absent */
+static struct nat_mapping *
+insert(struct nat_table *t, const struct nat_mapping *tmpl, int *err)
 {
 	struct nat_key out, in;
 	struct nat_mapping *m;
@@ -134,29 +136,51 @@ nat_table_add(struct nat_table *t, const struct nat_mapping *tmpl, int *err)
 	m->state = NAT_LIVE;
 	out = nat_key_out(m);
 	in = nat_key_in(m);
-	/* rte_hash_add_key_data() would replace an existing key's data */
-	if (rte_hash_lookup(t->hash, &out) >= 0 ||
-	    rte_hash_lookup(t->hash, &in) >= 0 ||
-	    memcmp(&out, &in, sizeof(out)) == 0) {
-		rc = -EEXIST;
-	} else {
-		rc = rte_hash_add_key_data(t->hash, &out, (void *)(uintptr_t)idx);
-		if (rc == 0) {
-			rc = rte_hash_add_key_data(t->hash, &in,
-						   (void *)(uintptr_t)idx);
-			if (rc != 0)
-				rte_hash_del_key(t->hash, &out);
-		}
+	rc = rte_hash_add_key_data(t->hash, &out, (void *)(uintptr_t)idx);
+	if (rc == 0) {
+		rc = rte_hash_add_key_data(t->hash, &in, (void *)(uintptr_t)idx);
 		if (rc != 0)
-			rc = -ENOSPC;
+			rte_hash_del_key(t->hash, &out);
 	}
 	if (rc != 0) {
 		m->state = NAT_FREE;
-		*err = rc;
+		*err = -ENOSPC;
 		return NULL;
 	}
 	t->nb_free--;
 	return m;
+}
+
+struct nat_mapping *
+nat_table_insert(struct nat_table *t, const struct nat_mapping *tmpl, int *err)
+{
+#ifdef RTE_ENABLE_ASSERT
+	struct nat_mapping probe = *tmpl;
+	struct nat_key out = nat_key_out(&probe), in = nat_key_in(&probe);
+
+	RTE_ASSERT(rte_hash_lookup(t->hash, &out) < 0 &&
+		   rte_hash_lookup(t->hash, &in) < 0);
+#endif
+	return insert(t, tmpl, err);
+}
+
+struct nat_mapping *
+nat_table_add(struct nat_table *t, const struct nat_mapping *tmpl, int *err)
+{
+	struct nat_mapping probe = *tmpl;
+	struct nat_key out, in;
+
+	probe.state = NAT_LIVE;
+	out = nat_key_out(&probe);
+	in = nat_key_in(&probe);
+	/* rte_hash_add_key_data() would replace an existing key's data */
+	if (rte_hash_lookup(t->hash, &out) >= 0 ||
+	    rte_hash_lookup(t->hash, &in) >= 0 ||
+	    memcmp(&out, &in, sizeof(out)) == 0) {
+		*err = -EEXIST;
+		return NULL;
+	}
+	return insert(t, tmpl, err);
 }
 
 void

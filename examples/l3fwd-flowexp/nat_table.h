@@ -170,6 +170,15 @@ bool nat_table_tuple_taken(const struct nat_table *t, uint32_t pub_addr,
 struct nat_mapping *nat_table_add(struct nat_table *t,
 				  const struct nat_mapping *tmpl, int *err);
 
+/**
+ * nat_table_add() for a caller that has just looked both keys up and found
+ * neither (the NAT step: its bulk lookup missed the out key, and the port
+ * allocator asked for the in key): the same, without looking them up
+ * again. Debug builds check the promise.
+ */
+struct nat_mapping *nat_table_insert(struct nat_table *t,
+				     const struct nat_mapping *tmpl, int *err);
+
 /** Make a record visible to the control path under its wheel id. */
 static inline void
 nat_table_publish(struct nat_mapping *m, uint64_t id)
