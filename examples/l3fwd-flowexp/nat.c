@@ -15,6 +15,7 @@
 #include <rte_branch_prediction.h>
 #include <rte_byteorder.h>
 #include <rte_errno.h>
+#include <rte_hash_crc.h>
 #include <rte_malloc.h>
 #include <rte_prefetch.h>
 
@@ -170,6 +171,33 @@ quoted_port(const struct rte_ipv4_hdr *q, bool src)
 	return nat_rd16(l4 + (src ? 0 : 2));
 }
 
+/*
+ * The flow-table hash of the connection a quoted packet belongs to (the
+ * key the parser built for that connection's packets): the quote is a
+ * reply the NAT delivered to an inside host, so its destination is the
+ * inside end.
+ */
+static uint32_t
+quoted_sig(const struct rte_ipv4_hdr *q, uint16_t vlan)
+{
+	struct fx_pkt p;
+
+	memset(&p, 0, sizeof(p));
+	p.key.family = FX_FAMILY_V4;
+	p.key.proto = q->next_proto_id;
+	p.key.vlan = vlan;
+	memcpy(p.key.addr[0], &q->dst_addr, 4);
+	memcpy(p.key.addr[1], &q->src_addr, 4);
+	if (q->next_proto_id == IPPROTO_ICMP) {
+		p.key.port[0] = p.key.port[1] = quoted_port(q, true);
+	} else {
+		p.key.port[0] = quoted_port(q, false);
+		p.key.port[1] = quoted_port(q, true);
+	}
+	fx_key_order(&p, 4);
+	return rte_hash_crc(&p.key, sizeof(p.key), 0);
+}
+
 uint8_t
 fx_nat_classify(struct fx_nat *nt, const struct rte_mbuf *m,
 		const struct fx_pkt *pk, uint16_t self, uint16_t *owner)
@@ -203,9 +231,21 @@ fx_nat_classify(struct fx_nat *nt, const struct rte_mbuf *m,
 			FX_STAT_ADD(&nt->st, nat_handoff, 1);
 		return FX_NAT_IN;
 	}
-	if (nat_is_inside(c, src))
-		return FX_NAT_OUT;
-	return FX_NAT_NONE;
+	if (!nat_is_inside(c, src))
+		return FX_NAT_NONE;
+	/* an inside host's ICMP error belongs to the connection it quotes:
+	 * under handoff, to the owner of that connection's key */
+	if (pk->key.proto == IPPROTO_ICMP && !pk->fragment &&
+	    fx_affinity_mode == FX_AFF_HANDOFF) {
+		icmp = icmp_of(m, pk, &len);
+		if (nat_icmp_is_error(icmp->icmp_type)) {
+			q = quoted_of(icmp, len, &qlen);
+			if (q != NULL)
+				*owner = fx_handoff_owner(quoted_sig(q, pk->key.vlan),
+							  (uint16_t)fx_nb_workers);
+		}
+	}
+	return FX_NAT_OUT;
 }
 
 /* ---- the per-packet step (owner) ---- */

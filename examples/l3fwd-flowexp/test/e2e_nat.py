@@ -293,10 +293,15 @@ def test_icmp(binary, tmp):
     # what the NAT sends for it: the source translated (port 6000 kept)
     translated = ipv4_of(udp(POOL, 6000, "198.18.0.40", 7000))
     stray = ipv4_of(udp(POOL, 6001, "198.18.0.40", 7000))
+    # a reply as the NAT delivered it to the inside host, and as it came
+    delivered = ipv4_of(udp("198.18.0.40", 7000, A, 6000))
+    replied = ipv4_of(udp("198.18.0.40", 7000, POOL, 6000))
     fr = [
         (T0, echo(A, R, 0x1234)),
         (T0 + 0.01, echo(R, POOL, 0x1234, reply=True)),
         (T0 + 0.02, udp(A, 6000, "198.18.0.40", 7000)),
+        # the inside host's port unreachable about a reply it got: out
+        (T0 + 0.025, icmp_error(A, "198.18.0.40", delivered)),
         (T0 + 0.03, icmp_error(RT, POOL, translated)),   # translated back
         (T0 + 0.04, icmp_error(RT, POOL, stray)),        # no mapping: dropped
         # an error just before the one-way deadline neither refreshes it...
@@ -308,17 +313,20 @@ def test_icmp(binary, tmp):
     if st is None:
         return
     want = [(POOL, None, R, None), (R, None, A, None), (POOL, 6000, "198.18.0.40", 7000),
-            (RT, None, A, None), (RT, None, A, None)]
+            (POOL, None, "198.18.0.40", None), (RT, None, A, None), (RT, None, A, None)]
     expect_frames(got, want, "icmp")
     if len(got) == len(want):
         check(got[0].ident == 0x1234 and got[1].ident == 0x1234,
               "echo identifier translated both ways (%#x, %#x)" % (got[0].ident, got[1].ident))
-        q = got[3].l4[8:]
-        check(q[:len(sent[:28])] == sent[:28],
+        q = got[4].l4[8:]
+        check(q[:28] == sent[:28],
               "the quoted packet is the one the inside host sent, byte for byte")
+        q = got[3].l4[8:]
+        check(q[:28] == replied[:28],
+              "an inside host's error quotes the reply as it came from outside")
     t = nat_totals(st)
-    check(t["nat_icmp_errors"] == 2 and t["nat_in_nomatch"] == 2,
-          "2 errors translated, 1 error and 1 late reply dropped (got %d, %d)"
+    check(t["nat_icmp_errors"] == 3 and t["nat_in_nomatch"] == 2,
+          "3 errors translated, 1 error and 1 late reply dropped (got %d, %d)"
           % (t["nat_icmp_errors"], t["nat_in_nomatch"]))
     check(t["nat_created"] == 2 and t["nat_expired_icmp"] == 1 and t["nat_expired_oneway"] == 1,
           "errors made no mapping; the echo expired as icmp, the unanswered UDP one-way "
@@ -370,11 +378,22 @@ def test_workers(binary, tmp):
         qo = i % 2
         q[qo].append((T0 + i * 0.001, udp(inside, sport, R, dport)))
         replies[qo ^ 1].append((T0 + 1 + i * 0.001, udp(R, dport, POOL, sport)))
+        if i % 4 == 0:
+            # the inside host answers the reply with a port unreachable,
+            # on the queue the reply did not come in on
+            quoted = ipv4_of(udp(R, dport, inside, sport))
+            replies[qo].append((T0 + 2 + i * 0.001, icmp_error(inside, R, quoted)))
         conns.append((inside, sport, dport, qo, owner))
-    queues = [q[0] + filler + replies[0], q[1] + filler + replies[1]]
+    queues = [q[w] + filler + sorted(replies[w], key=lambda x: x[0]) for w in (0, 1)]
     st, got = run(binary, tmp, "workers", None, queues=queues)
     if st is None:
         return
+    errors = [g for g in got if g.proto == P.PROTO_ICMP]
+    got = [g for g in got if g.proto != P.PROTO_ICMP]
+    n_err = len([c for c in range(n) if c % 4 == 0])
+    check(len(errors) == n_err and all(g.src == POOL and g.dst == R for g in errors),
+          "every inside host's ICMP error left from the pool address (%d of %d)"
+          % (len(errors), n_err))
     outs = [g for g in got if g.src == POOL]
     ins = [g for g in got if g.dst.startswith("10.1.")]
     check(len(outs) == n and len(ins) == n, "%d out and %d in translated (got %d, %d)"
@@ -392,6 +411,8 @@ def test_workers(binary, tmp):
           "replies handed to their port's owner: %d (got %d)" % (expect_ho, t["nat_handoff"]))
     check(t["nat_in"] == n and t["nat_in_nomatch"] == 0, "no reply lost (in %d, no match %d)"
           % (t["nat_in"], t["nat_in_nomatch"]))
+    check(t["nat_icmp_errors"] == n_err, "the errors reached their mapping's worker (%d of %d)"
+          % (t["nat_icmp_errors"], n_err))
     made = [lc["nat_created"] for lc in lcores(st)]
     check(sorted(made) == sorted([sum(c[4] == w for c in conns) for w in (0, 1)]),
           "each mapping made by its connection's owner (%s)" % made)
