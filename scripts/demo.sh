@@ -35,13 +35,14 @@ timeout=5
 traffic=10
 expiry=twheel
 force_nohuge=0
+nat=0
 max_traffic=300
 
 usage() {
 	cat <<EOF
 usage: scripts/demo.sh [--flows N] [--rate PPS] [--timeout SECONDS]
                        [--traffic SECONDS] [--expiry twheel|rte_timer|scan]
-                       [--no-huge]
+                       [--no-huge] [--nat]
   --flows N        distinct flows testpmd's flowgen cycles through (default $flows)
   --rate PPS       packets per second to aim at (default 0: as fast as it
                    goes); testpmd has no rate limit on virtual devices, so
@@ -52,6 +53,11 @@ usage: scripts/demo.sh [--flows N] [--rate PPS] [--timeout SECONDS]
                    until every flow was seen (at most $max_traffic s)
   --expiry MODE    the example's expiry back-end (default $expiry)
   --no-huge        do not use hugepages
+  --nat            masquerade: the example translates flowgen's source
+                   (10.254.0.0/16 inside) to the pool 203.0.113.0/28, one
+                   mapping per flow on the wheel; the summary counts the
+                   mappings made and expired and checks every public port
+                   came back
 EOF
 }
 
@@ -89,6 +95,7 @@ while [ $# -gt 0 ]; do
 	--traffic) traffic=$2; shift 2 ;;
 	--expiry) expiry=$2; shift 2 ;;
 	--no-huge) force_nohuge=1; shift ;;
+	--nat) nat=1; shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) usage >&2; die "unknown argument '$1'" ;;
 	esac
@@ -137,6 +144,14 @@ max_flows=$(( flows + flows / 4 ))
 [ "$max_flows" -gt 16777216 ] && max_flows=16777216
 per_flow=210
 [ "$expiry" = rte_timer ] && per_flow=330
+# a NAT mapping: record, two hash keys, wheel entry (doc/nat.md)
+[ "$nat" = 1 ] && per_flow=$(( per_flow + 260 ))
+nat_args=()
+created_key=totals.created
+if [ "$nat" = 1 ]; then
+	nat_args=(--nat-pool 203.0.113.0/28 --nat-inside 10.254.0.0/16)
+	created_key=totals.nat_created
+fi
 ex_mb=$(( 256 + max_flows * per_flow / 1048576 ))
 tp_mb=192
 need_pages=$(( (ex_mb + tp_mb) / 2 + 16 ))
@@ -210,12 +225,12 @@ testpmd_cmd() {
 
 step="start the example"
 step_log=$exlog
-echo ">>> example: $expiry expiry, $max_flows flows per lcore, one-way timeout $timeout s (log: $exlog)"
+echo ">>> example: $expiry expiry, $max_flows flows per lcore, one-way timeout $timeout s${nat_args:+, masquerade to 203.0.113.0/28} (log: $exlog)"
 "$app" "${ex_mem[@]}" --no-pci --lcores 0@1,1@0 --file-prefix "${tag}_ex" \
 	--log-level=lib.eal:error \
 	--vdev "net_memif0,role=server,socket=$sock,socket-abstract=no" -- \
 	-p 1 --parse-ptype --relax-rx-offload -T 1 --expiry "$expiry" \
-	--max-flows "$max_flows" --timeout-oneway "$timeout" \
+	--max-flows "$max_flows" --timeout-oneway "$timeout" "${nat_args[@]}" \
 	--exit-when-drained --stats-file "$stats" > >(tee "$exlog") 2>&1 &
 ex_pid=$!
 for _ in $(seq 100); do
@@ -258,7 +273,7 @@ while :; do
 	kill -0 "$tp_pid" 2>/dev/null || die "dpdk-testpmd exited during traffic"
 	kill -0 "$ex_pid" 2>/dev/null || die "the example exited during traffic (see $exlog)"
 	elapsed=$(( SECONDS - t0 ))
-	created=$(python3 "$tel" "${tag}_ex" /l3fwd_flowexp/stats totals.created 2>/dev/null || echo 0)
+	created=$(python3 "$tel" "${tag}_ex" /l3fwd_flowexp/stats "$created_key" 2>/dev/null || echo 0)
 	if [ "$elapsed" -ge "$traffic" ] && [ "$created" -ge "$flows" ]; then
 		break
 	fi
@@ -292,10 +307,28 @@ tp_pid=""
 
 step="summary"
 
-python3 - "$stats" "$flows" <<'EOF'
+python3 - "$stats" "$flows" "$nat" <<'EOF'
 import json, sys
 s = json.load(open(sys.argv[1]))
 t, want = s["totals"], int(sys.argv[2])
+if sys.argv[3] == "1":
+    lcores = [v for k, v in s.items() if k.startswith("lcore_")]
+    free = sum(l["nat_ports_free"] for l in lcores)
+    share = sum(l["nat_ports_share"] for l in lcores)
+    print("==== demo summary (masquerade, %s) ====" % s["expiry"])
+    print("mappings created:     %d (testpmd cycled through %d flows)" % (t["nat_created"], want))
+    print("mappings expired:     %d, then released after the hold-down: %d" % (t["nat_expired"], t["nat_released"]))
+    print("mappings at end:      %d live, %d held" % (t["nat_active"], t["nat_held"]))
+    print("packets translated:   %d out, %d in; no port %d, table full %d"
+          % (t["nat_out"], t["nat_in"], t["nat_no_port"], t["nat_table_full"]))
+    print("public ports back:    %d of %d units free" % (free, share))
+    print("longest sweep:        %d us" % t["sweep_max_us"])
+    print("longest loop:         %d us (%d iterations over 100 us)" % (t["loop_max_us"], t["stalls"]))
+    ok = (t["nat_created"] >= want and t["nat_expired"] == t["nat_created"] and
+          t["nat_released"] == t["nat_created"] and t["nat_active"] == 0 and
+          t["nat_held"] == 0 and free == share)
+    print("result: %s" % ("every mapping made expired and every port came back" if ok else "FAILED"))
+    sys.exit(0 if ok else 1)
 print("==== demo summary (%s) ====" % s["expiry"])
 print("flows created:        %d (testpmd cycled through %d)" % (t["created"], want))
 print("flows expired:        %d" % t["expired"])

@@ -5,7 +5,8 @@
 set -euo pipefail
 
 packages=(build-essential meson ninja-build pkg-config python3
-	python3-pyelftools libdpdk-dev dpdk dpdk-dev libpcap-dev "$@")
+	python3-pyelftools libdpdk-dev dpdk dpdk-dev libpcap-dev
+	iproute2 ethtool curl "$@")
 
 missing=()
 for p in "${packages[@]}"; do

@@ -43,6 +43,16 @@ main lcore, testpmd, every control thread and this script on CPU 1. For each --e
         at the TSC rate.
         Runs only once per repeat (its own expiry: twheel).
 
+  mem   the DPDK heap the example allocates (telemetry /eal/heap_info)
+        with --max-flows 1M: the difference between mode nat and mode
+        twheel, divided by the capacity, is the memory per NAT mapping
+
+Mode "nat" is the flow tracker with masquerade on (--expiry twheel,
+--nat-pool 203.0.113.0/28 --nat-inside 10.254.0.0/16 --nat-holddown 0.1:
+flowgen's source is
+inside, so every flow is a mapping); its counts are the mappings'. So
+"--modes twheel,nat" measures NAT against the flow tracker alone in one run.
+
 Every rate is also given per CPU-second of the worker thread (from
 /proc/PID/task/TID/stat), which is what a dedicated core would do when the
 machine is shared. Each scenario runs --repeat times, all modes one after
@@ -50,7 +60,7 @@ the other each time; medians are printed, and ratios between modes are
 medians of the ratios between such neighbouring runs.
 
   scripts/flowexp-bench.py [--repeat N] [--modes twheel,rte_timer,scan]
-                           [--scenarios new,mpps,storm,burst,handoff,evict] [--no-huge]
+                           [--scenarios new,mpps,storm,burst,handoff,evict,mem] [--no-huge]
                            [--build DIR]
 """
 
@@ -68,6 +78,7 @@ import fxtel  # noqa: E402
 
 HP = "/sys/kernel/mm/hugepages/hugepages-2048kB"
 EX_MB, TP_MB = 900, 192
+NAT_EX_MB = 1600     # 2M mappings at about 260 B each beside the flow table
 
 
 def log(msg):
@@ -79,7 +90,13 @@ def hugepages_ok():
         free = int(open(os.path.join(HP, "free_hugepages")).read())
     except OSError:
         return False
-    return free >= (EX_MB + TP_MB) // 2 + 32
+    return free >= (NAT_EX_MB + TP_MB) // 2 + 32
+
+
+# a short hold-down: held mappings occupy records, and at 1M new mappings/s
+# the default 10 s would need a table of 10M
+NAT_ARGS = ["--nat-pool", "203.0.113.0/28", "--nat-inside", "10.254.0.0/16",
+            "--nat-holddown", "0.1"]
 
 
 class Run:
@@ -88,11 +105,14 @@ class Run:
     n = 0
 
     def __init__(self, app, expiry, args, flowgen_flows, huge):
+        if expiry == "nat":
+            expiry, args = "twheel", args + NAT_ARGS
         Run.n += 1
         tag = "fxbench_%d_%d" % (os.getpid(), Run.n)
         self.prefix = tag + "_ex"
         sock = "/tmp/%s.sock" % tag
-        mem = ["-m", str(EX_MB), "--huge-unlink"] if huge else ["--no-huge", "-m", str(EX_MB)]
+        ex_mb = NAT_EX_MB if NAT_ARGS[0] in args else EX_MB
+        mem = ["-m", str(ex_mb), "--huge-unlink"] if huge else ["--no-huge", "-m", str(ex_mb)]
         tmem = ["-m", str(TP_MB), "--huge-unlink"] if huge else ["--no-huge", "-m", str(TP_MB)]
         self.log = open("/tmp/%s.log" % tag, "w")
         cmd = [app] + mem + ["--no-pci", "--lcores", "0@1,1@0", "--file-prefix", self.prefix,
@@ -180,7 +200,7 @@ def sample(run, seconds, key):
         time.sleep(1.0)
         s, t = run.stats(), time.monotonic()
         rates.append((key(s) - key(s_prev)) / (t - t_prev))
-        actives.append(s["totals"]["active"])
+        actives.append(active(s))
         s_prev, t_prev = s, t
     cpu = (run.worker_cpu() - c0) / (t_prev - t0)
     return rates, actives, cpu, s_prev
@@ -191,7 +211,19 @@ def rx(s):
 
 
 def created(s):
-    return s["totals"]["created"]
+    """Flows made, or NAT mappings where masquerade is on."""
+    t = s["totals"]
+    return t.get("nat_created", t["created"])
+
+
+def active(s):
+    t = s["totals"]
+    return t.get("nat_active", t["active"])
+
+
+def expired(s):
+    t = s["totals"]
+    return t.get("nat_expired", t["expired"])
 
 
 def scen_new(app, mode, huge):
@@ -226,7 +258,8 @@ def scen_new(app, mode, huge):
     med = statistics.median(kept if kept else rates)
     return {"new_per_s": med, "timeout_s": tmo, "windows_kept": len(kept),
             "active": statistics.median(actives),
-            "table_full": s["totals"]["table_full"], "cpu": cpu,
+            "table_full": s["totals"].get("nat_table_full", s["totals"]["table_full"]),
+            "cpu": cpu,
             "new_per_cpu_s": med / cpu if cpu > 0 else 0}
 
 
@@ -242,7 +275,7 @@ def scen_mpps(app, mode, huge):
     finally:
         r.close()
     med = statistics.median(rates)
-    return {"pps": med, "active": s["totals"]["active"], "cpu": cpu,
+    return {"pps": med, "active": active(s), "cpu": cpu,
             "pps_per_cpu_s": med / cpu if cpu > 0 else 0}
 
 
@@ -271,8 +304,8 @@ def scen_storm(app, mode, huge):
             time.sleep(idle_end - time.monotonic())
         idle = r.stats()["totals"]
         r.tel("/l3fwd_flowexp/reset")
-        s, t_exp = poll_until(r, lambda s: s["totals"]["expired"] > 0, tmo + 30)
-        s, t_empty = poll_until(r, lambda s: s["totals"]["active"] == 0, 120)
+        s, t_exp = poll_until(r, lambda s: expired(s) > 0, tmo + 30)
+        s, t_empty = poll_until(r, lambda s: active(s) == 0, 120)
         st = s["totals"]
     finally:
         r.close()
@@ -281,7 +314,18 @@ def scen_storm(app, mode, huge):
             "stalls": st["stalls"], "lag_max_ms": st["lag_max_us"] / 1e3,
             "lag_mean_ms": st["lag_mean_us"] / 1e3,
             "idle_loop_max_us": idle["loop_max_us"], "idle_stalls": idle["stalls"],
-            "expired": st["expired"]}
+            "expired": expired(s)}
+
+
+def scen_mem(app, mode, huge):
+    """The heap the example holds with --max-flows 1M, no traffic."""
+    r = Run(app, mode, ["--max-flows", "1048576"], 1, huge)
+    try:
+        h = r.tel("/eal/heap_info,0")
+        h = h.get("/eal/heap_info", h)
+    finally:
+        r.close()
+    return {"alloc_bytes": float(h["Alloc_size"]), "capacity": 1048576.0}
 
 
 def scen_burst(app, mode, huge):
@@ -303,9 +347,11 @@ def scen_burst(app, mode, huge):
         r.tel("/l3fwd_flowexp/reset")
         time.sleep(max(0.0, t_release - time.monotonic()))
         c0 = r.worker_cpu()
-        s, t_empty = poll_until(r, lambda s: s["totals"]["active"] == 0, 120)
+        s, t_empty = poll_until(r, lambda s: active(s) == 0, 120)
         cpu = r.worker_cpu() - c0
         st = s["totals"]
+        st["expired"] = expired(s)
+        idle["expired"] = idle.get("nat_expired", idle["expired"])
     finally:
         r.close()
     return {"drain_s": t_empty - t_release, "expired": st["expired"],
@@ -500,7 +546,7 @@ def main():
                         ("2workers", lambda: scen_handoff(app, 2))]
             else:
                 fn = {"new": scen_new, "mpps": scen_mpps, "storm": scen_storm,
-                      "burst": scen_burst}[sc]
+                      "burst": scen_burst, "mem": scen_mem}[sc]
                 runs = [(m, lambda m=m: fn(app, m, huge))
                         for m in modes + (["none"] if sc == "mpps" else [])]
             for m, run in runs:
@@ -585,6 +631,24 @@ def main():
                 if m != "twheel":
                     ratio_line("%s / twheel, longest loop iteration" % m,
                                ratios("burst", m, "twheel", "loop_max_us"))
+    if "nat" in modes and "twheel" in modes:
+        log("\nmasquerade (mode nat) against the flow tracker alone (mode twheel)")
+        if "new" in scen:
+            ratio_line("nat / twheel, new mappings vs new flows per CPU-second",
+                       ratios("new", "nat", "twheel", "new_per_cpu_s"))
+        if "mpps" in scen:
+            ratio_line("nat / twheel, packets per CPU-second with 1M live (target >= 0.75)",
+                       ratios("mpps", "nat", "twheel", "pps_per_cpu_s"))
+        if "burst" in scen:
+            ratio_line("nat / twheel, longest loop iteration when 1M are due at once",
+                       ratios("burst", "nat", "twheel", "loop_max_us"))
+        if "mem" in scen:
+            per = []
+            for x, y in zip(res.get(("mem", "nat"), []), res.get(("mem", "twheel"), [])):
+                if x is not None and y is not None:
+                    per.append((x["alloc_bytes"] - y["alloc_bytes"]) / x["capacity"])
+            ratio_line("memory per NAT mapping, bytes (heap with NAT - without) / 1M "
+                       "(target <= 320)", per)
     if "evict" in scen:
         log("\nevict: every packet a new flow, one worker; how flows leave")
         log("%-8s %12s %12s %12s %14s  %s" % ("leave by", "pkts/s", "new/s", "evicted/s",

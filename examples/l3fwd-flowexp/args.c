@@ -26,6 +26,7 @@
 
 #include "args.h"
 #include "flowexp.h"
+#include "nat_conf.h"
 #include "route.h"
 
 #define RXQ_MAX_PER_PORT 1024
@@ -44,7 +45,9 @@ fx_usage(const char *prgname)
 	       "  [-T SECONDS] [--expiry twheel|rte_timer|scan|none] [--max-flows N]\n"
 	       "  [--expire-budget N] [--tick-us US] [--timeout-CLASS SECONDS]...\n"
 	       "  [--table-full drop|forward|evict] [--affinity rss|handoff|auto] [--route PREFIX/LEN,PORT]...\n"
-	       "  [--stats-file PATH] [--exit-when-drained] [--duration SECONDS] [--bench]\n\n"
+	       "  [--stats-file PATH] [--exit-when-drained] [--duration SECONDS] [--bench]\n"
+	       "  [--clock tsc|pcap] [--nat-pool A.B.C.D/LEN]... [--nat-inside A.B.C.D/LEN]...\n"
+	       "  [--nat-ports LO-HI] [--nat-holddown SECONDS]\n\n"
 	       "  -p PORTMASK: hexadecimal bitmask of the ports to use\n"
 	       "  -P: promiscuous mode on every port\n"
 	       "  --config (port,queue,lcore): rx queues and the worker lcore polling each;\n"
@@ -84,10 +87,20 @@ fx_usage(const char *prgname)
 	       "      and no flow is left\n"
 	       "  --duration SECONDS: stop after this long\n"
 	       "  --bench: benchmark-only controls: telemetry /l3fwd_flowexp/hold,MS stops\n"
-	       "      expiry for up to 10 minutes. Off by default; never in production\n",
+	       "      expiry for up to 10 minutes. Off by default; never in production\n"
+	       "  --clock: tsc (default) or pcap: time is each packet's capture time (net_pcap),\n"
+	       "      everything due by then expires first, and 100 ms without a packet ends\n"
+	       "      every timeout (needs --expiry twheel or none)\n"
+	       "  --nat-pool A.B.C.D/LEN: public addresses (repeat); turns masquerade on\n"
+	       "  --nat-inside A.B.C.D/LEN: inside hosts (repeat): their packets to a\n"
+	       "      destination outside the pool are translated, packets to the pool back\n"
+	       "  --nat-ports LO-HI: public ports, shared out among the workers (default %u-%u)\n"
+	       "  --nat-holddown S: an expired mapping's public tuple is not handed out again\n"
+	       "      for S seconds (default %g); mappings time out as flows (--timeout-*)\n",
 	       prgname, FX_MAX_FLOWS_MIN, FX_MAX_FLOWS_MAX, FX_MAX_FLOWS_DEFAULT,
 	       FX_EXPIRE_BUDGET_MAX, FX_EXPIRE_BUDGET_DEFAULT,
-	       TICK_US_MIN, TICK_US_MAX, FX_TICK_US_DEFAULT);
+	       TICK_US_MIN, TICK_US_MAX, FX_TICK_US_DEFAULT,
+	       NAT_PORT_LO_DEFAULT, NAT_PORT_HI_DEFAULT, NAT_HOLDDOWN_DEFAULT);
 }
 
 /* ---- value parsers: 0 on success ---- */
@@ -346,6 +359,16 @@ check_config(void)
 			return -1;
 		}
 	}
+	if (fx_conf.clock == FX_CLOCK_PCAP && fx_conf.expiry != FX_EXPIRY_TWHEEL &&
+	    fx_conf.expiry != FX_EXPIRY_NONE) {
+		printf("--clock pcap: --expiry %s runs on the TSC; use twheel or none\n",
+		       fx_expiry_name(fx_conf.expiry));
+		return -1;
+	}
+	if (fx_nat_conf.enabled && fx_conf.expiry == FX_EXPIRY_NONE) {
+		printf("--nat-pool: masquerade needs flow affinity, which --expiry none turns off\n");
+		return -1;
+	}
 	for (i = 0; i < fx_conf.nb_routes; i++) {
 		const struct fx_route_rule *r = &fx_conf.routes[i];
 
@@ -399,6 +422,8 @@ defaults(void)
 	fx_conf.tick_us = FX_TICK_US_DEFAULT;
 	fx_conf.full_policy = FX_FULL_DROP;
 	fx_conf.affinity = FX_AFFINITY_AUTO;
+	fx_conf.clock = FX_CLOCK_TSC;
+	nat_conf_defaults(&fx_nat_conf);
 #define FX_TMO_DEFAULT(e, n, o, d) fx_conf.timeout_s[FX_TMO_ ## e] = d;
 	FX_TMOS(FX_TMO_DEFAULT)
 #undef FX_TMO_DEFAULT
@@ -429,6 +454,11 @@ enum {
 	OPT_EXIT_DRAINED,
 	OPT_DURATION,
 	OPT_BENCH,
+	OPT_CLOCK,
+	OPT_NAT_POOL,
+	OPT_NAT_INSIDE,
+	OPT_NAT_PORTS,
+	OPT_NAT_HOLDDOWN,
 	OPT_HELP,
 	OPT_TIMEOUT,   /* + enum fx_tmo */
 };
@@ -452,6 +482,11 @@ static const struct option lgopts[] = {
 	{ "exit-when-drained", no_argument, NULL, OPT_EXIT_DRAINED },
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "bench", no_argument, NULL, OPT_BENCH },
+	{ "clock", required_argument, NULL, OPT_CLOCK },
+	{ "nat-pool", required_argument, NULL, OPT_NAT_POOL },
+	{ "nat-inside", required_argument, NULL, OPT_NAT_INSIDE },
+	{ "nat-ports", required_argument, NULL, OPT_NAT_PORTS },
+	{ "nat-holddown", required_argument, NULL, OPT_NAT_HOLDDOWN },
 	{ "help", no_argument, NULL, OPT_HELP },
 #define FX_TMO_OPT(e, n, o, d) { o, required_argument, NULL, OPT_TIMEOUT + FX_TMO_ ## e },
 	FX_TMOS(FX_TMO_OPT)
@@ -591,6 +626,30 @@ parse_one(int opt, const char *arg)
 		return 0;
 	case OPT_BENCH:
 		fx_conf.bench = true;
+		return 0;
+	case OPT_CLOCK:
+		if (strcmp(arg, "tsc") == 0)
+			fx_conf.clock = FX_CLOCK_TSC;
+		else if (strcmp(arg, "pcap") == 0)
+			fx_conf.clock = FX_CLOCK_PCAP;
+		else
+			goto bad;
+		return 0;
+	case OPT_NAT_POOL:
+	case OPT_NAT_INSIDE:
+	case OPT_NAT_PORTS:
+		if ((opt == OPT_NAT_POOL ? nat_conf_add_pool :
+		     opt == OPT_NAT_INSIDE ? nat_conf_add_inside :
+		     nat_conf_ports)(&fx_nat_conf, arg, err, sizeof(err)) != 0) {
+			printf("%s\n", err);
+			return -1;
+		}
+		return 0;
+	case OPT_NAT_HOLDDOWN:
+		if (parse_seconds(arg, 0, TIMEOUT_MAX_S, &d) != 0)
+			goto bad;
+		fx_nat_conf.holddown_s = d;
+		fx_nat_conf.holddown_given = true;
 		return 0;
 	case OPT_DURATION:
 		if (parse_seconds(arg, 0.001, TIMEOUT_MAX_S, &d) != 0)

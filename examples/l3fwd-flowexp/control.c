@@ -30,6 +30,7 @@
 #include <rte_ring.h>
 
 #include "control.h"
+#include "nat.h"
 #include "expiry.h"
 #include "route.h"
 
@@ -44,6 +45,7 @@ static bool ctl_closed;               /* set at shutdown */
 static struct fx_ctl_req *cur;        /* being carried out */
 static bool cur_flushing;
 static uint32_t cursor[RTE_MAX_LCORE];
+static uint32_t nat_cursor[RTE_MAX_LCORE];   /* the walk of the NAT mappings */
 
 /* main-lcore counters, read by any thread */
 static struct {
@@ -82,7 +84,7 @@ flush_start(void)
 	unsigned int w;
 
 	for (w = 0; w < fx_nb_workers; w++)
-		cursor[w] = 0;
+		cursor[w] = nat_cursor[w] = 0;
 	cur_flushing = true;
 }
 
@@ -131,6 +133,18 @@ flush_step(struct fx_ctl_req *r)
 		cursor[w] = s;
 		if (s < ft->capacity)
 			done = false;
+		if (fx_nat_enabled() && r->rule.family == FX_FAMILY_V4) {
+			uint64_t matched = 0, enobufs = 0;
+
+			if (!fx_nat_flush_step(&lc->nat, &nat_cursor[w], FX_SCAN_CHUNK,
+					       &r->rule, &matched, &enobufs))
+				done = false;
+			r->matched[w] += matched;
+			r->sent += matched;
+			r->enobufs += enobufs;
+			CS_ADD(flows_matched, matched);
+			CS_ADD(enobufs_retries, enobufs);
+		}
 	}
 	return done;
 }

@@ -20,7 +20,9 @@
  * evict), expiry_*.c (twheel, rte_timer and scan back-ends), worker.c (the
  * loop), stats.c and telemetry.c (counters, table, /l3fwd_flowexp/...),
  * control.c (the main lcore's control path), main.c (start-up and
- * shutdown).
+ * shutdown), clock.c (--clock), and masquerade: nat.c (the worker's NAT
+ * step and mapping reaper), nat_conf.c (--nat-* options), nat_table.c
+ * (mappings), nat_ports.c (port shares), nat_translate.h (rewriting).
  */
 
 #ifndef _FLOWEXP_H_
@@ -36,7 +38,9 @@
 
 #include "evict.h"
 #include "flow_table.h"
+#include "clock.h"
 #include "handoff.h"
+#include "nat.h"
 #include "stats.h"
 
 struct twheel;
@@ -110,6 +114,7 @@ struct fx_config {
 	bool exit_when_drained;
 	double duration_s;                  /**< 0: run until a signal */
 	bool bench;                         /**< --bench: benchmark-only controls */
+	enum fx_clock_src clock;            /**< --clock */
 };
 
 extern struct fx_config fx_conf;
@@ -152,6 +157,9 @@ struct fx_lcore {
 	struct fx_txbuf tx[RTE_MAX_ETHPORTS];
 	struct fx_handoff ho;           /**< rings to and from the other workers */
 	struct fx_evict ev;             /**< --table-full evict: flows by age */
+	struct fx_nat nat;              /**< masquerade (--nat-pool) */
+	uint64_t vnow;                  /**< --clock pcap: the latest packet time */
+	uint64_t jumped_rx;             /**< --clock pcap: last_rx when time last jumped */
 
 	uint32_t poll_removed;          /**< flows removed by the current poll */
 

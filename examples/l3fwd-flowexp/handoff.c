@@ -22,6 +22,7 @@ static void drop(struct fx_handoff *h, struct rte_mbuf **m, unsigned int n);
 
 enum fx_affinity_mode fx_affinity_mode = FX_AFF_SINGLE;
 char fx_affinity_reason[224];
+bool fx_handoff_active;
 uint16_t fx_rss_owner[FX_RSS_RETA_MAX];
 uint16_t fx_rss_reta_size = 1;
 
@@ -154,7 +155,7 @@ fx_handoff_dispatch(struct fx_handoff *h, struct rte_mbuf **pkts, uint16_t n)
 	uint16_t i, kept = 0, o;
 
 	for (i = 0; i < n; i++) {
-		o = fx_handoff_owner(fx_pkt_of(pkts[i])->sig, h->nb_workers);
+		o = fx_pkt_of(pkts[i])->owner;
 		if (o == h->self)
 			pkts[kept++] = pkts[i];
 		else

@@ -44,11 +44,12 @@
  * (struct fx_pkt, fx_pkt_of()), so the owner neither parses nor hashes
  * again. The receive port is m->port.
  *
- * The module is independent of what the owner does with the packet: flow
- * tracking uses it here (fx_handoff_dispatch: owner by the key's hash),
- * and NAT's return traffic (owner of the public port) can hand off the
- * same way with its own owner function (fx_handoff_send, then
- * fx_handoff_flush once per burst; fx_handoff_take on the owner).
+ * The module is independent of what the owner does with the packet:
+ * fx_handoff_dispatch() sends each packet to the owner its fx_pkt names,
+ * set when it was parsed: the key's hash for a tracked flow, the public
+ * port's owner for NAT's return traffic (nat.h); fx_handoff_send() and
+ * fx_handoff_flush() serve any other owner function; fx_handoff_take() on
+ * the owner.
  */
 
 #ifndef _FX_HANDOFF_H_
@@ -111,6 +112,12 @@ struct fx_handoff {
 
 /** The affinity in use, set once before the workers start. */
 extern enum fx_affinity_mode fx_affinity_mode;
+/**
+ * Whether packets travel between workers: under FX_AFF_HANDOFF, and with
+ * NAT on several workers in any mode (inbound packets go to the owner of
+ * their public port). Set once before the workers start.
+ */
+extern bool fx_handoff_active;
 /** Why (for the log and the statistics). */
 extern char fx_affinity_reason[224];
 /** rss: the worker index that owns each redirection table entry. */
@@ -178,10 +185,11 @@ fx_handoff_send(struct fx_handoff *h, uint16_t owner, struct rte_mbuf *m)
 void fx_handoff_flush(struct fx_handoff *h);
 
 /**
- * Sender, flow tracking: pass the packets this worker does not own by
- * fx_handoff_owner() of their key's hash to their owners; the ones it owns
- * are compacted to the front of pkts. Each packet's fx_pkt_of()->sig must
- * be set. Returns how many are kept.
+ * Sender: pass the packets this worker does not own to their owners; the
+ * ones it owns are compacted to the front of pkts. Each packet's
+ * fx_pkt_of()->owner must be set: fx_handoff_owner() of its key's hash for
+ * a flow under handoff, this worker otherwise; NAT sets an inbound
+ * packet's to the owner of its public port. Returns how many are kept.
  */
 uint16_t fx_handoff_dispatch(struct fx_handoff *h, struct rte_mbuf **pkts,
 			     uint16_t n);

@@ -27,6 +27,7 @@
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
+#include <rte_errno.h>
 #include <rte_ethdev.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
@@ -35,8 +36,11 @@
 
 #include "args.h"
 #include "control.h"
+#include "clock.h"
 #include "expiry.h"
 #include "flowexp.h"
+#include "nat.h"
+#include "nat_conf.h"
 #include "ports.h"
 #include "route.h"
 #include "stats.h"
@@ -85,6 +89,7 @@ setup_lcores(void)
 			for (t = 0; t < FX_TMO_MAX; t++)
 				lc->tmo_cycles[t] = (uint64_t)(fx_conf.timeout_s[t] * (double)hz);
 			lc->stall_cycles = hz / 1000000 * STALL_US;
+			lc->ho.self = lc->worker_idx;
 			fx_lcores[lp->lcore_id] = lc;
 			fx_workers[fx_nb_workers++] = lc;
 		}
@@ -125,7 +130,36 @@ setup_flow_state(void)
 		if (rc != 0)
 			rte_exit(EXIT_FAILURE, "lcore %u: %s back-end: %s\n", lc->lcore_id,
 				 lc->ops->name, rte_strerror(-rc));
+		if (!fx_nat_enabled())
+			continue;
+		rc = fx_nat_init(&lc->nat, lc->lcore_id, w, fx_conf.max_flows,
+				 fx_conf.expire_budget, lc->tmo_cycles,
+				 (uint64_t)((double)rte_get_tsc_hz() * fx_conf.tick_us / 1e6),
+				 (int)rte_lcore_to_socket_id(lc->lcore_id));
+		if (rc != 0)
+			rte_exit(EXIT_FAILURE,
+				 "lcore %u: NAT table of %u mappings: %s (more memory: -m / --socket-mem)\n",
+				 lc->lcore_id, fx_conf.max_flows, rte_strerror(-rc));
 	}
+}
+
+/* NAT's start-up checks that need the worker count; --clock. */
+static void
+setup_nat_and_clock(void)
+{
+	char err[160];
+	unsigned int w;
+
+	for (w = 0; w < fx_nb_workers; w++)
+		fx_workers[w]->ho.nb_workers = (uint16_t)fx_nb_workers;
+	if (nat_conf_check(&fx_nat_conf, fx_nb_workers, err, sizeof(err)) != 0)
+		rte_exit(EXIT_FAILURE, "%s\n", err);
+	if (fx_nat_enabled() && fx_nat_setup(fx_nb_workers) != 0)
+		rte_exit(EXIT_FAILURE, "--nat-ports: cannot share %u-%u among %u workers\n",
+			 fx_nat_conf.port_lo, fx_nat_conf.port_hi, fx_nb_workers);
+	if (fx_clock_init(fx_conf.clock) != 0)
+		rte_exit(EXIT_FAILURE, "--clock pcap: no rx timestamp field: %s\n",
+			 rte_strerror(rte_errno));
 }
 
 /* Rings between the workers, for --affinity handoff or auto. */
@@ -137,8 +171,9 @@ setup_handoff(void)
 	unsigned int w;
 	int rc;
 
+	/* NAT hands inbound packets to their public port's owner in any mode */
 	if (fx_nb_workers < 2 || fx_conf.expiry == FX_EXPIRY_NONE ||
-	    fx_conf.affinity == FX_AFFINITY_RSS)
+	    (fx_conf.affinity == FX_AFFINITY_RSS && !fx_nat_enabled()))
 		return;
 	for (w = 0; w < fx_nb_workers; w++) {
 		h[w] = &fx_workers[w]->ho;
@@ -171,6 +206,8 @@ free_flow_state(void)
 		lc = fx_workers[w];
 		if (lc->ops != NULL)
 			lc->ops->fini(lc);
+		if (fx_nat_enabled())
+			fx_nat_fini(&lc->nat);
 		fx_evict_fini(&lc->ev);
 		ft_free(&lc->ft);
 	}
@@ -190,6 +227,12 @@ print_config(void)
 	       fx_conf.expire_budget, fx_conf.tick_us,
 	       fx_conf.full_policy == FX_FULL_DROP ? "drop" :
 	       fx_conf.full_policy == FX_FULL_FORWARD ? "forward" : "evict");
+	if (fx_nat_enabled())
+		printf("masquerade: %u public addresses, ports %u-%u shared by %u workers, hold-down %g s\n",
+		       fx_nat_conf.nb_pool, fx_nat_conf.port_lo, fx_nat_conf.port_hi,
+		       fx_nb_workers, fx_nat_conf.holddown_s);
+	if (fx_conf.clock == FX_CLOCK_PCAP)
+		printf("clock: packet capture times (--clock pcap)\n");
 	printf("timeouts (s):");
 	for (t = 0; t < FX_TMO_MAX; t++)
 		printf(" %s %g", fx_tmo_names[t], fx_conf.timeout_s[t]);
@@ -212,7 +255,8 @@ drained(uint64_t now, uint64_t idle)
 	uint64_t last = fx_stats_last_rx();
 
 	return !fx_control_busy() && fx_stats_total_rx() > 0 &&
-		last < now && now - last > idle && fx_stats_total_active() == 0;
+		last < now && now - last > idle && fx_stats_total_active() == 0 &&
+		(!fx_nat_enabled() || fx_nat_total_active() == 0);
 }
 
 static void
@@ -270,6 +314,7 @@ main(int argc, char **argv)
 		rte_exit(EXIT_FAILURE, "Invalid L3FWD-FLOWEXP parameters\n");
 
 	setup_lcores();
+	setup_nat_and_clock();
 	setup_flow_state();
 	setup_handoff();
 	if (fx_route_init(fx_nb_workers) != 0)

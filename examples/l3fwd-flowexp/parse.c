@@ -57,30 +57,6 @@ const char *const fx_cause_names[FX_CAUSE_MAX] = {
 #define ICMPV6_ECHO_REPLY 129
 #define FX_VLAN_ID_MASK 0x0fff
 
-/* Put the endpoints in symmetric order: lower (address, port) first. */
-static inline void
-key_order(struct fx_pkt *p, unsigned int alen)
-{
-	struct fx_key *k = &p->key;
-	int c = memcmp(k->addr[0], k->addr[1], alen);
-	uint8_t tmp[16];
-	uint16_t tp;
-
-	if (c == 0)
-		c = (int)k->port[0] - (int)k->port[1];
-	if (c <= 0) {
-		p->dir = 0;
-		return;
-	}
-	memcpy(tmp, k->addr[0], alen);
-	memcpy(k->addr[0], k->addr[1], alen);
-	memcpy(k->addr[1], tmp, alen);
-	tp = k->port[0];
-	k->port[0] = k->port[1];
-	k->port[1] = tp;
-	p->dir = 1;
-}
-
 /* ICMPv4 messages with an identifier that the answer repeats */
 static inline int
 icmp4_has_id(uint8_t type)
@@ -186,7 +162,7 @@ parse_ipv4(const struct rte_mbuf *m, const uint8_t *l3, uint32_t seg,
 	}
 	if (ip->time_to_live <= 1)
 		return FX_CAUSE_TTL;
-	key_order(p, 4);
+	fx_key_order(p, 4);
 	return FX_PARSE_OK;
 }
 
@@ -248,7 +224,7 @@ parse_ipv6(const uint8_t *l3, uint32_t seg, uint32_t frame, struct fx_pkt *p)
 	}
 	if (ip->hop_limits <= 1)
 		return FX_CAUSE_TTL;
-	key_order(p, 16);
+	fx_key_order(p, 16);
 	return FX_PARSE_OK;
 }
 

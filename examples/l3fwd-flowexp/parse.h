@@ -17,6 +17,7 @@
 #define _FX_PARSE_H_
 
 #include <stdint.h>
+#include <string.h>
 
 #include <rte_mbuf.h>
 
@@ -86,7 +87,37 @@ struct fx_pkt {
 	uint8_t tcp_flags;  /**< FX_TCP_* seen in this packet. */
 	uint8_t fragment;   /**< 1: an IP fragment, tracked without ports. */
 	uint8_t l2_len;     /**< Ethernet header and VLAN tags: where IP starts. */
+	uint16_t owner;     /**< Worker that handles it (handoff.h). */
+	uint8_t nat;        /**< enum fx_nat_class (nat.h). */
 };
+
+/**
+ * Put the endpoints of p's key in symmetric order, lower (address, port)
+ * first, and set p->dir; alen is 4 (IPv4) or 16. The parser does it for
+ * every packet; NAT does it for the connection an ICMP error quotes.
+ */
+static inline void
+fx_key_order(struct fx_pkt *p, unsigned int alen)
+{
+	struct fx_key *k = &p->key;
+	int c = memcmp(k->addr[0], k->addr[1], alen);
+	uint8_t tmp[16];
+	uint16_t tp;
+
+	if (c == 0)
+		c = (int)k->port[0] - (int)k->port[1];
+	if (c <= 0) {
+		p->dir = 0;
+		return;
+	}
+	memcpy(tmp, k->addr[0], alen);
+	memcpy(k->addr[0], k->addr[1], alen);
+	memcpy(k->addr[1], tmp, alen);
+	tp = k->port[0];
+	k->port[0] = k->port[1];
+	k->port[1] = tp;
+	p->dir = 1;
+}
 
 /**
  * Validate one frame and build its key.

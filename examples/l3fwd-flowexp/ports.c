@@ -51,6 +51,7 @@
 #include "compat.h"
 #include "flowexp.h"
 #include "handoff.h"
+#include "nat.h"
 #include "parse.h"
 #include "ports.h"
 
@@ -375,6 +376,9 @@ affinity_decide(void)
 	}
 	FX_LOG(INFO, "affinity %s: %s", fx_affinity_name(fx_affinity_mode),
 	       fx_affinity_reason);
+	/* NAT's inbound packets go to their public port's owner in any mode */
+	fx_handoff_active = fx_affinity_mode == FX_AFF_HANDOFF ||
+		(fx_nat_enabled() && fx_nb_workers > 1);
 }
 
 void

@@ -169,6 +169,8 @@ emit_lcore(const struct fx_lcore *lc, const struct fx_emitter *e, void *ctx)
 	}
 	if (lc->ops != NULL && lc->ops->emit != NULL)
 		lc->ops->emit(lc, e, ctx);
+	if (fx_nat_enabled())
+		fx_nat_emit_lcore(&lc->nat, e, ctx);
 }
 
 /*
@@ -213,6 +215,8 @@ fx_stats_emit(const struct fx_emitter *e, void *ctx)
 #define FX_EMIT_HO_SUM(n, f) e->u64(ctx, n, SUM_HO(f));
 	FX_HO_COUNTERS(FX_EMIT_HO_SUM)
 #undef FX_EMIT_HO_SUM
+	if (fx_nat_enabled())
+		fx_nat_emit_totals(e, ctx);
 	for (t = 0; t < FX_TMO_MAX; t++) {
 		snprintf(name, sizeof(name), "expired_%s", fx_tmo_names[t]);
 		e->u64(ctx, name, SUM(expired_tmo[t]));
@@ -457,6 +461,8 @@ fx_stats_summary(FILE *f)
 		fx_affinity_name(fx_affinity_mode), fx_affinity_reason, SUM_HO(handed_off),
 		SUM_HO(received), SUM_HO(dropped), SUM_HO(foreign));
 	fprintf(f, "flows created: %" PRIu64 "\n", SUM(created));
+	if (fx_nat_enabled())
+		fx_nat_summary(f);
 	fprintf(f, "flows expired: %" PRIu64 " (", SUM(expired));
 	for (t = 0; t < FX_TMO_MAX; t++)
 		fprintf(f, "%s%s %" PRIu64, t ? ", " : "", fx_tmo_names[t],

@@ -35,6 +35,8 @@
 #include "compat.h"
 #include "control.h"
 #include "flowexp.h"
+#include "nat.h"
+#include "flowexp.h"
 #include "route.h"
 #include "stats.h"
 #include "telemetry.h"
@@ -107,6 +109,23 @@ cmd_stats(const char *cmd __rte_unused, const char *params __rte_unused,
 	}
 	rte_tel_data_start_dict(d);
 	fx_stats_emit(&tel_emitter, &t);
+	pthread_mutex_unlock(&tel_lock);
+	return 0;
+}
+
+static int
+cmd_nat(const char *cmd __rte_unused, const char *params __rte_unused,
+	struct rte_tel_data *d)
+{
+	struct tel_ctx t = { .top = d };
+
+	pthread_mutex_lock(&tel_lock);
+	if (tel_stopped) {
+		pthread_mutex_unlock(&tel_lock);
+		return -ESHUTDOWN;
+	}
+	rte_tel_data_start_dict(d);
+	fx_nat_emit(&tel_emitter, &t);
 	pthread_mutex_unlock(&tel_lock);
 	return 0;
 }
@@ -249,6 +268,9 @@ fx_telemetry_register(void)
 {
 	rte_telemetry_register_cmd("/l3fwd_flowexp/stats", cmd_stats,
 		"Flow tracking and forwarding statistics. Takes no parameters");
+	if (fx_nat_enabled())
+		rte_telemetry_register_cmd("/l3fwd_flowexp/nat", cmd_nat,
+			"Masquerade statistics, totals and per lcore. Takes no parameters");
 	rte_telemetry_register_cmd("/l3fwd_flowexp/reset", cmd_reset,
 		"Reset the maxima (sweep, loop, lag, stalls). Takes no parameters");
 	if (fx_conf.bench)

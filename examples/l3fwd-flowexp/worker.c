@@ -53,10 +53,14 @@
 #include <rte_mbuf.h>
 #include <rte_prefetch.h>
 
+#include <twheel.h>
+
+#include "clock.h"
 #include "expiry.h"
 #include "flow_state.h"
 #include "flowexp.h"
 #include "handoff.h"
+#include "nat.h"
 #include "ports.h"
 #include "route.h"
 #include "worker.h"
@@ -328,6 +332,11 @@ rx_parse(struct fx_lcore *lc, uint16_t in_port, struct rte_mbuf **pkts,
 		if (unlikely(pk->fragment))
 			FX_STAT_ADD(st, fragments, 1);
 		pk->sig = rte_hash_crc(&pk->key, sizeof(pk->key), 0);
+		pk->owner = fx_affinity_mode == FX_AFF_HANDOFF ?
+			fx_handoff_owner(pk->sig, lc->ho.nb_workers) : lc->ho.self;
+		pk->nat = fx_nat_enabled() ?
+			fx_nat_classify(&lc->nat, m, pk, lc->ho.self, &pk->owner) :
+			FX_NAT_NONE;
 		m->port = in_port;
 		pkts[nv++] = m;
 	}
@@ -409,6 +418,139 @@ track(struct fx_lcore *lc, const struct fx_route_table *rt,
 }
 
 /*
+ * Masquerade (nat.h): translate this worker's NAT packets of a burst and
+ * route them by their new addresses; the others are compacted to the
+ * front of pkts for tracking. Returns how many are left.
+ */
+static uint16_t
+nat_burst(struct fx_lcore *lc, const struct fx_route_table *rt,
+	  struct rte_mbuf **pkts, uint16_t n)
+{
+	struct rte_mbuf *nat[MAX_PKT_BURST];
+	struct fx_pkt *p;
+	uint16_t i, nn = 0, left = 0, out;
+
+	for (i = 0; i < n; i++) {
+		if (fx_pkt_of(pkts[i])->nat == FX_NAT_NONE)
+			pkts[left++] = pkts[i];
+		else
+			nat[nn++] = pkts[i];
+	}
+	if (nn == 0)
+		return left;
+	fx_nat_translate(&lc->nat, lc->now, nat, nn);
+	for (i = 0; i < nn; i++) {
+		p = fx_pkt_of(nat[i]);
+		if (p->nat != FX_NAT_FORWARD) {
+			drop(lc, nat[i]->port, nat[i]);
+			continue;
+		}
+		out = fx_route_lookup(rt, &p->key, p->dir ^ 1, nat[i]->port);
+		forward(lc, nat[i], p, out);
+	}
+	return left;
+}
+
+/* Packets this worker owns, at lc->now: translated, tracked or routed. */
+static void
+handle(struct fx_lcore *lc, const struct fx_route_table *rt,
+       struct rte_mbuf **pkts, uint16_t n)
+{
+	if (fx_nat_enabled())
+		n = nat_burst(lc, rt, pkts, n);
+	if (lc->ops == NULL)
+		route_only(lc, rt, pkts, n);
+	else
+		track(lc, rt, pkts, n);
+}
+
+/* One expiry poll of the flows and of the NAT mappings at lc->now.
+ * Returns whether either stopped on its budget. */
+static bool
+expire(struct fx_lcore *lc)
+{
+	struct twheel_stats ws;
+	uint64_t exhausted = 0;
+	bool more = false;
+
+	if (lc->ops != NULL) {
+		if (lc->wheel != NULL) {
+			twheel_stats_get(lc->wheel, &ws);
+			exhausted = ws.budget_exhausted;
+		}
+		lc->ops->poll(lc);
+		fx_flows_flush(lc);
+		if (lc->wheel != NULL) {
+			twheel_stats_get(lc->wheel, &ws);
+			more = ws.budget_exhausted != exhausted;
+		}
+	}
+	if (fx_nat_enabled())
+		more |= fx_nat_poll(&lc->nat, lc->now);
+	return more;
+}
+
+/* --clock pcap: time moves to t (never back) and everything due by then
+ * expires, whatever the budget */
+static void
+clock_advance(struct fx_lcore *lc, uint64_t t)
+{
+	if (t > lc->vnow)
+		lc->vnow = t;
+	lc->now = lc->vnow;
+	while (expire(lc))
+		;
+}
+
+/*
+ * Packets this worker owns. With --clock pcap each run of packets with one
+ * capture time is handled at that time, after everything due by then
+ * expired.
+ */
+static void
+owned(struct fx_lcore *lc, const struct fx_route_table *rt,
+      struct rte_mbuf **pkts, uint16_t n)
+{
+	uint16_t i, j;
+	uint64_t t;
+
+	if (likely(fx_conf.clock == FX_CLOCK_TSC)) {
+		handle(lc, rt, pkts, n);
+		return;
+	}
+	for (i = 0; i < n; i = j) {
+		t = fx_clock_pkt(pkts[i], lc->vnow);
+		for (j = i + 1; j < n && fx_clock_pkt(pkts[j], lc->vnow) == t; j++)
+			;
+		clock_advance(lc, t);
+		handle(lc, rt, pkts + i, j - i);
+	}
+}
+
+/*
+ * --clock pcap, no packet on any worker for FX_CLOCK_IDLE_MS of wall time:
+ * the capture ended, so time jumps past every timeout and hold-down and
+ * everything still tracked expires (once per idle period). Every worker
+ * must be idle: one that is still reading its queue may yet hand a packet
+ * to this one.
+ */
+static void
+clock_idle(struct fx_lcore *lc, uint64_t tsc)
+{
+	uint64_t jump = 0, last = fx_stats_last_rx();
+	unsigned int t;
+
+	/* another worker's packet may be newer than this worker's tsc */
+	if (last == 0 || last == lc->jumped_rx || last > tsc ||
+	    tsc - last < rte_get_tsc_hz() / 1000 * FX_CLOCK_IDLE_MS)
+		return;
+	for (t = 0; t < FX_TMO_MAX; t++)
+		jump = RTE_MAX(jump, lc->tmo_cycles[t]);
+	lc->jumped_rx = last;
+	clock_advance(lc, lc->vnow + jump + lc->nat.holddown_cycles + rte_get_tsc_hz());
+}
+
+/*
  * Packets other workers received for this one: at most a burst per sender.
  * Returns how many.
  */
@@ -426,7 +568,7 @@ handoff_drain(struct fx_lcore *lc, const struct fx_route_table *rt)
 		for (i = 0; i < n; i++)
 			rte_prefetch0(fx_pkt_of(pkts[i]));
 		lc->now = rte_rdtsc();
-		track(lc, rt, pkts, n);
+		owned(lc, rt, pkts, n);
 		got += n;
 	}
 	return got;
@@ -438,13 +580,9 @@ rx_burst(struct fx_lcore *lc, const struct fx_route_table *rt,
 	 uint16_t in_port, struct rte_mbuf **pkts, uint16_t n)
 {
 	n = rx_parse(lc, in_port, pkts, n);
-	if (lc->ops == NULL) {
-		route_only(lc, rt, pkts, n);
-		return;
-	}
-	if (fx_affinity_mode == FX_AFF_HANDOFF)
+	if (fx_handoff_active)
 		n = fx_handoff_dispatch(&lc->ho, pkts, n);
-	track(lc, rt, pkts, n);
+	owned(lc, rt, pkts, n);
 }
 
 /* --bench only: a benchmark holds the expiry polls (/l3fwd_flowexp/hold) */
@@ -493,10 +631,10 @@ fx_worker_main(void *arg __rte_unused)
 	while (!fx_force_quit) {
 		rt = fx_route_get();
 		got = 0;
-		if (fx_affinity_mode == FX_AFF_HANDOFF)
+		if (fx_handoff_active)
 			got = handoff_drain(lc, rt);
 		for (i = 0; i < lc->n_rxq; i++) {
-			if (fx_affinity_mode == FX_AFF_HANDOFF && !fx_handoff_room(&lc->ho))
+			if (fx_handoff_active && !fx_handoff_room(&lc->ho))
 				break;   /* an owner fell behind: leave the rest in the NIC */
 			n = rte_eth_rx_burst(lc->rxq[i].port_id, lc->rxq[i].queue_id,
 					     pkts, MAX_PKT_BURST);
@@ -509,11 +647,13 @@ fx_worker_main(void *arg __rte_unused)
 		tx_flush_all(lc);
 
 		t0 = rte_rdtsc();
-		if (lc->ops != NULL && likely(!expiry_held(lc, t0))) {
-			lc->now = t0;
+		if (unlikely(fx_conf.clock == FX_CLOCK_PCAP) && got == 0)
+			clock_idle(lc, t0);
+		if ((lc->ops != NULL || fx_nat_enabled()) &&
+		    likely(!expiry_held(lc, t0))) {
+			lc->now = fx_conf.clock == FX_CLOCK_TSC ? t0 : lc->vnow;
 			lc->poll_removed = 0;
-			lc->ops->poll(lc);
-			fx_flows_flush(lc);
+			expire(lc);
 			t1 = rte_rdtsc();
 			FX_STAT_MAX(st, sweep_max, t1 - t0);
 			FX_STAT_MAX(st, poll_removed_max, lc->poll_removed);
@@ -538,7 +678,9 @@ fx_worker_main(void *arg __rte_unused)
 	}
 	rte_rcu_qsbr_thread_offline(fx_route_rcu, lc->worker_idx);
 
-	/* hand back every flow still tracked */
+	/* end every mapping, hand back every flow still tracked */
+	if (fx_nat_enabled())
+		fx_nat_drain(&lc->nat);
 	if (lc->ops != NULL) {
 		lc->now = rte_rdtsc();
 		lc->drain_cursor = 0;

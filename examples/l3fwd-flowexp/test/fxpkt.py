@@ -135,9 +135,16 @@ class PcapWriter:
         self.f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
         self.n = 0
 
-    def write(self, frame):
+    def write(self, frame, ts=None):
+        """ts: capture time in seconds (default: 1 s + n us)."""
         self.n += 1
-        self.f.write(struct.pack("<IIII", 1, self.n, len(frame), len(frame)))
+        if ts is None:
+            sec, usec = 1, self.n
+        else:
+            sec, usec = int(ts), int(round((ts - int(ts)) * 1e6))
+            if usec >= 1000000:
+                sec, usec = sec + 1, usec - 1000000
+        self.f.write(struct.pack("<IIII", sec, usec, len(frame), len(frame)))
         self.f.write(frame)
 
     def close(self):

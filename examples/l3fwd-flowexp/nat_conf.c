@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+/*
+ * NAT configuration: parsing and checks of the --nat-* options
+ * (nat_conf.h).
+ */
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nat_conf.h"
+
+struct nat_conf fx_nat_conf;
+
+void
+nat_conf_defaults(struct nat_conf *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->port_lo = NAT_PORT_LO_DEFAULT;
+	c->port_hi = NAT_PORT_HI_DEFAULT;
+	c->holddown_s = NAT_HOLDDOWN_DEFAULT;
+}
+
+static int
+parse_prefix(const char *s, struct nat_prefix *p, char *err, size_t len)
+{
+	char buf[INET_ADDRSTRLEN + 4], *slash, *end;
+	struct in_addr a;
+	unsigned long v;
+
+	if (strlen(s) >= sizeof(buf)) {
+		snprintf(err, len, "'%s' is not an IPv4 prefix A.B.C.D/LEN", s);
+		return -EINVAL;
+	}
+	strcpy(buf, s);
+	slash = strchr(buf, '/');
+	if (slash == NULL) {
+		snprintf(err, len, "'%s': expected A.B.C.D/LEN", s);
+		return -EINVAL;
+	}
+	*slash++ = '\0';
+	if (inet_pton(AF_INET, buf, &a) != 1) {
+		snprintf(err, len, "'%s': '%s' is not an IPv4 address", s, buf);
+		return -EINVAL;
+	}
+	errno = 0;
+	v = strtoul(slash, &end, 10);
+	if (errno != 0 || end == slash || *end != '\0' || v > 32) {
+		snprintf(err, len, "'%s': bad prefix length '%s'", s, slash);
+		return -EINVAL;
+	}
+	p->mask = v == 0 ? 0 : ~UINT32_C(0) << (32 - v);
+	p->addr = rte_be_to_cpu_32(a.s_addr) & p->mask;
+	return 0;
+}
+
+static bool
+prefixes_overlap(const struct nat_prefix *a, const struct nat_prefix *b)
+{
+	uint32_t m = a->mask & b->mask;
+
+	return (a->addr & m) == (b->addr & m);
+}
+
+int
+nat_conf_add_pool(struct nat_conf *c, const char *s, char *err, size_t len)
+{
+	struct nat_prefix p;
+	uint64_t n, i;
+	uint32_t j;
+
+	if (parse_prefix(s, &p, err, len) != 0)
+		return -EINVAL;
+	if (c->nb_pool_pfx == NAT_PREFIXES_MAX) {
+		snprintf(err, len, "--nat-pool %s: at most %u prefixes", s, NAT_PREFIXES_MAX);
+		return -EINVAL;
+	}
+	for (j = 0; j < c->nb_pool_pfx; j++) {
+		if (prefixes_overlap(&p, &c->pool_pfx[j])) {
+			snprintf(err, len, "--nat-pool %s overlaps an earlier --nat-pool", s);
+			return -EINVAL;
+		}
+	}
+	n = (uint64_t)(~p.mask) + 1;
+	if (c->nb_pool + n > NAT_POOL_ADDRS_MAX) {
+		snprintf(err, len, "--nat-pool %s: the pool may hold at most %u addresses",
+			 s, NAT_POOL_ADDRS_MAX);
+		return -EINVAL;
+	}
+	for (i = 0; i < n; i++)
+		c->pool[c->nb_pool++] = rte_cpu_to_be_32(p.addr + (uint32_t)i);
+	c->pool_pfx[c->nb_pool_pfx++] = p;
+	c->enabled = true;
+	return 0;
+}
+
+int
+nat_conf_add_inside(struct nat_conf *c, const char *s, char *err, size_t len)
+{
+	struct nat_prefix p;
+
+	if (parse_prefix(s, &p, err, len) != 0)
+		return -EINVAL;
+	if (c->nb_inside == NAT_PREFIXES_MAX) {
+		snprintf(err, len, "--nat-inside %s: at most %u prefixes", s, NAT_PREFIXES_MAX);
+		return -EINVAL;
+	}
+	c->inside[c->nb_inside++] = p;
+	return 0;
+}
+
+int
+nat_conf_ports(struct nat_conf *c, const char *s, char *err, size_t len)
+{
+	unsigned long lo, hi;
+	char *end, *end2;
+
+	errno = 0;
+	lo = strtoul(s, &end, 10);
+	if (errno != 0 || end == s || *end != '-') {
+		snprintf(err, len, "--nat-ports '%s': expected LO-HI", s);
+		return -EINVAL;
+	}
+	hi = strtoul(end + 1, &end2, 10);
+	if (errno != 0 || end2 == end + 1 || *end2 != '\0') {
+		snprintf(err, len, "--nat-ports '%s': expected LO-HI", s);
+		return -EINVAL;
+	}
+	if (lo < 1 || hi > 65535 || lo > hi) {
+		snprintf(err, len, "--nat-ports '%s': need 1 <= LO <= HI <= 65535", s);
+		return -EINVAL;
+	}
+	c->port_lo = (uint16_t)lo;
+	c->port_hi = (uint16_t)hi;
+	c->ports_given = true;
+	return 0;
+}
+
+int
+nat_conf_check(const struct nat_conf *c, unsigned int nb_workers, char *err,
+	       size_t len)
+{
+	uint32_t i, j;
+
+	if (!c->enabled) {
+		if (c->nb_inside != 0 || c->ports_given || c->holddown_given) {
+			snprintf(err, len, "--nat-inside, --nat-ports and --nat-holddown need --nat-pool");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (c->nb_inside == 0) {
+		snprintf(err, len, "--nat-pool needs at least one --nat-inside");
+		return -EINVAL;
+	}
+	for (i = 0; i < c->nb_inside; i++)
+		for (j = 0; j < c->nb_pool_pfx; j++)
+			if (prefixes_overlap(&c->inside[i], &c->pool_pfx[j])) {
+				snprintf(err, len, "an --nat-inside prefix overlaps the --nat-pool");
+				return -EINVAL;
+			}
+	if ((unsigned int)c->port_hi - c->port_lo + 1 < nb_workers) {
+		snprintf(err, len, "--nat-ports %u-%u: fewer ports than the %u workers",
+			 c->port_lo, c->port_hi, nb_workers);
+		return -EINVAL;
+	}
+	return 0;
+}

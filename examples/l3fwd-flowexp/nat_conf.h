@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+/*
+ * NAT configuration: the public pool (--nat-pool), the inside prefixes
+ * (--nat-inside), the public port range (--nat-ports) and the hold-down
+ * (--nat-holddown), checked at start-up, read-only afterwards; and the
+ * per-packet questions asked of it: is an address inside, is it in the
+ * pool, which pool address does an inside host get.
+ *
+ * Classification (IPv4 only): a packet whose destination is in the pool
+ * is inbound; one whose source is inside and whose destination is not in
+ * the pool is outbound; everything else is forwarded as without NAT.
+ *
+ * Paired pooling (RFC 4787 REQ-2): the public address of an inside host is
+ * the pool address at hash(inside address) % pool size, so all its
+ * mappings share one public address.
+ */
+
+#ifndef _FX_NAT_CONF_H_
+#define _FX_NAT_CONF_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rte_byteorder.h>
+#include <rte_hash_crc.h>
+
+#include "nat_ports.h"
+
+#define NAT_PREFIXES_MAX 64
+#define NAT_HOLDDOWN_DEFAULT 10.0   /* seconds */
+#define NAT_PORT_LO_DEFAULT 1024
+#define NAT_PORT_HI_DEFAULT 65535
+
+/** An IPv4 prefix, host order. */
+struct nat_prefix {
+	uint32_t addr;
+	uint32_t mask;
+};
+
+struct nat_conf {
+	bool enabled;                              /**< --nat-pool given */
+	struct nat_prefix pool_pfx[NAT_PREFIXES_MAX];
+	uint32_t nb_pool_pfx;
+	struct nat_prefix inside[NAT_PREFIXES_MAX];
+	uint32_t nb_inside;
+	uint32_t pool[NAT_POOL_ADDRS_MAX];         /**< network order */
+	uint32_t nb_pool;
+	uint16_t port_lo;
+	uint16_t port_hi;
+	bool ports_given;                          /**< --nat-ports given */
+	double holddown_s;
+	bool holddown_given;                       /**< --nat-holddown given */
+};
+
+extern struct nat_conf fx_nat_conf;
+
+/** Defaults (NAT off, ports 1024-65535, hold-down NAT_HOLDDOWN_DEFAULT). */
+void nat_conf_defaults(struct nat_conf *c);
+
+/** --nat-pool A.B.C.D/LEN: every address of the prefix joins the pool. */
+int nat_conf_add_pool(struct nat_conf *c, const char *s, char *err, size_t len);
+/** --nat-inside A.B.C.D/LEN */
+int nat_conf_add_inside(struct nat_conf *c, const char *s, char *err, size_t len);
+/** --nat-ports LO-HI */
+int nat_conf_ports(struct nat_conf *c, const char *s, char *err, size_t len);
+
+/**
+ * After the command line: --nat-inside or --nat-ports without --nat-pool,
+ * an inside prefix that overlaps the pool, fewer ports than workers.
+ * 0 or -EINVAL with the reason in err.
+ */
+int nat_conf_check(const struct nat_conf *c, unsigned int nb_workers,
+		   char *err, size_t len);
+
+static inline bool
+nat_prefix_has(const struct nat_prefix *p, uint32_t n, uint32_t addr_be)
+{
+	uint32_t a = rte_be_to_cpu_32(addr_be);
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		if ((a & p[i].mask) == p[i].addr)
+			return true;
+	return false;
+}
+
+/** Whether addr (network order) is in the public pool. */
+static inline bool
+nat_is_pool(const struct nat_conf *c, uint32_t addr_be)
+{
+	return nat_prefix_has(c->pool_pfx, c->nb_pool_pfx, addr_be);
+}
+
+/** Whether addr (network order) is an inside address. */
+static inline bool
+nat_is_inside(const struct nat_conf *c, uint32_t addr_be)
+{
+	return nat_prefix_has(c->inside, c->nb_inside, addr_be);
+}
+
+/** Pool index of the public address of inside host addr (paired pooling). */
+static inline uint32_t
+nat_pool_index(const struct nat_conf *c, uint32_t addr_be)
+{
+	return rte_hash_crc_4byte(addr_be, 0x6e6174) % c->nb_pool;
+}
+
+#endif /* _FX_NAT_CONF_H_ */

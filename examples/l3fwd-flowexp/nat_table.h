@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+/*
+ * NAT mapping table: one worker's masquerade mappings, each one record
+ * found from either direction, with one wheel entry.
+ *
+ * Keys. A mapping translates the inside tuple (inside address and port ->
+ * remote address and port) to the public one (public address and port ->
+ * the same remote). Both directions are looked up with the packet's own
+ * 5-tuple as it arrives (struct nat_key: source, destination, ports,
+ * protocol), so one rte_hash holds two keys per mapping:
+ *   out  (inside, remote, inside port, remote port)   packets from inside;
+ *   in   (remote, public, remote port, public port)   replies from outside.
+ * An ICMP echo's identifier takes both port places (rem_port is unused
+ * then: inside id out, public id in). The in key is the
+ * public 5-tuple, so its presence is what "this public tuple is taken"
+ * means to the port allocator (nat_table_tuple_taken()).
+ *
+ * Records. struct nat_mapping is one cache line in a slab of `capacity`
+ * records with a free stack; rte_hash maps each key to its record's index.
+ * Memory per mapping: the record (64 B), two hash keys (about 2 x 64 B
+ * with rte_hash's buckets and key store at its load), the wheel entry
+ * (54 B) and a free-stack slot (4 B): about 250 B.
+ *
+ * Life. A mapping is LIVE from its first outbound packet. Every packet in
+ * either direction stores the packet time in `last` (one store, as a flow
+ * refresh); the wheel's lazy deadline is last + the timeout of the
+ * mapping's class, so the two halves cannot expire apart: a reply keeps
+ * the outbound half alive and an outbound packet the reply half (RFC 4787
+ * REQ-6). When it expires, the out key goes (the next outbound packet makes
+ * a new mapping) and the record stays HELD, its in key still in the table,
+ * for the hold-down time: inbound packets to it are dropped as no match
+ * and the allocator cannot hand its public tuple out again. Then the in key
+ * and the record go and the allocator releases the unit.
+ *
+ * Only the owner lcore changes the table. The main lcore may read records
+ * for the control path (flush by inside prefix) with nat_table_snapshot():
+ * `id` is published last with release semantics and cleared first, as
+ * for the flow table.
+ */
+
+#ifndef _FX_NAT_TABLE_H_
+#define _FX_NAT_TABLE_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <netinet/in.h>
+
+#include <rte_common.h>
+#include <rte_hash.h>
+
+/** A packet's IPv4 5-tuple as it arrives; 16 bytes, no holes. */
+struct nat_key {
+	uint32_t src;        /**< Network order. */
+	uint32_t dst;
+	uint16_t sport;      /**< Network order; ICMP echo id. */
+	uint16_t dport;      /**< Network order; ICMP echo id again. */
+	uint8_t proto;
+	uint8_t zero[3];     /**< Always 0. */
+};
+
+/** Mapping states. */
+enum nat_state {
+	NAT_FREE,            /**< Record unused. */
+	NAT_LIVE,            /**< Translating. */
+	NAT_HELD,            /**< Expired; its public tuple in hold-down. */
+};
+
+/** One mapping; 64 bytes, one cache line on x86. */
+struct nat_mapping {
+	uint64_t last;        /**< Time of the latest packet, either direction. */
+	uint64_t held_until;  /**< NAT_HELD: end of the hold-down. */
+	uint64_t id;          /**< Wheel id while in the table; 0: free. */
+	uint32_t in_addr;     /**< Inside host (network order). */
+	uint32_t pub_addr;    /**< Public address (network order). */
+	uint32_t rem_addr;    /**< Remote host (network order). */
+	uint16_t in_port;     /**< Network order. */
+	uint16_t pub_port;    /**< Network order. */
+	uint16_t rem_port;    /**< Network order. */
+	uint16_t pool_idx;    /**< Index of pub_addr in the pool. */
+	uint8_t proto;
+	uint8_t state;        /**< enum nat_state. */
+	uint8_t tmo;          /**< Timeout class of the deadline (caller's). */
+	uint8_t flags;        /**< Caller's (replied, TCP state, ...). */
+	uint8_t pad[16];
+} __rte_aligned(64);    /* 64 also where cache lines are 128 bytes */
+
+struct nat_table {
+	struct rte_hash *hash;        /**< nat_key -> record index */
+	struct nat_mapping *rec;      /**< capacity records */
+	uint32_t *free_stack;         /**< indices of free records */
+	uint32_t nb_free;
+	uint32_t capacity;
+};
+
+/** Out key of a mapping (packets from inside). */
+static inline struct nat_key
+nat_key_out(const struct nat_mapping *m)
+{
+	struct nat_key k = {
+		.src = m->in_addr, .dst = m->rem_addr,
+		.sport = m->in_port,
+		.dport = m->proto == IPPROTO_ICMP ? m->in_port : m->rem_port,
+		.proto = m->proto,
+	};
+	return k;
+}
+
+/** In key of a mapping: its public 5-tuple (replies from outside). */
+static inline struct nat_key
+nat_key_in(const struct nat_mapping *m)
+{
+	struct nat_key k = {
+		.src = m->rem_addr, .dst = m->pub_addr,
+		.sport = m->proto == IPPROTO_ICMP ? m->pub_port : m->rem_port,
+		.dport = m->pub_port, .proto = m->proto,
+	};
+	return k;
+}
+
+/**
+ * Create the table for `capacity` mappings on `socket`; `name` at most 20
+ * characters. 0, -EINVAL or -ENOMEM.
+ */
+int nat_table_create(struct nat_table *t, const char *name, uint32_t capacity,
+		     int socket);
+
+/** Free everything (records still live are dropped). */
+void nat_table_free(struct nat_table *t);
+
+/** Index of a record. */
+static inline uint32_t
+nat_table_index(const struct nat_table *t, const struct nat_mapping *m)
+{
+	return (uint32_t)(m - t->rec);
+}
+
+/**
+ * Look up n packets' keys at once (n <= RTE_HASH_LOOKUP_BULK_MAX); out[i] is
+ * the record or NULL. Either direction; the caller tells which by comparing
+ * the packet with the record (nat_mapping_is_out()).
+ */
+void nat_table_lookup_bulk(const struct nat_table *t, const struct nat_key **keys,
+			   unsigned int n, struct nat_mapping **out);
+
+/** Whether a packet with key k travels outbound on mapping m. */
+static inline bool
+nat_mapping_is_out(const struct nat_mapping *m, const struct nat_key *k)
+{
+	return k->src == m->in_addr && k->sport == m->in_port;
+}
+
+/**
+ * Whether the public 5-tuple (pub_addr, pub_port, rem_addr, rem_port,
+ * proto) belongs to a live or held mapping. For ICMP rem_port is ignored.
+ */
+bool nat_table_tuple_taken(const struct nat_table *t, uint32_t pub_addr,
+			   uint16_t pub_port, uint32_t rem_addr,
+			   uint16_t rem_port, uint8_t proto);
+
+/**
+ * Add a live mapping: a free record is filled from *tmpl (addresses,
+ * ports, proto, pool_idx, tmo, flags, last) and both keys are added.
+ * The caller publishes it with nat_table_publish() once it has a wheel id.
+ * @return the record, or NULL with *err = -ENOSPC (no free record or no room
+ *   in the hash) or -EEXIST (a key is in the table already); nothing changed.
+ */
+struct nat_mapping *nat_table_add(struct nat_table *t,
+				  const struct nat_mapping *tmpl, int *err);
+
+/**
+ * nat_table_add() for a caller that has just looked both keys up and found
+ * neither (the NAT step: its bulk lookup missed the out key, and the port
+ * allocator asked for the in key): the same, without looking them up
+ * again. Debug builds check the promise.
+ */
+struct nat_mapping *nat_table_insert(struct nat_table *t,
+				     const struct nat_mapping *tmpl, int *err);
+
+/** Make a record visible to the control path under its wheel id. */
+static inline void
+nat_table_publish(struct nat_mapping *m, uint64_t id)
+{
+	__atomic_store_n(&m->id, id, __ATOMIC_RELEASE);
+}
+
+/**
+ * A live mapping expired: drop its out key and keep it HELD until
+ * held_until under wheel id `id`; its public tuple stays taken.
+ */
+void nat_table_hold(struct nat_table *t, struct nat_mapping *m,
+		    uint64_t held_until, uint64_t id);
+
+/** Remove a mapping (live or held): both keys that remain, then the record. */
+void nat_table_remove(struct nat_table *t, struct nat_mapping *m);
+
+/**
+ * Read a record's id and inside address consistently from another thread.
+ * @return 1 with *id, *in_addr filled for a live mapping, else 0.
+ */
+int nat_table_snapshot(const struct nat_mapping *m, uint64_t *id,
+		       uint32_t *in_addr);
+
+/** Mappings in the table (live or held). */
+static inline uint32_t
+nat_table_count(const struct nat_table *t)
+{
+	return t->capacity - t->nb_free;
+}
+
+#endif /* _FX_NAT_TABLE_H_ */

@@ -1,0 +1,813 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+/*
+ * Unit tests of the NAT building blocks of l3fwd-flowexp (meson test
+ * flowexp_nat_unit, suite fast-tests):
+ *   - port shares: every range and worker count splits into disjoint,
+ *     contiguous shares that cover the range, sizes within one port, and
+ *     the owner table agrees; bad ranges are refused;
+ *   - the allocator against a reference model over random operations:
+ *     preservation, random ports inside the share only, exhaustion with
+ *     nothing changed, free/held/in-use counts exact at every step;
+ *   - the mapping table: both keys find the record, the public tuple is
+ *     taken while live or held, hold-down drops the out key only,
+ *     conflicts and a full table change nothing, and a random run against
+ *     a reference model keeps every lookup right;
+ *   - translation: for random IPv4 TCP, UDP (with and without checksum)
+ *     and ICMP echo packets, every incrementally patched checksum equals
+ *     a full recomputation; ICMP errors quoting a translated packet, with
+ *     8 bytes or the whole L4 header quoted, come back byte for byte as
+ *     the inside host sent them, every checksum right.
+ * Exit 0 when every check passed; prints each failure.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_eal.h>
+#include <rte_ip.h>
+#include <rte_random.h>
+
+#include "../nat_ports.h"
+#include "../nat_table.h"
+#include "../nat_translate.h"
+
+static unsigned int failures;
+static unsigned int checks;
+
+#define CHECK(cond, ...) do { \
+	checks++; \
+	if (!(cond)) { \
+		failures++; \
+		printf("FAIL %s:%d: ", __func__, __LINE__); \
+		printf(__VA_ARGS__); \
+		printf("\n"); \
+	} \
+} while (0)
+
+/* ---- shares ---- */
+
+static void
+test_shares(void)
+{
+	static uint8_t owner[65536];
+	static const uint16_t ranges[][2] = {
+		{ 1024, 65535 }, { 0, 65535 }, { 5000, 5000 }, { 1, 10 },
+		{ 60000, 65535 }, { 100, 107 },
+	};
+	unsigned int r, nw, w, p;
+	uint16_t first, last, prev_last;
+	uint32_t n, size, min, max;
+
+	for (r = 0; r < RTE_DIM(ranges); r++) {
+		uint16_t lo = ranges[r][0], hi = ranges[r][1];
+
+		n = (uint32_t)hi - lo + 1;
+		for (nw = 1; nw <= 16; nw++) {
+			if (n < nw) {
+				CHECK(nat_ports_share(lo, hi, nw, 0, &first, &last) == -EINVAL,
+				      "%u workers on %u ports accepted", nw, n);
+				continue;
+			}
+			CHECK(nat_ports_owner_table(lo, hi, nw, owner) == 0,
+			      "owner table %u-%u/%u", lo, hi, nw);
+			min = UINT32_MAX;
+			max = 0;
+			prev_last = 0;
+			for (w = 0; w < nw; w++) {
+				CHECK(nat_ports_share(lo, hi, nw, w, &first, &last) == 0,
+				      "share %u of %u", w, nw);
+				CHECK(w != 0 || first == lo, "first share starts at %u", first);
+				CHECK(w == 0 || first == prev_last + 1,
+				      "share %u starts at %u after %u", w, first, prev_last);
+				CHECK(w != nw - 1 || last == hi, "last share ends at %u", last);
+				size = (uint32_t)last - first + 1;
+				min = RTE_MIN(min, size);
+				max = RTE_MAX(max, size);
+				for (p = first; p <= last; p++)
+					if (owner[p] != w)
+						break;
+				CHECK(p == (uint32_t)last + 1, "owner[%u] = %u, not %u",
+				      p, owner[p], w);
+				prev_last = last;
+			}
+			CHECK(max - min <= 1, "shares of %u-%u/%u differ by %u", lo, hi,
+			      nw, max - min);
+			CHECK(lo == 0 || owner[lo - 1] == 0xff, "port below the range owned");
+			CHECK(hi == 65535 || owner[hi + 1] == 0xff, "port above the range owned");
+		}
+	}
+	CHECK(nat_ports_share(10, 9, 1, 0, &first, &last) == -EINVAL, "lo > hi accepted");
+	CHECK(nat_ports_share(10, 20, 2, 2, &first, &last) == -EINVAL, "worker 2 of 2 accepted");
+	CHECK(nat_ports_share(10, 20, 0, 0, &first, &last) == -EINVAL, "0 workers accepted");
+}
+
+/* ---- allocator against a model ---- */
+
+#define M_ADDRS 3
+#define M_SHARE_MAX 64
+#define M_REMOTES 4
+
+/* the model: for each (addr, proto, port offset, remote) whether the public
+ * tuple is live or held */
+struct model {
+	uint8_t live[M_ADDRS][NAT_PROTO_MAX][M_SHARE_MAX][M_REMOTES];
+	uint8_t held[M_ADDRS][NAT_PROTO_MAX][M_SHARE_MAX][M_REMOTES];
+};
+
+struct taken_arg {
+	struct model *m;
+	const struct nat_ports *np;
+	uint32_t addr;
+	enum nat_proto proto;
+	unsigned int remote;
+	unsigned int calls;
+	bool outside_share;
+};
+
+static bool
+model_taken(uint16_t port, void *arg)
+{
+	struct taken_arg *t = arg;
+	unsigned int off = (uint16_t)(port - t->np->first);
+
+	t->calls++;
+	if (off >= t->np->share) {
+		t->outside_share = true;
+		return true;
+	}
+	return t->m->live[t->addr][t->proto][off][t->remote] ||
+	       t->m->held[t->addr][t->proto][off][t->remote];
+}
+
+static void
+model_counts(const struct model *m, const struct nat_ports *np,
+	     uint64_t *nb_free, uint64_t *nb_held)
+{
+	unsigned int a, p, o, r;
+	bool live, held;
+
+	*nb_free = *nb_held = 0;
+	for (a = 0; a < np->nb_addrs; a++)
+		for (p = 0; p < NAT_PROTO_MAX; p++)
+			for (o = 0; o < np->share; o++) {
+				live = held = false;
+				for (r = 0; r < M_REMOTES; r++) {
+					live |= m->live[a][p][o][r] != 0;
+					held |= m->held[a][p][o][r] != 0;
+				}
+				if (!live && !held)
+					(*nb_free)++;
+				else if (!live)
+					(*nb_held)++;
+			}
+}
+
+static void
+test_alloc_model(uint16_t lo, uint16_t hi, unsigned int nw, unsigned int w,
+		 unsigned int ops)
+{
+	static struct model m;
+	struct nat_ports np;
+	struct taken_arg t;
+	uint64_t nb_free, nb_held;
+	unsigned int i, off, exhausted = 0, preserved = 0, allocs = 0;
+	uint16_t port, inside;
+	int rc;
+
+	memset(&m, 0, sizeof(m));
+	rc = nat_ports_init(&np, lo, hi, nw, w, M_ADDRS, SOCKET_ID_ANY);
+	CHECK(rc == 0, "init %u-%u worker %u/%u: %d", lo, hi, w, nw, rc);
+	if (rc != 0)
+		return;
+	CHECK(np.share <= M_SHARE_MAX, "share %u too big for the model", np.share);
+	CHECK(np.nb_free == np.units && np.nb_held == 0, "fresh allocator not all free");
+
+	for (i = 0; i < ops; i++) {
+		uint32_t op = (uint32_t)rte_rand_max(10);
+
+		t.m = &m;
+		t.np = &np;
+		t.addr = (uint32_t)rte_rand_max(M_ADDRS);
+		t.proto = (enum nat_proto)rte_rand_max(NAT_PROTO_MAX);
+		t.remote = (unsigned int)rte_rand_max(M_REMOTES);
+		t.calls = 0;
+		t.outside_share = false;
+		off = (unsigned int)rte_rand_max(np.share);
+		port = (uint16_t)(np.first + off);
+		if (op < 5) {
+			/* a new mapping; half the time an inside port in the share */
+			inside = (op & 1) ? port : (uint16_t)rte_rand();
+			rc = nat_ports_alloc(&np, t.addr, t.proto, inside, model_taken,
+					     &t, &port);
+			CHECK(!t.outside_share, "a candidate outside the share");
+			CHECK(t.calls <= NAT_PORT_TRIES + 1, "%u candidates", t.calls);
+			if (rc == -EADDRINUSE) {
+				exhausted++;
+				continue;
+			}
+			CHECK(rc == 0, "alloc: %d", rc);
+			if (rc != 0)
+				continue;
+			allocs++;
+			off = (uint16_t)(port - np.first);
+			CHECK(off < np.share, "port %u outside the share", port);
+			CHECK(!m.live[t.addr][t.proto][off][t.remote] &&
+			      !m.held[t.addr][t.proto][off][t.remote],
+			      "port %u handed out while its tuple is taken", port);
+			if (nat_ports_mine(&np, inside) &&
+			    !m.live[t.addr][t.proto][(uint16_t)(inside - np.first)][t.remote] &&
+			    !m.held[t.addr][t.proto][(uint16_t)(inside - np.first)][t.remote]) {
+				CHECK(port == inside, "inside port %u free but %u chosen",
+				      inside, port);
+				preserved++;
+			}
+			m.live[t.addr][t.proto][off][t.remote] = 1;
+		} else if (op < 8) {
+			/* a live mapping expires into hold-down */
+			if (!m.live[t.addr][t.proto][off][t.remote])
+				continue;
+			nat_ports_hold(&np, t.addr, t.proto, port);
+			m.live[t.addr][t.proto][off][t.remote] = 0;
+			m.held[t.addr][t.proto][off][t.remote] = 1;
+		} else {
+			/* a hold-down ends */
+			if (!m.held[t.addr][t.proto][off][t.remote])
+				continue;
+			nat_ports_release(&np, t.addr, t.proto, port);
+			m.held[t.addr][t.proto][off][t.remote] = 0;
+		}
+		model_counts(&m, &np, &nb_free, &nb_held);
+		CHECK(np.nb_free == nb_free && np.nb_held == nb_held,
+		      "op %u: free %" PRIu64 " held %" PRIu64 ", model %" PRIu64 " %" PRIu64,
+		      i, np.nb_free, np.nb_held, nb_free, nb_held);
+		CHECK(nat_ports_check(&np) == 0, "op %u: counters drifted", i);
+		if (failures > 20)
+			break;
+	}
+	CHECK(allocs > 0 && preserved > 0, "no allocation (%u) or preservation (%u)",
+	      allocs, preserved);
+	printf("alloc model %u-%u worker %u/%u: %u ops, %u allocated (%u preserved), %u exhausted\n",
+	       lo, hi, w, nw, ops, allocs, preserved, exhausted);
+	nat_ports_fini(&np);
+}
+
+static void
+test_alloc_errors(void)
+{
+	struct nat_ports np;
+
+	CHECK(nat_ports_init(&np, 1024, 2047, 2, 0, 0, SOCKET_ID_ANY) == -EINVAL,
+	      "an empty pool accepted");
+	CHECK(nat_ports_init(&np, 1024, 2047, 2, 0, NAT_POOL_ADDRS_MAX + 1,
+			     SOCKET_ID_ANY) == -EINVAL, "too large a pool accepted");
+	CHECK(nat_ports_init(&np, 2000, 1000, 1, 0, 1, SOCKET_ID_ANY) == -EINVAL,
+	      "an empty range accepted");
+}
+
+/* exhaustion: every tuple of a one-port share taken, nothing changes */
+static bool
+all_taken(uint16_t port, void *arg)
+{
+	(void)port;
+	(*(unsigned int *)arg)++;
+	return true;
+}
+
+static void
+test_alloc_exhausted(void)
+{
+	struct nat_ports np;
+	unsigned int calls = 0;
+	uint16_t port = 0;
+
+	if (nat_ports_init(&np, 7000, 7000, 1, 0, 1, SOCKET_ID_ANY) != 0) {
+		CHECK(false, "init of a one-port share");
+		return;
+	}
+	CHECK(nat_ports_alloc(&np, 0, NAT_PROTO_UDP, 7000, all_taken, &calls,
+			      &port) == -EADDRINUSE, "allocated from a full share");
+	CHECK(calls == NAT_PORT_TRIES + 1, "%u candidates tried", calls);
+	CHECK(np.nb_free == np.units && nat_ports_check(&np) == 0,
+	      "a failed allocation changed the counts");
+	nat_ports_fini(&np);
+}
+
+/* ---- translation ---- */
+
+struct pkt {
+	uint8_t b[256];
+	uint32_t len;
+};
+
+static uint16_t
+icmp_cksum(const void *icmp, uint32_t len)
+{
+	return (uint16_t)~rte_raw_cksum(icmp, len);
+}
+
+/* a random IPv4 packet of protocol proto with correct checksums */
+static void
+make_packet(struct pkt *p, uint8_t proto, bool udp_no_cksum)
+{
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)p->b;
+	uint8_t *l4 = p->b + sizeof(*ip);
+	uint32_t l4_len, i;
+
+	l4_len = 20 + (uint32_t)rte_rand_max(60);
+	for (i = 0; i < sizeof(p->b); i++)
+		p->b[i] = (uint8_t)rte_rand();
+	ip->version_ihl = RTE_IPV4_VHL_DEF;
+	ip->total_length = rte_cpu_to_be_16((uint16_t)(sizeof(*ip) + l4_len));
+	ip->next_proto_id = proto;
+	ip->fragment_offset = 0;
+	ip->hdr_checksum = 0;
+	p->len = sizeof(*ip) + l4_len;
+	switch (proto) {
+	case IPPROTO_TCP:
+		((struct rte_tcp_hdr *)l4)->data_off = 0x50;
+		((struct rte_tcp_hdr *)l4)->cksum = 0;
+		((struct rte_tcp_hdr *)l4)->cksum = rte_ipv4_udptcp_cksum(ip, l4);
+		break;
+	case IPPROTO_UDP:
+		((struct rte_udp_hdr *)l4)->dgram_len = rte_cpu_to_be_16((uint16_t)l4_len);
+		((struct rte_udp_hdr *)l4)->dgram_cksum = 0;
+		if (!udp_no_cksum)
+			((struct rte_udp_hdr *)l4)->dgram_cksum =
+				rte_ipv4_udptcp_cksum(ip, l4);
+		break;
+	case IPPROTO_ICMP:
+		((struct rte_icmp_hdr *)l4)->icmp_type = NAT_ICMP_ECHO_REQUEST;
+		((struct rte_icmp_hdr *)l4)->icmp_code = 0;
+		((struct rte_icmp_hdr *)l4)->icmp_cksum = 0;
+		((struct rte_icmp_hdr *)l4)->icmp_cksum = icmp_cksum(l4, l4_len);
+		break;
+	}
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+}
+
+/* whether a one's complement sum over a header with its checksum is right */
+static bool
+sum_ok(uint32_t sum)
+{
+	return nat_cksum_fold(sum) == 0xffff;
+}
+
+/* whether every checksum of p is right */
+static bool
+packet_ok(const struct pkt *p, const char **why)
+{
+	const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)p->b;
+	const uint8_t *l4 = p->b + sizeof(*ip);
+	uint32_t l4_len = p->len - sizeof(*ip);
+
+	if (!sum_ok(rte_raw_cksum(ip, sizeof(*ip)))) {
+		*why = "ipv4 header";
+		return false;
+	}
+	switch (ip->next_proto_id) {
+	case IPPROTO_UDP:
+		if (((const struct rte_udp_hdr *)l4)->dgram_cksum == 0)
+			break;
+		/* fall through */
+	case IPPROTO_TCP:
+		if (!sum_ok((uint32_t)rte_raw_cksum(l4, l4_len) +
+			    rte_ipv4_phdr_cksum(ip, 0))) {
+			*why = "tcp/udp";
+			return false;
+		}
+		break;
+	case IPPROTO_ICMP:
+		if (!sum_ok(rte_raw_cksum(l4, l4_len))) {
+			*why = "icmp";
+			return false;
+		}
+		break;
+	}
+	return true;
+}
+
+static void
+test_rewrite(unsigned int rounds)
+{
+	static const uint8_t protos[] = { IPPROTO_TCP, IPPROTO_UDP, IPPROTO_ICMP };
+	struct pkt p, orig;
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)p.b;
+	uint8_t *l4 = p.b + sizeof(*ip);
+	struct nat_l4_fields f;
+	unsigned int i;
+	const char *why = "";
+	uint32_t addr, old_addr;
+	uint16_t port, old_port, udp0;
+	bool src;
+
+	for (i = 0; i < rounds; i++) {
+		uint8_t proto = protos[i % RTE_DIM(protos)];
+		bool no_cksum = proto == IPPROTO_UDP && (i & 4);
+
+		make_packet(&p, proto, no_cksum);
+		orig = p;
+		src = (i & 1) != 0;
+		f = nat_l4_fields(l4, proto, src, p.len - sizeof(*ip));
+		old_addr = src ? ip->src_addr : ip->dst_addr;
+		old_port = nat_rd16(f.port);
+		addr = (uint32_t)rte_rand();
+		port = (uint16_t)rte_rand();
+		if (i % 97 == 0)
+			addr = 0;       /* corner values */
+		if (i % 89 == 0)
+			port = 0xffff;
+		nat_rewrite_v4(ip, l4, p.len - sizeof(*ip), src, addr, port, NULL);
+		CHECK(packet_ok(&p, &why), "round %u proto %u: %s checksum wrong",
+		      i, proto, why);
+		CHECK((src ? ip->src_addr : ip->dst_addr) == addr, "address not written");
+		CHECK(nat_rd16(f.port) == port, "port not written");
+		if (proto == IPPROTO_UDP) {
+			udp0 = ((struct rte_udp_hdr *)l4)->dgram_cksum;
+			CHECK(no_cksum == (udp0 == 0),
+			      "round %u: UDP checksum %#x (none before: %d)", i, udp0, no_cksum);
+		}
+		/* and back: the packet as it was, byte for byte */
+		nat_rewrite_v4(ip, l4, p.len - sizeof(*ip), src, old_addr, old_port, NULL);
+		CHECK(memcmp(p.b, orig.b, p.len) == 0, "round %u proto %u: no round trip",
+		      i, proto);
+		if (failures > 20)
+			break;
+	}
+}
+
+/*
+ * UDP: an update whose one's complement result is 0 is sent as 0xffff,
+ * since 0 would mean "no checksum" (RFC 768). The new port is chosen so
+ * that the patched checksum comes out as exactly 0.
+ */
+static void
+test_udp_zero_result(unsigned int rounds)
+{
+	struct pkt p;
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)p.b;
+	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(p.b + sizeof(*ip));
+	const char *why = "";
+	uint32_t addr, i, s;
+	uint16_t c, port;
+
+	for (i = 0; i < rounds; i++) {
+		make_packet(&p, IPPROTO_UDP, false);
+		addr = (uint32_t)rte_rand();
+		c = nat_cksum_update32(udp->dgram_cksum, ip->src_addr, addr);
+		s = nat_cksum_fold((uint32_t)(uint16_t)~c + (uint16_t)~udp->src_port);
+		port = (uint16_t)~s;
+		if (nat_cksum_update16(c, udp->src_port, port) != 0)
+			continue;       /* s was 0xffff: no port gives 0 */
+		nat_rewrite_v4(ip, udp, p.len - sizeof(*ip), true, addr, port, NULL);
+		CHECK(udp->dgram_cksum == 0xffff, "round %u: UDP checksum %#x, not 0xffff",
+		      i, udp->dgram_cksum);
+		CHECK(packet_ok(&p, &why), "round %u: %s checksum wrong", i, why);
+	}
+}
+
+/*
+ * ICMP errors about translated packets, both ways. Inbound: an inside host
+ * sends a packet, the NAT translates its source, a router answers the
+ * public address with an error quoting the translated packet. Outbound: a
+ * remote host sends to the public address, the NAT translates the
+ * destination, the inside host answers with an error quoting that. The
+ * quote holds 8 bytes of L4, all of it, or any length between;
+ * nat_icmp_error_translate() must turn it back into exactly the packet
+ * first sent, with every checksum right.
+ */
+static void
+test_icmp_error(unsigned int rounds, bool inbound)
+{
+	static const uint8_t protos[] = { IPPROTO_TCP, IPPROTO_UDP, IPPROTO_ICMP };
+	struct pkt orig, trans, err;
+	struct rte_ipv4_hdr *ip_orig = (struct rte_ipv4_hdr *)orig.b;
+	struct rte_ipv4_hdr *ip_trans = (struct rte_ipv4_hdr *)trans.b;
+	struct rte_ipv4_hdr *outer = (struct rte_ipv4_hdr *)err.b;
+	struct rte_icmp_hdr *icmp = (struct rte_icmp_hdr *)(err.b + sizeof(*outer));
+	struct rte_ipv4_hdr *quoted = (struct rte_ipv4_hdr *)(icmp + 1);
+	const uint32_t hl = sizeof(struct rte_ipv4_hdr);
+	struct nat_l4_fields f;
+	uint32_t new_addr, orig_addr, quoted_len, icmp_len, i;
+	uint16_t new_port, orig_port;
+	const char *why = "";
+
+	for (i = 0; i < rounds; i++) {
+		uint8_t proto = protos[i % RTE_DIM(protos)];
+		bool full = ((i / 3) % 3) == 1;
+
+		make_packet(&orig, proto, proto == IPPROTO_UDP && (i & 2));
+		/* the field the NAT translates: the source of an outbound
+		 * packet, the destination of an inbound one */
+		orig_addr = inbound ? ip_orig->src_addr : ip_orig->dst_addr;
+		f = nat_l4_fields(orig.b + hl, proto, inbound, orig.len - hl);
+		orig_port = nat_rd16(f.port);
+		new_addr = (uint32_t)rte_rand();
+		new_port = (uint16_t)rte_rand();
+		trans = orig;
+		nat_rewrite_v4(ip_trans, trans.b + hl, trans.len - hl, inbound,
+			       new_addr, new_port, NULL);
+
+		/* RFC 792 quotes 8 bytes of L4, RFC 1812 routers as much as fits */
+		quoted_len = full ? trans.len : hl + 8;
+		if ((i / 3) % 3 == 2)
+			quoted_len = hl + 8 + (uint32_t)rte_rand_max(trans.len - hl - 8);
+		icmp_len = sizeof(*icmp) + quoted_len;
+		memset(err.b, 0, sizeof(err.b));
+		outer->version_ihl = RTE_IPV4_VHL_DEF;
+		outer->time_to_live = 64;
+		outer->next_proto_id = IPPROTO_ICMP;
+		outer->total_length = rte_cpu_to_be_16((uint16_t)(sizeof(*outer) + icmp_len));
+		/* inbound: from a router to the public address; outbound: from
+		 * the inside host (the translated destination) to the remote */
+		outer->src_addr = inbound ? (uint32_t)rte_rand() : new_addr;
+		outer->dst_addr = inbound ? new_addr : (uint32_t)rte_rand();
+		outer->hdr_checksum = rte_ipv4_cksum(outer);
+		icmp->icmp_type = (i & 2) ? NAT_ICMP_TIME_EXCEEDED : NAT_ICMP_DEST_UNREACH;
+		icmp->icmp_code = (uint8_t)(i & 3);
+		memcpy(quoted, trans.b, quoted_len);
+		icmp->icmp_cksum = icmp_cksum(icmp, icmp_len);
+		err.len = sizeof(*outer) + icmp_len;
+		CHECK(nat_icmp_is_error(icmp->icmp_type), "type %u not an error",
+		      icmp->icmp_type);
+
+		nat_icmp_error_translate(outer, icmp, quoted, quoted_len, inbound,
+					 orig_addr, orig_port);
+
+		CHECK((inbound ? outer->dst_addr : outer->src_addr) == orig_addr,
+		      "outer address not translated");
+		CHECK(sum_ok(rte_raw_cksum(outer, sizeof(*outer))),
+		      "round %u: outer IPv4 checksum wrong", i);
+		CHECK(sum_ok(rte_raw_cksum(icmp, icmp_len)),
+		      "round %u proto %u full %d: ICMP checksum wrong", i, proto, full);
+		/*
+		 * A quote that ends inside the TCP checksum (17 bytes of L4)
+		 * cannot have that byte restored: the other one is missing
+		 * (Linux leaves it too); every other byte is what was sent.
+		 */
+		if (proto == IPPROTO_TCP && quoted_len == hl + 17)
+			((uint8_t *)quoted)[hl + 16] = orig.b[hl + 16];
+		CHECK(memcmp(quoted, orig.b, quoted_len) == 0,
+		      "round %u proto %u quoted %u inbound %d: quoted packet is not what was sent",
+		      i, proto, quoted_len, inbound);
+		if (quoted_len == trans.len) {
+			struct pkt q;
+
+			memcpy(q.b, quoted, quoted_len);
+			q.len = quoted_len;
+			CHECK(packet_ok(&q, &why), "round %u: quoted %s checksum wrong",
+			      i, why);
+		}
+		if (failures > 20)
+			break;
+	}
+}
+
+/* ---- mapping table ---- */
+
+static struct nat_mapping
+mapping(uint32_t in_addr, uint16_t in_port, uint32_t pub_addr, uint16_t pub_port,
+	uint32_t rem_addr, uint16_t rem_port, uint8_t proto)
+{
+	struct nat_mapping m;
+
+	memset(&m, 0, sizeof(m));
+	m.in_addr = in_addr;
+	m.in_port = in_port;
+	m.pub_addr = pub_addr;
+	m.pub_port = pub_port;
+	m.rem_addr = rem_addr;
+	m.rem_port = rem_port;
+	m.proto = proto;
+	return m;
+}
+
+static struct nat_mapping *
+lookup1(const struct nat_table *t, struct nat_key k)
+{
+	const struct nat_key *kp = &k;
+	struct nat_mapping *m;
+
+	nat_table_lookup_bulk(t, &kp, 1, &m);
+	return m;
+}
+
+static void
+test_table_basic(void)
+{
+	struct nat_table t;
+	struct nat_mapping tm, *m, *m2;
+	struct nat_key k;
+	uint64_t id;
+	uint32_t addr;
+	int err = 0;
+
+	CHECK(nat_table_create(&t, "x", 0, SOCKET_ID_ANY) == -EINVAL, "capacity 0");
+	CHECK(nat_table_create(&t, "a_name_of_21_chars___", 4, SOCKET_ID_ANY) == -EINVAL,
+	      "a 21-character name");
+	if (nat_table_create(&t, "basic", 2, SOCKET_ID_ANY) != 0) {
+		CHECK(false, "create");
+		return;
+	}
+	tm = mapping(0x0a000001, 1000, 0xc0000201, 2000, 0x08080808, 53, IPPROTO_UDP);
+	m = nat_table_add(&t, &tm, &err);
+	CHECK(m != NULL && m->state == NAT_LIVE, "add: %d", err);
+	if (m == NULL)
+		goto out;
+	nat_table_publish(m, 77);
+	k = nat_key_out(m);
+	CHECK(lookup1(&t, k) == m && nat_mapping_is_out(m, &k), "out key");
+	k = nat_key_in(m);
+	CHECK(lookup1(&t, k) == m && !nat_mapping_is_out(m, &k), "in key");
+	CHECK(nat_table_tuple_taken(&t, 0xc0000201, 2000, 0x08080808, 53, IPPROTO_UDP),
+	      "public tuple not taken");
+	CHECK(!nat_table_tuple_taken(&t, 0xc0000201, 2000, 0x08080808, 54, IPPROTO_UDP) &&
+	      !nat_table_tuple_taken(&t, 0xc0000201, 2000, 0x08080808, 53, IPPROTO_TCP),
+	      "another remote port or protocol taken");
+	CHECK(nat_table_snapshot(m, &id, &addr) == 1 && id == 77 && addr == 0x0a000001,
+	      "snapshot of a live mapping");
+
+	/* a second inside host on the same public tuple: refused, nothing changed */
+	tm = mapping(0x0a000002, 1000, 0xc0000201, 2000, 0x08080808, 53, IPPROTO_UDP);
+	CHECK(nat_table_add(&t, &tm, &err) == NULL && err == -EEXIST,
+	      "a taken public tuple handed out (%d)", err);
+	CHECK(nat_table_count(&t) == 1 && lookup1(&t, nat_key_out(&tm)) == NULL,
+	      "a refused add left something behind");
+	/* the same inside tuple again: refused */
+	tm = mapping(0x0a000001, 1000, 0xc0000201, 2001, 0x08080808, 53, IPPROTO_UDP);
+	CHECK(nat_table_add(&t, &tm, &err) == NULL && err != 0, "a duplicate out key");
+	CHECK(nat_table_count(&t) == 1, "a refused add counted");
+
+	/* full */
+	tm = mapping(0x0a000003, 1, 0xc0000201, 3, 0x08080808, 53, IPPROTO_UDP);
+	m2 = nat_table_add(&t, &tm, &err);
+	CHECK(m2 != NULL, "second mapping");
+	tm = mapping(0x0a000004, 1, 0xc0000201, 4, 0x08080808, 53, IPPROTO_UDP);
+	CHECK(nat_table_add(&t, &tm, &err) == NULL && err == -ENOSPC, "a full table took more");
+
+	/* hold-down: the out key goes, the public tuple stays taken */
+	nat_table_hold(&t, m, 1234, 78);
+	CHECK(m->state == NAT_HELD && m->held_until == 1234 && m->id == 78, "held state");
+	CHECK(lookup1(&t, nat_key_out(m)) == NULL, "out key of a held mapping");
+	CHECK(lookup1(&t, nat_key_in(m)) == m, "in key of a held mapping gone");
+	CHECK(nat_table_tuple_taken(&t, 0xc0000201, 2000, 0x08080808, 53, IPPROTO_UDP),
+	      "held tuple not taken");
+	CHECK(nat_table_snapshot(m, &id, &addr) == 0, "snapshot of a held mapping");
+	/* a new mapping of the same inside tuple gets another public port */
+	if (m2 != NULL)
+		nat_table_remove(&t, m2);
+	tm = mapping(0x0a000001, 1000, 0xc0000201, 2001, 0x08080808, 53, IPPROTO_UDP);
+	m2 = nat_table_add(&t, &tm, &err);
+	CHECK(m2 != NULL && m2 != m, "new mapping of an inside tuple in hold-down: %d", err);
+	nat_table_remove(&t, m);
+	CHECK(!nat_table_tuple_taken(&t, 0xc0000201, 2000, 0x08080808, 53, IPPROTO_UDP),
+	      "removed tuple still taken");
+	CHECK(nat_table_count(&t) == 1, "count %u", nat_table_count(&t));
+	if (m2 != NULL)
+		nat_table_remove(&t, m2);
+	CHECK(nat_table_count(&t) == 0, "count after removing all");
+
+	/* ICMP echo: the identifier in both port places of each key */
+	tm = mapping(0x0a000001, 0x1234, 0xc0000201, 0x4321, 0x08080808, 0, IPPROTO_ICMP);
+	m = nat_table_add(&t, &tm, &err);
+	CHECK(m != NULL, "ICMP mapping: %d", err);
+	if (m != NULL) {
+		struct nat_key req = { .src = 0x0a000001, .dst = 0x08080808,
+			.sport = 0x1234, .dport = 0x1234, .proto = IPPROTO_ICMP };
+		struct nat_key rep = { .src = 0x08080808, .dst = 0xc0000201,
+			.sport = 0x4321, .dport = 0x4321, .proto = IPPROTO_ICMP };
+
+		CHECK(lookup1(&t, req) == m && nat_mapping_is_out(m, &req),
+		      "echo request not found");
+		CHECK(lookup1(&t, rep) == m && !nat_mapping_is_out(m, &rep),
+		      "echo reply not found");
+		CHECK(nat_table_tuple_taken(&t, 0xc0000201, 0x4321, 0x08080808, 0x9999,
+					    IPPROTO_ICMP), "ICMP public id not taken");
+		nat_table_remove(&t, m);
+	}
+out:
+	nat_table_free(&t);
+}
+
+/* random adds, holds and removes against a list of what should be there */
+static void
+test_table_model(unsigned int ops)
+{
+	enum { CAP = 256, SPACE = 64 };
+	static struct nat_mapping want[CAP];   /* by record index */
+	struct nat_table t;
+	struct nat_mapping tm, *m;
+	unsigned int i, j, live = 0, held = 0, adds = 0, conflicts = 0;
+	int err;
+
+	if (nat_table_create(&t, "model", CAP, SOCKET_ID_ANY) != 0) {
+		CHECK(false, "create");
+		return;
+	}
+	memset(want, 0, sizeof(want));
+	for (i = 0; i < ops; i++) {
+		uint32_t op = (uint32_t)rte_rand_max(4);
+
+		if (op < 2) {
+			/* small spaces, so conflicts happen */
+			tm = mapping(0x0a000000 + (uint32_t)rte_rand_max(SPACE),
+				     (uint16_t)rte_rand_max(4),
+				     0xc0000200 + (uint32_t)rte_rand_max(2),
+				     (uint16_t)rte_rand_max(SPACE),
+				     0x08080800 + (uint32_t)rte_rand_max(4),
+				     (uint16_t)rte_rand_max(2), IPPROTO_UDP);
+			bool clash = false;
+
+			for (j = 0; j < CAP; j++) {
+				struct nat_mapping *w = &want[j];
+				struct nat_key a = nat_key_out(&tm), b = nat_key_in(&tm);
+				struct nat_key wo = nat_key_out(w), wi = nat_key_in(w);
+
+				if (w->state == NAT_FREE)
+					continue;
+				if ((w->state == NAT_LIVE && memcmp(&a, &wo, sizeof(a)) == 0) ||
+				    memcmp(&b, &wi, sizeof(b)) == 0 ||
+				    memcmp(&a, &wi, sizeof(a)) == 0 ||
+				    (w->state == NAT_LIVE && memcmp(&b, &wo, sizeof(b)) == 0))
+					clash = true;
+			}
+			m = nat_table_add(&t, &tm, &err);
+			if (clash || live + held == CAP) {
+				CHECK(m == NULL, "op %u: add accepted a clash or a full table", i);
+				conflicts++;
+				continue;
+			}
+			CHECK(m != NULL, "op %u: add refused: %d", i, err);
+			if (m == NULL)
+				continue;
+			want[nat_table_index(&t, m)] = *m;
+			live++;
+			adds++;
+		} else {
+			j = (unsigned int)rte_rand_max(CAP);
+			m = &t.rec[j];
+			if (want[j].state == NAT_FREE)
+				continue;
+			if (op == 2 && want[j].state == NAT_LIVE) {
+				nat_table_hold(&t, m, i, i);
+				want[j].state = NAT_HELD;
+				live--;
+				held++;
+			} else {
+				nat_table_remove(&t, m);
+				if (want[j].state == NAT_LIVE)
+					live--;
+				else
+					held--;
+				want[j].state = NAT_FREE;
+			}
+		}
+		CHECK(nat_table_count(&t) == live + held, "op %u: count", i);
+		/* every key of every record that should be there, and not more */
+		for (j = 0; j < CAP; j++) {
+			struct nat_mapping *w = &want[j];
+
+			if (w->state == NAT_FREE)
+				continue;
+			CHECK(lookup1(&t, nat_key_in(w)) == &t.rec[j], "op %u: in key", i);
+			CHECK((lookup1(&t, nat_key_out(w)) == &t.rec[j]) ==
+			      (w->state == NAT_LIVE), "op %u: out key", i);
+		}
+		if (failures > 20)
+			break;
+	}
+	CHECK(adds > 0 && conflicts > 0, "model run without adds (%u) or conflicts (%u)",
+	      adds, conflicts);
+	printf("table model: %u ops, %u added, %u refused\n", ops, adds, conflicts);
+	nat_table_free(&t);
+}
+
+int
+main(int argc, char **argv)
+{
+	if (rte_eal_init(argc, argv) < 0) {
+		printf("EAL init failed\n");
+		return 1;
+	}
+	rte_srand(0x7a7);
+	test_shares();
+	test_alloc_errors();
+	test_alloc_exhausted();
+	test_alloc_model(1024, 65535, 1024, 5, 20000);  /* 63 ports */
+	test_alloc_model(40000, 40007, 2, 1, 5000);     /* 4 ports: exhaustion */
+	test_alloc_model(100, 100, 1, 0, 2000);         /* 1 port */
+	test_table_basic();
+	test_table_model(20000);
+	test_rewrite(30000);
+	test_udp_zero_result(1000);
+	test_icmp_error(30000, true);
+	test_icmp_error(30000, false);
+	rte_eal_cleanup();
+	printf("%u checks, %u failed\n", checks, failures);
+	return failures == 0 ? 0 : 1;
+}
