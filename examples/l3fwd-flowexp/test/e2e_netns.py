@@ -34,7 +34,8 @@ Checks:
     without a SYN, no port shortage; at exit every port is back on every
     worker (nat_active 0, free + held == share).
 
-Exit status 77 (skipped) when namespaces or veth pairs cannot be made (not
+Exit status 77 (skipped) when the DPDK build has no net_af_packet driver,
+or when namespaces or veth pairs cannot be made (not
 root, no `ip netns`, no ethtool or curl). Everything made is removed in any
 case. The run takes a few seconds.
 
@@ -440,6 +441,18 @@ def json_lines_text(text):
     return {}
 
 
+def driver_check(binary):
+    """Skip where the DPDK the example runs on has no net_af_packet (the
+    cut-down LTS builds of scripts/dpdk-compat.sh): EAL refuses the vdev."""
+    r = subprocess.run([binary, "--no-huge", "-m", "64", "--no-pci", "-l", "0",
+                        "--log-level=lib.eal:error", "--file-prefix",
+                        "fxnetns_probe_%d" % os.getpid(), "--vdev", "net_af_packet0,iface=lo",
+                        "--", "--help"], capture_output=True, text=True, timeout=60)
+    shutil.rmtree("/var/run/dpdk/fxnetns_probe_%d" % os.getpid(), ignore_errors=True)
+    if "failed to parse device" in r.stdout + r.stderr:
+        raise Skip("this DPDK build has no net_af_packet driver")
+
+
 def main(argv):
     helpers = {"--serve": lambda a: serve(a[0], a[1]), "--tcp-client": lambda a: tcp_client(a[0]),
                "--udp-client": lambda a: udp_client(a[0]), "--udp-probe": lambda a: udp_probe(a[0])}
@@ -461,6 +474,7 @@ def main(argv):
     topo = None
     try:
         preflight()
+        driver_check(binary)
         topo = Topology()
         with tempfile.TemporaryDirectory(prefix="fxnetns_") as tmp:
             try:
