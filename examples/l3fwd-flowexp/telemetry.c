@@ -96,9 +96,10 @@ static const struct fx_emitter tel_emitter = {
 	.open = tel_open, .close = tel_close, .u64 = tel_u64, .str = tel_str,
 };
 
+/* a dictionary from an emitter function, unless the example is stopping */
 static int
-cmd_stats(const char *cmd __rte_unused, const char *params __rte_unused,
-	  struct rte_tel_data *d)
+emit_dict(struct rte_tel_data *d,
+	  void (*emit)(const struct fx_emitter *e, void *ctx))
 {
 	struct tel_ctx t = { .top = d };
 
@@ -108,26 +109,23 @@ cmd_stats(const char *cmd __rte_unused, const char *params __rte_unused,
 		return -ESHUTDOWN;
 	}
 	rte_tel_data_start_dict(d);
-	fx_stats_emit(&tel_emitter, &t);
+	emit(&tel_emitter, &t);
 	pthread_mutex_unlock(&tel_lock);
 	return 0;
+}
+
+static int
+cmd_stats(const char *cmd __rte_unused, const char *params __rte_unused,
+	  struct rte_tel_data *d)
+{
+	return emit_dict(d, fx_stats_emit);
 }
 
 static int
 cmd_nat(const char *cmd __rte_unused, const char *params __rte_unused,
 	struct rte_tel_data *d)
 {
-	struct tel_ctx t = { .top = d };
-
-	pthread_mutex_lock(&tel_lock);
-	if (tel_stopped) {
-		pthread_mutex_unlock(&tel_lock);
-		return -ESHUTDOWN;
-	}
-	rte_tel_data_start_dict(d);
-	fx_nat_emit(&tel_emitter, &t);
-	pthread_mutex_unlock(&tel_lock);
-	return 0;
+	return emit_dict(d, fx_nat_emit);
 }
 
 static int
