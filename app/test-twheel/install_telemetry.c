@@ -13,47 +13,15 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/un.h>
-#include <unistd.h>
 
 #include <rte_eal.h>
 #include <rte_lcore.h>
 
 #include <twheel.h>
 
+#include "telemetry_query.h"
+
 #define WHEEL_NAME "install_tel"
-
-static int
-telemetry_query(const char *cmd, char *reply, size_t len)
-{
-	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	ssize_t n;
-	int fd;
-
-	snprintf(addr.sun_path, sizeof(addr.sun_path), "%s/dpdk_telemetry.v2",
-		 rte_eal_get_runtime_dir());
-	fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
-	if (fd < 0)
-		return -1;
-	if (connect(fd, (struct sockaddr *)&addr, sizeof(addr)) != 0)
-		goto fail;
-	/* the server greets with its info message first */
-	if (read(fd, reply, len - 1) <= 0)
-		goto fail;
-	if (write(fd, cmd, strlen(cmd)) < 0)
-		goto fail;
-	n = read(fd, reply, len - 1);
-	if (n <= 0)
-		goto fail;
-	reply[n] = '\0';
-	close(fd);
-	return 0;
-fail:
-	perror(addr.sun_path);
-	close(fd);
-	return -1;
-}
 
 int
 main(int argc, char **argv)
@@ -69,8 +37,10 @@ main(int argc, char **argv)
 	w = twheel_create(&cfg);
 	if (w == NULL)
 		return 1;
-	if (telemetry_query("/twheel/list", reply, sizeof(reply)) != 0)
+	if (telemetry_query("/twheel/list", reply, sizeof(reply)) != 0) {
+		printf("no answer from the telemetry socket\n");
 		return 1;
+	}
 	ok = strstr(reply, "\"" WHEEL_NAME "\"") != NULL;
 	printf("/twheel/list: %s (%s)\n", reply, ok ? "listed" : "NOT listed");
 	twheel_free(w);

@@ -24,6 +24,7 @@
 
 #include <twheel.h>
 
+#include "telemetry_query.h"
 #include "test.h"
 #include "test_twheel_util.h"
 
@@ -1181,36 +1182,6 @@ test_mem_info(void)
 			  mi.ring_bytes + mi.wheel_bytes, "total");
 	twheel_free(w);
 	return TEST_SUCCESS;
-}
-
-/* Ask the running EAL's telemetry socket, as dpdk-telemetry.py would. */
-static int
-telemetry_query(const char *cmd, char *buf, size_t len)
-{
-	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	ssize_t n;
-	int fd;
-
-	snprintf(addr.sun_path, sizeof(addr.sun_path), "%s/dpdk_telemetry.v2",
-		 rte_eal_get_runtime_dir());
-	fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
-	if (fd < 0)
-		return -errno;
-	if (connect(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
-		close(fd);
-		return -ENOTCONN;
-	}
-	n = read(fd, buf, len - 1);          /* the greeting */
-	if (n <= 0 || write(fd, cmd, strlen(cmd)) < 0) {
-		close(fd);
-		return -EIO;
-	}
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n <= 0)
-		return -EIO;
-	buf[n] = '\0';
-	return 0;
 }
 
 static int
