@@ -590,12 +590,18 @@ static void
 records(struct fx_nat *nt, const struct twheel_fired *f, unsigned int n,
 	uint64_t now)
 {
-	struct nat_mapping *m;
-	unsigned int i;
+	struct nat_mapping *batch[RTE_HASH_LOOKUP_BULK_MAX], *m;
+	unsigned int i, j;
 
 	for (i = 0; i < n; i++)
 		rte_prefetch0(f[i].payload);
 	for (i = 0; i < n; i++) {
+		if (i % RTE_HASH_LOOKUP_BULK_MAX == 0) {
+			/* the keys the next records delete, looked up together */
+			for (j = 0; j < RTE_HASH_LOOKUP_BULK_MAX && i + j < n; j++)
+				batch[j] = f[i + j].payload;
+			nat_table_warm(&nt->tbl, batch, j);
+		}
 		m = f[i].payload;
 		if (m->state == NAT_HELD) {
 			mapping_release(nt, m);

@@ -100,6 +100,24 @@ nat_table_lookup_bulk(const struct nat_table *t, const struct nat_key **keys,
 			&t->rec[(uint32_t)(uintptr_t)data[i]] : NULL;
 }
 
+void
+nat_table_warm(const struct nat_table *t, struct nat_mapping *const *m,
+	       unsigned int n)
+{
+	struct nat_key keys[RTE_HASH_LOOKUP_BULK_MAX];
+	const void *kp[RTE_HASH_LOOKUP_BULK_MAX];
+	int32_t pos[RTE_HASH_LOOKUP_BULK_MAX];
+	unsigned int i;
+
+	RTE_ASSERT(n <= RTE_HASH_LOOKUP_BULK_MAX);
+	for (i = 0; i < n; i++) {
+		keys[i] = m[i]->state == NAT_LIVE ? nat_key_out(m[i]) : nat_key_in(m[i]);
+		kp[i] = &keys[i];
+	}
+	if (n != 0)
+		rte_hash_lookup_bulk(t->hash, kp, n, pos);
+}
+
 bool
 nat_table_tuple_taken(const struct nat_table *t, uint32_t pub_addr,
 		      uint16_t pub_port, uint32_t rem_addr, uint16_t rem_port,

@@ -193,6 +193,15 @@ nat_table_publish(struct nat_mapping *m, uint64_t id)
 void nat_table_hold(struct nat_table *t, struct nat_mapping *m,
 		    uint64_t held_until, uint64_t id);
 
+/**
+ * Before ending or removing n mappings: look up together the key each
+ * will lose next (a live mapping's out key, a held one's in key), so that
+ * the cache misses on their buckets and stored keys overlap instead of
+ * coming one delete at a time. n <= RTE_HASH_LOOKUP_BULK_MAX.
+ */
+void nat_table_warm(const struct nat_table *t, struct nat_mapping *const *m,
+		    unsigned int n);
+
 /** Remove a mapping (live or held): both keys that remain, then the record. */
 void nat_table_remove(struct nat_table *t, struct nat_mapping *m);
 
