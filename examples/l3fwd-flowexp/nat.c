@@ -32,12 +32,6 @@
 /* owner of each public port (worker index; 0xff outside the range) */
 static uint8_t port_owner[65536];
 
-bool
-fx_nat_enabled(void)
-{
-	return fx_nat_conf.enabled;
-}
-
 int
 fx_nat_setup(unsigned int nb_workers)
 {
@@ -621,19 +615,24 @@ records(struct fx_nat *nt, const struct twheel_fired *f, unsigned int n,
 }
 
 bool
-fx_nat_poll(struct fx_nat *nt, uint64_t now)
+fx_nat_poll(struct fx_nat *nt, uint64_t now, bool ask)
 {
-	unsigned int n = twheel_sweep(nt->wheel, now, nt->budget, nt->fired);
 	struct twheel_stats ws;
-	bool more;
+	uint64_t exhausted = 0;
+	unsigned int n;
 
+	if (ask) {
+		twheel_stats_get(nt->wheel, &ws);
+		exhausted = ws.budget_exhausted;
+	}
+	n = twheel_sweep(nt->wheel, now, nt->budget, nt->fired);
 	records(nt, nt->fired, n, now);
-	twheel_stats_get(nt->wheel, &ws);
+	if (!ask)
+		return false;
 	/* more may be due: the budget ran out, or hold-downs were just
 	 * scheduled that may have ended by now already */
-	more = ws.budget_exhausted != nt->exhausted_seen || n != 0;
-	nt->exhausted_seen = ws.budget_exhausted;
-	return more;
+	twheel_stats_get(nt->wheel, &ws);
+	return ws.budget_exhausted != exhausted || n != 0;
 }
 
 void

@@ -52,6 +52,7 @@
 #include <rte_mbuf.h>
 
 #include "flow_table.h"
+#include "nat_conf.h"
 #include "nat_ports.h"
 #include "nat_table.h"
 #include "parse.h"
@@ -93,12 +94,15 @@ struct fx_nat {
 	uint32_t budget;
 	uint64_t tmo_cycles[FX_TMO_MAX];
 	uint64_t holddown_cycles;
-	uint64_t exhausted_seen;          /**< wheel's budget_exhausted at the last poll */
 	struct fx_nat_stats st;
 };
 
 /** Whether masquerade is on (--nat-pool given). */
-bool fx_nat_enabled(void);
+static inline bool
+fx_nat_enabled(void)
+{
+	return fx_nat_conf.enabled;
+}
 
 /**
  * Start-up, main lcore: the port owner table for nb_workers workers.
@@ -135,10 +139,11 @@ void fx_nat_translate(struct fx_nat *nt, uint64_t now, struct rte_mbuf **pkts,
 
 /**
  * Owner: one bounded sweep of the mapping wheel at time now.
- * @return whether more may be due at now (the budget ran out, or records
- *   were handled and may have scheduled hold-downs already over).
+ * @return with `ask`, whether more may be due at now (the budget ran out,
+ *   or records were handled and may have scheduled hold-downs already
+ *   over); false without.
  */
-bool fx_nat_poll(struct fx_nat *nt, uint64_t now);
+bool fx_nat_poll(struct fx_nat *nt, uint64_t now, bool ask);
 
 /** Owner, at exit: end every mapping and release its port. */
 void fx_nat_drain(struct fx_nat *nt);

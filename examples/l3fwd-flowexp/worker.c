@@ -464,29 +464,34 @@ handle(struct fx_lcore *lc, const struct fx_route_table *rt,
 		track(lc, rt, pkts, n);
 }
 
-/* One expiry poll of the flows and of the NAT mappings at lc->now.
- * Returns whether either stopped on its budget. */
+/*
+ * One expiry poll of the flows and of the NAT mappings at lc->now. With
+ * `ask`, returns whether more may be due at lc->now (--clock pcap expires
+ * everything before a packet); the loop's own polls do not ask, so they
+ * read no wheel statistics.
+ */
 static bool
-expire(struct fx_lcore *lc)
+expire(struct fx_lcore *lc, bool ask)
 {
 	struct twheel_stats ws;
 	uint64_t exhausted = 0;
 	bool more = false;
 
 	if (lc->ops != NULL) {
-		if (lc->wheel != NULL) {
+		ask = ask && lc->wheel != NULL;
+		if (ask) {
 			twheel_stats_get(lc->wheel, &ws);
 			exhausted = ws.budget_exhausted;
 		}
 		lc->ops->poll(lc);
 		fx_flows_flush(lc);
-		if (lc->wheel != NULL) {
+		if (ask) {
 			twheel_stats_get(lc->wheel, &ws);
 			more = ws.budget_exhausted != exhausted;
 		}
 	}
 	if (fx_nat_enabled())
-		more |= fx_nat_poll(&lc->nat, lc->now);
+		more |= fx_nat_poll(&lc->nat, lc->now, ask);
 	return more;
 }
 
@@ -498,7 +503,7 @@ clock_advance(struct fx_lcore *lc, uint64_t t)
 	if (t > lc->vnow)
 		lc->vnow = t;
 	lc->now = lc->vnow;
-	while (expire(lc))
+	while (expire(lc, true))
 		;
 }
 
@@ -653,7 +658,7 @@ fx_worker_main(void *arg __rte_unused)
 		    likely(!expiry_held(lc, t0))) {
 			lc->now = fx_conf.clock == FX_CLOCK_TSC ? t0 : lc->vnow;
 			lc->poll_removed = 0;
-			expire(lc);
+			expire(lc, false);
 			t1 = rte_rdtsc();
 			FX_STAT_MAX(st, sweep_max, t1 - t0);
 			FX_STAT_MAX(st, poll_removed_max, lc->poll_removed);
