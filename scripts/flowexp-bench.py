@@ -159,7 +159,13 @@ class Run:
         if self.worker_stat is None:
             for t in os.listdir("/proc/%d/task" % self.ex.pid):
                 p = "/proc/%d/task/%s" % (self.ex.pid, t)
-                if open(p + "/comm").read().strip() == "rte-worker-1":
+                try:
+                    comm = open(p + "/comm").read().strip()
+                except OSError:
+                    # a thread that ended after listdir: the telemetry
+                    # server's thread for a client that just disconnected
+                    continue
+                if comm == "rte-worker-1":
                     self.worker_stat = p + "/stat"
         f = open(self.worker_stat).read().rsplit(")", 1)[1].split()
         return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")

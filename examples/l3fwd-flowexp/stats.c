@@ -144,6 +144,12 @@ fx_stats_hold_expiry(unsigned int ms)
 		__atomic_store_n(&fx_workers[w]->hold_until, until, __ATOMIC_RELAXED);
 }
 
+static const char *const stage_names[FX_STAGE_MAX] = {
+#define FX_STAGE_NAME(e, s) "stage_" s "_cycles",
+	FX_STAGES(FX_STAGE_NAME)
+#undef FX_STAGE_NAME
+};
+
 static void
 emit_lcore(const struct fx_lcore *lc, const struct fx_emitter *e, void *ctx)
 {
@@ -167,6 +173,8 @@ emit_lcore(const struct fx_lcore *lc, const struct fx_emitter *e, void *ctx)
 		snprintf(name, sizeof(name), "active_%s", fx_tmo_names[t]);
 		e->u64(ctx, name, GET(lc, active_tmo[t]));
 	}
+	for (t = 0; fx_conf.bench && t < FX_STAGE_MAX; t++)
+		e->u64(ctx, stage_names[t], GET(lc, stage_cycles[t]));
 	if (lc->ops != NULL && lc->ops->emit != NULL)
 		lc->ops->emit(lc, e, ctx);
 	if (fx_nat_enabled())
@@ -223,6 +231,8 @@ fx_stats_emit(const struct fx_emitter *e, void *ctx)
 		snprintf(name, sizeof(name), "active_%s", fx_tmo_names[t]);
 		e->u64(ctx, name, SUM(active_tmo[t]));
 	}
+	for (t = 0; fx_conf.bench && t < FX_STAGE_MAX; t++)
+		e->u64(ctx, stage_names[t], SUM(stage_cycles[t]));
 	e->close(ctx);
 
 	for (w = 0; w < fx_nb_workers; w++) {

@@ -27,7 +27,23 @@
 	X(active) X(created) X(refreshed) X(expired) X(invalidated) \
 	X(drained) X(table_full) X(evicted) X(evict_miss) X(shortened) X(reopened) \
 	X(fragments) \
-	X(stale_requests) X(loops) X(stalls) X(busy_cycles)
+	X(stale_requests) X(loops) X(stalls) X(busy_cycles) X(expiry_cycles)
+
+/*
+ * --bench only: where a worker's cycles go, summed per stage of a burst
+ * (TSC, worker.c). Divided by the packets received they give the cost of
+ * each stage per packet; busy_cycles minus their sum is the loop itself.
+ */
+#define FX_STAGES(X) \
+	X(RX, "rx") X(PARSE, "parse") X(HANDOFF, "handoff") X(NAT, "nat") \
+	X(LOOKUP, "lookup") X(FLOW, "flow") X(FORWARD, "forward") X(TX, "tx")
+
+enum fx_stage {
+#define FX_STAGE_ENUM(e, s) FX_STAGE_ ## e,
+	FX_STAGES(FX_STAGE_ENUM)
+#undef FX_STAGE_ENUM
+	FX_STAGE_MAX
+};
 
 struct fx_lcore_stats {
 #define FX_COUNTER_FIELD(n) uint64_t n;
@@ -46,6 +62,7 @@ struct fx_lcore_stats {
 	uint64_t rx[RTE_MAX_ETHPORTS];       /**< received on the port */
 	uint64_t tx[RTE_MAX_ETHPORTS];       /**< sent on the port */
 	uint64_t dropped[RTE_MAX_ETHPORTS];  /**< see doc: rx port for policy, tx port for a full queue */
+	uint64_t stage_cycles[FX_STAGE_MAX]; /**< --bench only (FX_STAGES) */
 };
 
 /* Owner-side updates; a reader on another thread sees whole values. */

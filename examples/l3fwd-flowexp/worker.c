@@ -22,11 +22,15 @@
  *      resolved once per direction;
  *   5. send what is buffered per port;
  *   6. one expiry poll (expiry_*.c), timed: the longest is "sweep_max",
- *      the most flows one poll removed "poll_removed_max" (a benchmark
- *      may hold the polls for a while with /l3fwd_flowexp/hold);
+ *      the most flows one poll removed "poll_removed_max", all of them
+ *      add up to "expiry_cycles" (a benchmark may hold the polls for a
+ *      while with /l3fwd_flowexp/hold);
  *   7. report a quiescent state for route replacement, and time the whole
  *      iteration: the longest is "loop_max", longer than 100 us a "stall";
  *      the iterations that had packets add up to "busy_cycles" (TSC).
+ * With --bench each stage of a burst is timed too (rx, parse, handoff,
+ * nat, lookup, flow, forward, tx: stats.h), so a benchmark can say where
+ * a packet's cycles go; without it the stage marks read no clock.
  * No lock, no system call, no allocation: the mbufs come from the pools
  * and everything else was allocated before launch.
  *
@@ -300,6 +304,27 @@ full:
 
 /* ---- one burst ---- */
 
+/* ---- --bench: cycles per stage (stats.h, FX_STAGES) ---- */
+
+static inline uint64_t
+stage_start(void)
+{
+	return unlikely(fx_conf.bench) ? rte_rdtsc() : 0;
+}
+
+/* Add the cycles since t0 to stage s; returns the TSC now (0 without --bench). */
+static inline uint64_t
+stage_end(struct fx_lcore *lc, enum fx_stage s, uint64_t t0)
+{
+	uint64_t t;
+
+	if (likely(!fx_conf.bench))
+		return 0;
+	t = rte_rdtsc();
+	FX_STAT_ADD(&lc->st, stage_cycles[s], t - t0);
+	return t;
+}
+
 /*
  * Parse a received burst: malformed frames are counted and dropped, the
  * others compacted to the front of pkts with their parse result and key
@@ -348,6 +373,7 @@ static void
 route_only(struct fx_lcore *lc, const struct fx_route_table *rt,
 	   struct rte_mbuf **pkts, uint16_t n)
 {
+	uint64_t t = stage_start();
 	const struct fx_pkt *p;
 	uint16_t i, out;
 
@@ -356,12 +382,14 @@ route_only(struct fx_lcore *lc, const struct fx_route_table *rt,
 		out = fx_route_lookup(rt, &p->key, p->dir ^ 1, pkts[i]->port);
 		forward(lc, pkts[i], p, out);
 	}
+	stage_end(lc, FX_STAGE_FORWARD, t);
 }
 
 /*
  * Track and forward parsed packets this worker owns (its own, or handed
  * to it): look the keys up together, prefetch the hit flows, then per
- * packet refresh or create the flow and forward by its cached route.
+ * packet refresh or create the flow and take the output port from its
+ * cached route; then forward the burst.
  */
 static void
 track(struct fx_lcore *lc, const struct fx_route_table *rt,
@@ -370,13 +398,15 @@ track(struct fx_lcore *lc, const struct fx_route_table *rt,
 	const void *keys[MAX_PKT_BURST];
 	hash_sig_t sig[MAX_PKT_BURST];
 	int32_t pos[MAX_PKT_BURST];
+	uint16_t outs[MAX_PKT_BURST];
 	struct fx_flow *flows = lc->ft.flows, *f;
-	uint64_t evicted = lc->st.evicted;
+	uint64_t evicted = lc->st.evicted, t;
 	struct fx_pkt *p;
-	uint16_t i, out, in_port;
+	uint16_t i, nf, out, in_port;
 
 	if (n == 0)
 		return;
+	t = stage_start();
 	for (i = 0; i < n; i++) {
 		p = fx_pkt_of(pkts[i]);
 		keys[i] = &p->key;
@@ -388,8 +418,9 @@ track(struct fx_lcore *lc, const struct fx_route_table *rt,
 	for (i = 0; i < n; i++)
 		if (pos[i] >= 0)
 			rte_prefetch0(&flows[pos[i]]);
+	t = stage_end(lc, FX_STAGE_LOOKUP, t);
 
-	for (i = 0; i < n; i++) {
+	for (i = 0, nf = 0; i < n; i++) {
 		p = fx_pkt_of(pkts[i]);
 		in_port = pkts[i]->port;
 		/* an eviction earlier in this burst may have freed a flow found above */
@@ -413,8 +444,14 @@ track(struct fx_lcore *lc, const struct fx_route_table *rt,
 			drop(lc, in_port, pkts[i]);
 			continue;
 		}
-		forward(lc, pkts[i], p, out);
+		pkts[nf] = pkts[i];
+		outs[nf++] = out;
 	}
+	t = stage_end(lc, FX_STAGE_FLOW, t);
+
+	for (i = 0; i < nf; i++)
+		forward(lc, pkts[i], fx_pkt_of(pkts[i]), outs[i]);
+	stage_end(lc, FX_STAGE_FORWARD, t);
 }
 
 /*
@@ -456,8 +493,13 @@ static void
 handle(struct fx_lcore *lc, const struct fx_route_table *rt,
        struct rte_mbuf **pkts, uint16_t n)
 {
-	if (fx_nat_enabled())
+	uint64_t t;
+
+	if (fx_nat_enabled()) {
+		t = stage_start();
 		n = nat_burst(lc, rt, pkts, n);
+		stage_end(lc, FX_STAGE_NAT, t);
+	}
 	if (lc->ops == NULL)
 		route_only(lc, rt, pkts, n);
 	else
@@ -500,11 +542,14 @@ expire(struct fx_lcore *lc, bool ask)
 static void
 clock_advance(struct fx_lcore *lc, uint64_t t)
 {
+	uint64_t t0 = rte_rdtsc();
+
 	if (t > lc->vnow)
 		lc->vnow = t;
 	lc->now = lc->vnow;
 	while (expire(lc, true))
 		;
+	FX_STAT_ADD(&lc->st, expiry_cycles, rte_rdtsc() - t0);
 }
 
 /*
@@ -564,14 +609,17 @@ handoff_drain(struct fx_lcore *lc, const struct fx_route_table *rt)
 {
 	struct rte_mbuf *pkts[FX_HANDOFF_BURST];
 	unsigned int got = 0;
+	uint64_t t;
 	uint16_t s, n, i;
 
 	for (s = 0; s < lc->ho.nb_workers; s++) {
+		t = stage_start();
 		n = fx_handoff_take(&lc->ho, s, pkts);
 		if (n == 0)
 			continue;
 		for (i = 0; i < n; i++)
 			rte_prefetch0(fx_pkt_of(pkts[i]));
+		stage_end(lc, FX_STAGE_HANDOFF, t);
 		lc->now = rte_rdtsc();
 		owned(lc, rt, pkts, n);
 		got += n;
@@ -584,9 +632,14 @@ static void
 rx_burst(struct fx_lcore *lc, const struct fx_route_table *rt,
 	 uint16_t in_port, struct rte_mbuf **pkts, uint16_t n)
 {
+	uint64_t t = stage_start();
+
 	n = rx_parse(lc, in_port, pkts, n);
-	if (fx_handoff_active)
+	t = stage_end(lc, FX_STAGE_PARSE, t);
+	if (fx_handoff_active) {
 		n = fx_handoff_dispatch(&lc->ho, pkts, n);
+		stage_end(lc, FX_STAGE_HANDOFF, t);
+	}
 	owned(lc, rt, pkts, n);
 }
 
@@ -641,15 +694,21 @@ fx_worker_main(void *arg __rte_unused)
 		for (i = 0; i < lc->n_rxq; i++) {
 			if (fx_handoff_active && !fx_handoff_room(&lc->ho))
 				break;   /* an owner fell behind: leave the rest in the NIC */
+			t0 = stage_start();
 			n = rte_eth_rx_burst(lc->rxq[i].port_id, lc->rxq[i].queue_id,
 					     pkts, MAX_PKT_BURST);
 			if (n == 0)
 				continue;
 			got += n;
 			lc->now = rte_rdtsc();
+			if (unlikely(fx_conf.bench))
+				FX_STAT_ADD(st, stage_cycles[FX_STAGE_RX], lc->now - t0);
 			rx_burst(lc, rt, lc->rxq[i].port_id, pkts, n);
 		}
+		t0 = stage_start();
 		tx_flush_all(lc);
+		if (got != 0)
+			stage_end(lc, FX_STAGE_TX, t0);
 
 		t0 = rte_rdtsc();
 		if (unlikely(fx_conf.clock == FX_CLOCK_PCAP) && got == 0)
@@ -661,6 +720,7 @@ fx_worker_main(void *arg __rte_unused)
 			expire(lc, false);
 			t1 = rte_rdtsc();
 			FX_STAT_MAX(st, sweep_max, t1 - t0);
+			FX_STAT_ADD(st, expiry_cycles, t1 - t0);
 			FX_STAT_MAX(st, poll_removed_max, lc->poll_removed);
 		} else {
 			t1 = t0;

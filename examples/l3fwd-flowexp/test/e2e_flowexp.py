@@ -174,6 +174,27 @@ def check_forwarded(path, n):
     check(not bad, "forwarded frames rewritten correctly %s" % bad[:5])
 
 
+STAGES = ("rx", "parse", "handoff", "nat", "lookup", "flow", "forward", "tx")
+
+
+def check_stage_cycles(t, bench):
+    """With --bench every stage of a burst is timed, within the busy loop
+    iterations; without it there are no such fields."""
+    names = ["stage_%s_cycles" % n for n in STAGES]
+    if not bench:
+        check(not any(n in t for n in names), "no stage cycles without --bench")
+        return
+    if not check(all(n in t for n in names), "--bench: every stage's cycles reported"):
+        return
+    for n in ("rx", "parse", "lookup", "flow", "forward", "tx"):
+        check(t["stage_%s_cycles" % n] > 0, "--bench: stage %s timed" % n)
+    check(t["stage_handoff_cycles"] == 0 and t["stage_nat_cycles"] == 0,
+          "no handoff or NAT stage on one worker without NAT")
+    total = sum(t[n] for n in names)
+    check(total <= t["busy_cycles"], "the stages (%d cycles) fit in the busy iterations (%d)"
+          % (total, t["busy_cycles"]))
+
+
 def test_pcap(binary, tmp, expiry):
     frames, exp = G.flows_traffic(600)
     inp, out = os.path.join(tmp, "in.pcap"), os.path.join(tmp, "out.pcap")
@@ -181,7 +202,9 @@ def test_pcap(binary, tmp, expiry):
     ex = Example(binary, "pcap_" + expiry, EAL + ["-l", "0-1", "--vdev",
                  "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (inp, out)],
                  ["-p", "1"] + PMD + FAST + ["--max-flows", "4096", "--expiry", expiry,
-                                              "--exit-when-drained", "--duration", "60"], tmp)
+                                              "--exit-when-drained", "--duration", "60"] +
+                 # the per-stage cycle counts exist with --bench only
+                 (["--bench"] if expiry == "twheel" else []), tmp)
     npk = exp["packets"]
     if expiry != "none":
         s = ex.wait_for(lambda s: s["port_0"]["rx"] == npk, "all %d packets received" % npk)
@@ -207,9 +230,12 @@ def test_pcap(binary, tmp, expiry):
     check(all(port.get(k) == 0 for k in ("imissed", "rx_nombuf", "ierrors", "oerrors")),
           "NIC counters present, nothing missed: %s" % port)
     check_forwarded(out, npk)
+    check_stage_cycles(t, expiry == "twheel")
     if expiry == "none":
         check(t["created"] == 0, "no flow state with --expiry none")
+        check(t["expiry_cycles"] == 0, "no expiry work with --expiry none")
         return
+    check(t["expiry_cycles"] > 0, "the expiry polls were timed (%d cycles)" % t["expiry_cycles"])
     check(t["created"] == exp["flows"], "created == %d (got %d)" % (exp["flows"], t["created"]))
     check(t["expired"] == exp["flows"] and t["active"] == 0,
           "every flow expired: expired %d active %d" % (t["expired"], t["active"]))
