@@ -14,6 +14,9 @@ main lcore, testpmd, every control thread and this script on CPU 1. For each --e
         windows, those that ended with 0.8M..1.25M live flows count
   mpps  packets per second with 1M live flows (flowgen cycles 1M flows,
         timeout 60 s), and the same with --expiry none (no flow tracking)
+  stages  the mpps workload with --bench: the worker's cycles per packet
+        in each stage of a burst (rx, parse, lookup, flow, forward, tx...),
+        in the expiry polls, and in the rest of the loop
   storm 1M flows created once (flowgen stops after one cycle), then they
         all expire, their deadlines spread as their creation was: longest
         loop iteration and sweep during the expiry, iterations over 100 us,
@@ -60,7 +63,8 @@ the other each time; medians are printed, and ratios between modes are
 medians of the ratios between such neighbouring runs.
 
   scripts/flowexp-bench.py [--repeat N] [--modes twheel,rte_timer,scan]
-                           [--scenarios new,mpps,storm,burst,handoff,evict,mem] [--no-huge]
+                           [--scenarios new,mpps,stages,storm,burst,handoff,evict,mem]
+                           [--no-huge]
                            [--build DIR]
 """
 
@@ -283,6 +287,37 @@ def scen_mpps(app, mode, huge):
     med = statistics.median(rates)
     return {"pps": med, "active": active(s), "cpu": cpu,
             "pps_per_cpu_s": med / cpu if cpu > 0 else 0}
+
+
+STAGES = ("rx", "parse", "handoff", "nat", "lookup", "flow", "forward", "tx")
+
+
+def scen_stages(app, mode, huge):
+    """The mpps workload with --bench: cycles per received packet in each
+    stage of a burst (TSC, summed by the worker), the expiry polls, and
+    the rest of the busy loop iterations ("loop")."""
+    r = Run(app, mode, ["--max-flows", "2097152", "--timeout-oneway", "60", "--bench"],
+            1000000, huge)
+    try:
+        r.testpmd("start")
+        end = time.monotonic() + 60
+        while mode != "none" and created(r.stats()) < 1000000 and time.monotonic() < end:
+            time.sleep(0.2)
+        time.sleep(2)
+        s0 = r.stats()
+        time.sleep(8)
+        s1 = r.stats()
+    finally:
+        r.close()
+    t0, t1 = s0["totals"], s1["totals"]
+    pkts = max(1, rx(s1) - rx(s0))
+    out = {"c_" + n: (t1["stage_%s_cycles" % n] - t0["stage_%s_cycles" % n]) / pkts
+           for n in STAGES}
+    out["c_expiry"] = (t1["expiry_cycles"] - t0["expiry_cycles"]) / pkts
+    out["c_busy"] = (t1["busy_cycles"] - t0["busy_cycles"]) / pkts
+    out["c_loop"] = out["c_busy"] - sum(out["c_" + n] for n in STAGES)
+    out["active"] = active(s1)
+    return out
 
 
 def poll_until(run, pred, timeout, step=0.01):
@@ -552,9 +587,9 @@ def main():
                         ("2workers", lambda: scen_handoff(app, 2))]
             else:
                 fn = {"new": scen_new, "mpps": scen_mpps, "storm": scen_storm,
-                      "burst": scen_burst, "mem": scen_mem}[sc]
+                      "burst": scen_burst, "mem": scen_mem, "stages": scen_stages}[sc]
                 runs = [(m, lambda m=m: fn(app, m, huge))
-                        for m in modes + (["none"] if sc == "mpps" else [])]
+                        for m in modes + (["none"] if sc in ("mpps", "stages") else [])]
             for m, run in runs:
                 try:
                     out = run()
@@ -609,6 +644,14 @@ def main():
         for m in modes:
             ratio_line("%s / none (no flow tracking), packets per CPU-second" % m,
                        ratios("mpps", m, "none", "pps_per_cpu_s"))
+    if "stages" in scen:
+        log("\ncycles per packet by stage with 1M live flows (the mpps workload, --bench;"
+            " 'busy' is the loop iterations that had packets, 'loop' the rest of them)")
+        cols = list(STAGES) + ["expiry", "loop", "busy"]
+        log("%-10s" % "expiry" + "".join("%9s" % c for c in cols))
+        for m in modes + ["none"]:
+            r = ok.get(("stages", m), [])
+            log("%-10s" % m + "".join("%9.1f" % med(r, "c_" + c) for c in cols))
     if "storm" in scen:
         log("\n1M-flow expiry storm (flows created within 'spread' seconds, then idle)")
         log("%-10s %8s %8s %10s %10s %8s %11s %12s %13s" % (

@@ -3,19 +3,14 @@
  */
 
 /*
- * Flow table set-up, the main lcore's consistent read of a slot, and the
- * delete-request ring (see flow_table.h for the publication protocol).
+ * Flow table set-up, the index's slow paths (a lookup past the first
+ * candidate, add, remove), the main lcore's consistent read of a slot,
+ * and the delete-request ring (see flow_table.h for the index and the
+ * publication protocol).
  *
- * The hash is created for max_flows plus an eighth (FX_FT_HEADROOM) and
- * with extendable buckets, so that it never refuses a key while fewer than
- * max_flows are in it; the worker enforces max_flows itself. The headroom
- * matters at the limit: in a cuckoo hash that is completely full, an
- * insert into a freed slot first runs the displacement search over about
- * a thousand buckets before it falls back to an extendable bucket (the
- * insert after an eviction cost about three times a whole new flow when
- * the table was sized exactly). rte_hash_add_key's position is always
- * below the slab's length. No reader-writer flags: only the owner lcore
- * touches the hash.
+ * The slab holds max_flows plus an eighth (FX_FT_HEADROOM): the worker
+ * enforces max_flows itself, and flows it removed wait for the next
+ * ft_delete_bulk() before their slots are free again.
  */
 
 #include <errno.h>
@@ -23,8 +18,6 @@
 #include <string.h>
 
 #include <rte_errno.h>
-#include <rte_hash.h>
-#include <rte_hash_crc.h>
 #include <rte_malloc.h>
 #include <rte_ring.h>
 #include <rte_ring_elem.h>
@@ -39,49 +32,39 @@ const char *const fx_tmo_names[FX_TMO_MAX] = {
 #undef FX_TMO_NAME
 };
 
-/* rte_hash key compare: 40 bytes as five 8-byte words */
-static int
-fx_key_cmp(const void *a, const void *b, size_t len __rte_unused)
-{
-	uint64_t x[5], y[5];
-
-	memcpy(x, a, sizeof(x));
-	memcpy(y, b, sizeof(y));
-	return ((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) |
-		(x[3] ^ y[3]) | (x[4] ^ y[4])) != 0;
-}
-
 int
 ft_create(struct fx_flow_table *ft, const char *name, uint32_t max_flows,
 	  int socket, bool del_ring)
 {
 	uint32_t capacity = max_flows + RTE_MAX(max_flows / FX_FT_HEADROOM, 64u);
-	char hname[RTE_HASH_NAMESIZE], rname[RTE_RING_NAMESIZE];
-	struct rte_hash_parameters hp = {
-		.name = hname,
-		.entries = capacity,
-		.key_len = sizeof(struct fx_key),
-		.hash_func = rte_hash_crc,
-		.hash_func_init_val = 0,
-		.socket_id = socket,
-		.extra_flag = RTE_HASH_EXTRA_FLAGS_EXT_TABLE,
-	};
+	char rname[RTE_RING_NAMESIZE];
+	uint32_t nb, i;
 
 	RTE_BUILD_BUG_ON(sizeof(struct fx_key) != 40);
 	RTE_BUILD_BUG_ON(sizeof(struct fx_flow) != RTE_CACHE_LINE_SIZE);
+	RTE_BUILD_BUG_ON(sizeof(struct ft_bucket) != RTE_CACHE_LINE_SIZE);
 	memset(ft, 0, sizeof(*ft));
-	snprintf(hname, sizeof(hname), "FXH_%s", name);
-	ft->hash = rte_hash_create(&hp);
-	if (ft->hash == NULL)
-		return -(rte_errno ? rte_errno : ENOMEM);
-	rte_hash_set_cmp_func(ft->hash, fx_key_cmp);
+	if (max_flows == 0 || max_flows > (UINT32_MAX / 4) * 3)
+		return -EINVAL;
+	/* a power of two, at least a quarter of the slots (1.75 pairs each) */
+	nb = rte_align32pow2(RTE_MAX((capacity + 3) / 4, 2u));
+	ft->bucket_mask = nb - 1;
+	ft->bucket_shift = 32 - rte_bsf32(nb);
+	ft->buckets = rte_zmalloc_socket("fx_buckets", (size_t)nb * sizeof(struct ft_bucket),
+					 RTE_CACHE_LINE_SIZE, socket);
 	ft->flows = rte_zmalloc_socket("fx_flows",
 				       (size_t)capacity * sizeof(struct fx_flow),
 				       RTE_CACHE_LINE_SIZE, socket);
-	if (ft->flows == NULL) {
+	ft->free = rte_malloc_socket("fx_free", (size_t)capacity * sizeof(uint32_t),
+				     0, socket);
+	if (ft->buckets == NULL || ft->flows == NULL || ft->free == NULL) {
 		ft_free(ft);
 		return -ENOMEM;
 	}
+	/* slot 0 on top: a new table fills the slab in order */
+	for (i = 0; i < capacity; i++)
+		ft->free[i] = capacity - 1 - i;
+	ft->n_free = capacity;
 	ft->capacity = capacity;
 	if (del_ring) {
 		snprintf(rname, sizeof(rname), "FXD_%s", name);
@@ -101,31 +84,103 @@ ft_free(struct fx_flow_table *ft)
 {
 	rte_ring_free(ft->del_ring);
 	rte_free(ft->flows);
-	rte_hash_free(ft->hash);
+	rte_free(ft->buckets);
+	rte_free(ft->free);
 	memset(ft, 0, sizeof(*ft));
+}
+
+static inline uint32_t
+ft_next(const struct fx_flow_table *ft, uint32_t b)
+{
+	return (b + 1) & ft->bucket_mask;
+}
+
+int32_t
+ft_lookup(const struct fx_flow_table *ft, const struct fx_key *key, uint32_t sig)
+{
+	uint32_t b = ft_home(ft, sig), tag = sig | 1, j;
+	const struct ft_bucket *bk;
+
+	for (;;) {
+		bk = &ft->buckets[b];
+		for (j = 0; j < FT_BUCKET_PAIRS; j++)
+			if (bk->tag[j] == tag &&
+			    ft_key_eq(&ft->flows[bk->slot[j]].key, key))
+				return (int32_t)bk->slot[j];
+		if (bk->spilled == 0)
+			return -ENOENT;
+		b = ft_next(ft, b);
+	}
+}
+
+int32_t
+ft_add(struct fx_flow_table *ft, const struct fx_key *key, uint32_t sig,
+       bool *added)
+{
+	uint32_t b, tag = sig | 1, slot, j;
+	struct ft_bucket *bk;
+	struct fx_flow *f;
+	int32_t pos;
+
+	*added = false;
+	pos = ft_lookup(ft, key, sig);
+	if (pos >= 0)
+		return pos;
+	if (ft->n_free == 0)
+		return -ENOSPC;
+	slot = ft->free[--ft->n_free];
+	f = &ft->flows[slot];
+	f->key = *key;
+	f->sig = sig;
+	/* more pairs than slots: a free pair is always found */
+	for (b = ft_home(ft, sig);; b = ft_next(ft, b)) {
+		bk = &ft->buckets[b];
+		for (j = 0; j < FT_BUCKET_PAIRS; j++) {
+			if (bk->tag[j] == 0) {
+				bk->slot[j] = slot;
+				bk->tag[j] = tag;
+				*added = true;
+				return (int32_t)slot;
+			}
+		}
+		bk->spilled++;
+	}
+}
+
+void
+ft_remove(struct fx_flow_table *ft, uint32_t slot)
+{
+	uint32_t home = ft_home(ft, ft->flows[slot].sig);
+	uint32_t tag = ft->flows[slot].sig | 1, b = home, j;
+	struct ft_bucket *bk;
+
+	for (;;) {
+		bk = &ft->buckets[b];
+		for (j = 0; j < FT_BUCKET_PAIRS; j++)
+			if (bk->tag[j] == tag && bk->slot[j] == slot)
+				goto found;
+		if (bk->spilled == 0)
+			return;       /* not in the index: nothing to free */
+		b = ft_next(ft, b);
+	}
+found:
+	bk->tag[j] = 0;
+	/* the key no longer passes the buckets between its home and here */
+	for (; home != b; home = ft_next(ft, home))
+		ft->buckets[home].spilled--;
+	ft->free[ft->n_free++] = slot;
 }
 
 void
 ft_delete_bulk(struct fx_flow_table *ft, struct fx_flow *const *f,
 	       unsigned int n)
 {
-	const void *keys[RTE_HASH_LOOKUP_BULK_MAX];
-	hash_sig_t sig[RTE_HASH_LOOKUP_BULK_MAX];
-	int32_t pos[RTE_HASH_LOOKUP_BULK_MAX];
-	unsigned int i, m;
+	unsigned int i;
 
-	while (n != 0) {
-		m = RTE_MIN(n, (unsigned int)RTE_HASH_LOOKUP_BULK_MAX);
-		for (i = 0; i < m; i++) {
-			keys[i] = &f[i]->key;
-			sig[i] = f[i]->sig;
-		}
-		rte_hash_lookup_with_hash_bulk(ft->hash, keys, sig, m, pos);
-		for (i = 0; i < m; i++)
-			rte_hash_del_key_with_hash(ft->hash, keys[i], sig[i]);
-		f += m;
-		n -= m;
-	}
+	for (i = 0; i < n; i++)
+		ft_prefetch(ft, f[i]->sig);
+	for (i = 0; i < n; i++)
+		ft_remove(ft, ft_slot(ft, f[i]));
 }
 
 int

@@ -3,12 +3,28 @@
  */
 
 /*
- * Per-lcore flow table: an rte_hash on the symmetric 5-tuple (fx_key) and
- * a slab of struct fx_flow indexed by the position rte_hash gives the key,
- * one cache line per flow.
+ * Per-lcore flow table: a slab of struct fx_flow, one cache line per flow,
+ * and an index from the symmetric 5-tuple (fx_key) to the flow's slot.
  *
- * Only the owner lcore changes the table. Keys are compared 8 bytes at a
- * time (fx_key_cmp) instead of by memcmp.
+ * The index is ours rather than an rte_hash because of what a lookup
+ * reads. At a million flows every line is a cache miss: rte_hash reads
+ * both candidate buckets and then the key store, and the flow's line is a
+ * fourth. Here a bucket is one cache line of (tag, slot) pairs, the tag
+ * being the key's 32-bit hash, and the key is compared in the flow's own
+ * line, which the packet needs anyway: a hit reads two lines, and the
+ * first, the bucket, is prefetched by the parser as soon as it has hashed
+ * the key (ft_prefetch), a burst ahead of the lookup.
+ *
+ * A key's home bucket is picked by a multiplicative hash of its tag. A
+ * full bucket spills to the next (wrapping), and each bucket counts the
+ * entries that spilled past it on the way from their home, so a lookup
+ * stops at the first bucket whose count is zero. There are at least
+ * 1.75 pairs per slab slot (a power of two of buckets, at least a quarter
+ * of the slots), so a full table uses at most 57% of the pairs and few
+ * keys spill (the unit test measures it). A pair is empty when its tag is 0; a stored tag is
+ * the hash with its low bit set, so it never is. Slots come from a stack
+ * of free slots; removal finds the pair by tag and slot, without comparing
+ * keys.
  *
  * Only the owner lcore changes the table. The main lcore reads the slab to
  * find flows for the control path (flush by prefix, route change); for that
@@ -28,11 +44,15 @@
 #ifndef _FX_FLOW_TABLE_H_
 #define _FX_FLOW_TABLE_H_
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_common.h>
-#include <rte_hash.h>
+#include <rte_hash_crc.h>
+#include <rte_prefetch.h>
 #include <rte_ring.h>
 
 #include "parse.h"
@@ -75,8 +95,8 @@ extern const char *const fx_tmo_names[FX_TMO_MAX];
 struct fx_flow {
 	uint64_t expire;     /**< TSC deadline; a hit stores now + timeout. */
 	uint64_t fid;        /**< Flow id (twheel id or count); 0: slot free. */
-	struct fx_key key;   /**< Copy of the hash key. */
-	uint32_t sig;        /**< rte_hash signature of key. */
+	struct fx_key key;   /**< The index's key (ft_add writes it). */
+	uint32_t sig;        /**< Hash of key (ft_add writes it). */
 	uint8_t port[2];     /**< Output port by packet direction (cached route). */
 	uint8_t flags;       /**< FX_FLOW_*. */
 	uint8_t tmo;         /**< Timeout class (enum fx_tmo) of expire. */
@@ -89,18 +109,114 @@ struct fx_del_req {
 	uint32_t pad;
 };
 
-/** The hash and slab hold max_flows plus this fraction (1/8) more. */
+/** The slab holds max_flows plus this fraction (1/8) more. */
 #define FX_FT_HEADROOM 8u
 
+/** (tag, slot) pairs per bucket: one cache line with the spill count. */
+#define FT_BUCKET_PAIRS (RTE_CACHE_LINE_SIZE / 8 - 1)
+
+struct ft_bucket {
+	uint32_t tag[FT_BUCKET_PAIRS];  /**< hash | 1; 0: the pair is empty */
+	uint32_t spilled;               /**< keys that passed this bucket, full */
+	uint32_t slot[FT_BUCKET_PAIRS];
+	uint32_t unused;
+} __rte_cache_aligned;
+
 struct fx_flow_table {
-	struct rte_hash *hash;
-	struct fx_flow *flows;        /**< capacity entries, by hash position. */
+	struct ft_bucket *buckets;
+	struct fx_flow *flows;        /**< capacity entries, by slot. */
 	uint32_t capacity;            /**< slab length: max_flows + headroom */
+	uint32_t bucket_shift;        /**< 32 - log2(number of buckets) */
+	uint32_t bucket_mask;         /**< number of buckets - 1 */
+	uint32_t n_free;              /**< slots on the free stack */
+	uint32_t *free;               /**< free slots; the top is taken first */
 	struct rte_ring *del_ring;    /**< NULL unless requested at create. */
 };
 
+/** The key's hash, as the table and the affinity use it. */
+static inline uint32_t
+ft_hash(const struct fx_key *key)
+{
+	return rte_hash_crc(key, sizeof(*key), 0);
+}
+
+/** The home bucket of a hash. */
+static inline uint32_t
+ft_home(const struct fx_flow_table *ft, uint32_t sig)
+{
+	return (sig * 0x9e3779b1u) >> ft->bucket_shift;
+}
+
+/** Start reading the bucket a lookup of sig will read first. */
+static inline void
+ft_prefetch(const struct fx_flow_table *ft, uint32_t sig)
+{
+	rte_prefetch0(&ft->buckets[ft_home(ft, sig)]);
+}
+
+static inline bool
+ft_key_eq(const struct fx_key *a, const struct fx_key *b)
+{
+	uint64_t x[5], y[5];
+
+	memcpy(x, a, sizeof(x));
+	memcpy(y, b, sizeof(y));
+	return ((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) |
+		(x[3] ^ y[3]) | (x[4] ^ y[4])) == 0;
+}
+
+/** The slot of key (hash sig), or -ENOENT. Owner only. */
+int32_t ft_lookup(const struct fx_flow_table *ft, const struct fx_key *key,
+		  uint32_t sig);
+
 /**
- * Create the hash and the slab for max_flows flows (with headroom, see
+ * Look n keys up together: pos[i] is the slot of keys[i], or -ENOENT.
+ * The candidate flows of all keys are prefetched before any key is
+ * compared, so their misses overlap. Owner only.
+ */
+static inline void
+ft_lookup_bulk(const struct fx_flow_table *ft, const struct fx_key *const *keys,
+	       const uint32_t *sig, unsigned int n, int32_t *pos)
+{
+	const struct ft_bucket *b;
+	unsigned int i, j;
+	uint32_t tag;
+
+	for (i = 0; i < n; i++) {
+		b = &ft->buckets[ft_home(ft, sig[i])];
+		tag = sig[i] | 1;
+		pos[i] = b->spilled != 0 ? -EAGAIN : -ENOENT;
+		for (j = 0; j < FT_BUCKET_PAIRS; j++) {
+			if (b->tag[j] == tag) {
+				pos[i] = (int32_t)b->slot[j];
+				rte_prefetch0(&ft->flows[b->slot[j]]);
+				break;
+			}
+		}
+	}
+	for (i = 0; i < n; i++) {
+		/* a candidate whose key differs, or a key that may have spilled */
+		if (likely(pos[i] >= 0) &&
+		    likely(ft_key_eq(&ft->flows[pos[i]].key, keys[i])))
+			continue;
+		if (unlikely(pos[i] != -ENOENT))
+			pos[i] = ft_lookup(ft, keys[i], sig[i]);
+	}
+}
+
+/**
+ * The slot of key, added with its hash sig if it was not there: the
+ * flow's key and sig are written, and *added tells which. -ENOSPC when
+ * every slot is taken. Owner only.
+ */
+int32_t ft_add(struct fx_flow_table *ft, const struct fx_key *key,
+	       uint32_t sig, bool *added);
+
+/** Remove the flow in slot from the index and free the slot. Owner only. */
+void ft_remove(struct fx_flow_table *ft, uint32_t slot);
+
+/**
+ * Create the index and the slab for max_flows flows (with headroom, see
  * flow_table.c) and, if del_ring, the request ring; all on socket. name is
  * at most 20 characters. 0 or a negative errno.
  */
@@ -125,7 +241,7 @@ ft_publish(struct fx_flow *f, uint64_t fid)
 /**
  * First half of removing a flow: unpublish it (fid = 0), so neither the
  * main lcore nor an expiry back-end sees it again. Its key stays in the
- * hash, and its slot taken, until ft_delete_bulk(). Owner only.
+ * index, and its slot taken, until ft_delete_bulk(). Owner only.
  */
 static inline void
 ft_unpublish(struct fx_flow *f)
@@ -136,9 +252,9 @@ ft_unpublish(struct fx_flow *f)
 }
 
 /**
- * Second half: delete n unpublished flows from the hash, which frees their
- * slots. The keys are looked up together first, so the cache misses on
- * their buckets and keys overlap instead of following one another.
+ * Second half: remove n unpublished flows from the index, which frees
+ * their slots. Their buckets are prefetched together first, so the cache
+ * misses overlap instead of following one another.
  * Owner only; no packet may be processed between the two halves.
  */
 void ft_delete_bulk(struct fx_flow_table *ft, struct fx_flow *const *f,

@@ -14,8 +14,9 @@
  *   3. for each rx queue: receive a burst, read the TSC once (lc->now),
  *      parse every packet (parse.c) into its mbuf's private area and hash
  *      its key; under handoff, pass the packets another worker owns to it;
- *   4. track the rest: look the keys up together with
- *      rte_hash_lookup_with_hash_bulk, prefetch the hit flows' lines, then
+ *   4. track the rest: look the keys up together (ft_lookup_bulk, which
+ *      prefetches the candidate flows' lines; the parser prefetched their
+ *      buckets), then
  *      per packet: a hit refreshes the flow (stores the new deadline; the
  *      expiry back-end is not called), a miss creates the flow and hands it
  *      to the back-end; the packet leaves by the flow's cached route,
@@ -40,7 +41,7 @@
  * rte_timer re-arm); lengthening is lazy. The flows active in each class
  * are counted (active_<class>).
  *
- * A full table (rte_hash_add fails, or the back-end refuses) is counted in
+ * A full table (no free slot, or the back-end refuses) is counted in
  * table_full and the packet is dropped, or with --table-full forward sent
  * on by a route lookup without state; with --table-full evict the oldest
  * unanswered flow makes room first (evict.h).
@@ -51,7 +52,6 @@
 #include <rte_branch_prediction.h>
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
-#include <rte_hash_crc.h>
 #include <rte_ip.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
@@ -246,7 +246,7 @@ flow_evict(struct fx_lcore *lc)
 	}
 	lc->ops->cancel(lc, f);
 	ft_unpublish(f);
-	rte_hash_del_key_with_hash(lc->ft.hash, &f->key, f->sig);
+	ft_remove(&lc->ft, ft_slot(&lc->ft, f));
 	FX_STAT_SET(&lc->st, active_tmo[f->tmo], lc->st.active_tmo[f->tmo] - 1);
 	FX_STAT_SET(&lc->st, active, lc->st.active - 1);
 	FX_STAT_ADD(&lc->st, evicted, 1);
@@ -257,12 +257,13 @@ static inline struct fx_flow *
 flow_new(struct fx_lcore *lc, const struct fx_pkt *pk, hash_sig_t sig)
 {
 	struct fx_flow *f;
+	bool added;
 	int32_t pos;
 	uint64_t fid;
 
 	if (unlikely(lc->st.active >= fx_conf.max_flows)) {
 		/* full, unless an earlier packet of this burst created it */
-		pos = rte_hash_lookup_with_hash(lc->ft.hash, &pk->key, sig);
+		pos = ft_lookup(&lc->ft, &pk->key, sig);
 		if (pos >= 0 && lc->ft.flows[pos].fid != 0) {
 			f = &lc->ft.flows[pos];
 			flow_hit(lc, f, pk);
@@ -271,24 +272,22 @@ flow_new(struct fx_lcore *lc, const struct fx_pkt *pk, hash_sig_t sig)
 		if (fx_conf.full_policy != FX_FULL_EVICT || !flow_evict(lc))
 			goto full;
 	}
-	pos = rte_hash_add_key_with_hash(lc->ft.hash, &pk->key, sig);
+	pos = ft_add(&lc->ft, &pk->key, sig, &added);
 	if (unlikely(pos < 0))
 		goto full;
 	f = &lc->ft.flows[pos];
-	if (f->fid != 0) {
+	if (!added) {
 		/* created by an earlier packet of this burst */
 		flow_hit(lc, f, pk);
 		return f;
 	}
-	f->key = pk->key;
-	f->sig = sig;
 	f->port[0] = f->port[1] = FX_PORT_UNKNOWN;
 	f->flags = fx_state_first(pk);
 	f->tmo = fx_state_class(f->flags, pk->key.proto);
 	f->expire = lc->now + lc->tmo_cycles[f->tmo];
 	fid = lc->ops->add(lc, f);
 	if (unlikely(fid == 0)) {
-		rte_hash_del_key_with_hash(lc->ft.hash, &pk->key, sig);
+		ft_remove(&lc->ft, (uint32_t)pos);
 		goto full;
 	}
 	ft_publish(f, fid);
@@ -356,12 +355,15 @@ rx_parse(struct fx_lcore *lc, uint16_t in_port, struct rte_mbuf **pkts,
 		}
 		if (unlikely(pk->fragment))
 			FX_STAT_ADD(st, fragments, 1);
-		pk->sig = rte_hash_crc(&pk->key, sizeof(pk->key), 0);
+		pk->sig = ft_hash(&pk->key);
 		pk->owner = fx_affinity_mode == FX_AFF_HANDOFF ?
 			fx_handoff_owner(pk->sig, lc->ho.nb_workers) : lc->ho.self;
 		pk->nat = fx_nat_enabled() ?
 			fx_nat_classify(&lc->nat, m, pk, lc->ho.self, &pk->owner) :
 			FX_NAT_NONE;
+		/* the lookup a burst later reads this line first */
+		if (pk->owner == lc->ho.self && pk->nat == FX_NAT_NONE && lc->ops != NULL)
+			ft_prefetch(&lc->ft, pk->sig);
 		m->port = in_port;
 		pkts[nv++] = m;
 	}
@@ -395,8 +397,8 @@ static void
 track(struct fx_lcore *lc, const struct fx_route_table *rt,
       struct rte_mbuf **pkts, uint16_t n)
 {
-	const void *keys[MAX_PKT_BURST];
-	hash_sig_t sig[MAX_PKT_BURST];
+	const struct fx_key *keys[MAX_PKT_BURST];
+	uint32_t sig[MAX_PKT_BURST];
 	int32_t pos[MAX_PKT_BURST];
 	uint16_t outs[MAX_PKT_BURST];
 	struct fx_flow *flows = lc->ft.flows, *f;
@@ -414,10 +416,7 @@ track(struct fx_lcore *lc, const struct fx_route_table *rt,
 		if (unlikely(fx_affinity_foreign(&lc->ho, pkts[i], p->sig)))
 			FX_STAT_ADD(&lc->ho.st, foreign, 1);
 	}
-	rte_hash_lookup_with_hash_bulk(lc->ft.hash, keys, sig, n, pos);
-	for (i = 0; i < n; i++)
-		if (pos[i] >= 0)
-			rte_prefetch0(&flows[pos[i]]);
+	ft_lookup_bulk(&lc->ft, keys, sig, n, pos);
 	t = stage_end(lc, FX_STAGE_LOOKUP, t);
 
 	for (i = 0, nf = 0; i < n; i++) {
@@ -425,7 +424,7 @@ track(struct fx_lcore *lc, const struct fx_route_table *rt,
 		in_port = pkts[i]->port;
 		/* an eviction earlier in this burst may have freed a flow found above */
 		if (unlikely(lc->st.evicted != evicted) && pos[i] >= 0)
-			pos[i] = rte_hash_lookup_with_hash(lc->ft.hash, &p->key, sig[i]);
+			pos[i] = ft_lookup(&lc->ft, &p->key, sig[i]);
 		if (pos[i] >= 0) {
 			f = &flows[pos[i]];
 			flow_hit(lc, f, p);
