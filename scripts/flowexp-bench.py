@@ -273,14 +273,26 @@ def scen_new(app, mode, huge):
             "new_per_cpu_s": med / cpu if cpu > 0 else 0}
 
 
-def scen_mpps(app, mode, huge):
-    r = Run(app, mode, ["--max-flows", "2097152", "--timeout-oneway", "60"], 1000000, huge)
+def start_1m_live(app, mode, huge, args=()):
+    """flowgen cycling 1M flows with a 60 s timeout, once all 1M are live
+    (at once with --expiry none)."""
+    r = Run(app, mode, ["--max-flows", "2097152", "--timeout-oneway", "60"] + list(args),
+            1000000, huge)
     try:
         r.testpmd("start")
         end = time.monotonic() + 60
         while mode != "none" and created(r.stats()) < 1000000 and time.monotonic() < end:
             time.sleep(0.2)
         time.sleep(2)
+    except BaseException:
+        r.close()
+        raise
+    return r
+
+
+def scen_mpps(app, mode, huge):
+    r = start_1m_live(app, mode, huge)
+    try:
         rates, _, cpu, s = sample(r, 8, rx)
     finally:
         r.close()
@@ -296,14 +308,8 @@ def scen_stages(app, mode, huge):
     """The mpps workload with --bench: cycles per received packet in each
     stage of a burst (TSC, summed by the worker), the expiry polls, and
     the rest of the busy loop iterations ("loop")."""
-    r = Run(app, mode, ["--max-flows", "2097152", "--timeout-oneway", "60", "--bench"],
-            1000000, huge)
+    r = start_1m_live(app, mode, huge, ["--bench"])
     try:
-        r.testpmd("start")
-        end = time.monotonic() + 60
-        while mode != "none" and created(r.stats()) < 1000000 and time.monotonic() < end:
-            time.sleep(0.2)
-        time.sleep(2)
         s0 = r.stats()
         time.sleep(8)
         s1 = r.stats()
