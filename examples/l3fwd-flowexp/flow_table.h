@@ -169,6 +169,49 @@ ft_key_eq(const struct fx_key *a, const struct fx_key *b)
 int32_t ft_lookup(const struct fx_flow_table *ft, const struct fx_key *key,
 		  uint32_t sig);
 
+/** No candidate looked for yet (fx_pkt.cand). */
+#define FT_CAND_NONE INT32_MIN
+
+/**
+ * First half of a lookup: the slot of the first pair in sig's home bucket
+ * whose tag matches, with that flow's line prefetched; -ENOENT if the key
+ * cannot be in the table, -EAGAIN if it is not in its home bucket but
+ * may have spilled past it. Read the bucket after it was prefetched
+ * (ft_prefetch): the worker calls this a few packets after hashing.
+ */
+static inline int32_t
+ft_candidate(const struct fx_flow_table *ft, uint32_t sig)
+{
+	const struct ft_bucket *b = &ft->buckets[ft_home(ft, sig)];
+	uint32_t tag = sig | 1;
+	unsigned int j;
+
+	for (j = 0; j < FT_BUCKET_PAIRS; j++) {
+		if (b->tag[j] == tag) {
+			rte_prefetch0(&ft->flows[b->slot[j]]);
+			return (int32_t)b->slot[j];
+		}
+	}
+	return b->spilled != 0 ? -EAGAIN : -ENOENT;
+}
+
+/**
+ * Second half: the slot of key, given what ft_candidate() returned for its
+ * hash sig (and nothing changed in the table since), or -ENOENT. The key
+ * is compared in the candidate flow's line; a different key with an equal
+ * tag, or a key that may have spilled, takes the whole lookup.
+ */
+static inline int32_t
+ft_confirm(const struct fx_flow_table *ft, const struct fx_key *key,
+	   uint32_t sig, int32_t cand)
+{
+	if (likely(cand >= 0) && likely(ft_key_eq(&ft->flows[cand].key, key)))
+		return cand;
+	if (cand == -ENOENT)
+		return -ENOENT;
+	return ft_lookup(ft, key, sig);
+}
+
 /**
  * Look n keys up together: pos[i] is the slot of keys[i], or -ENOENT.
  * The candidate flows of all keys are prefetched before any key is
@@ -178,30 +221,12 @@ static inline void
 ft_lookup_bulk(const struct fx_flow_table *ft, const struct fx_key *const *keys,
 	       const uint32_t *sig, unsigned int n, int32_t *pos)
 {
-	const struct ft_bucket *b;
-	unsigned int i, j;
-	uint32_t tag;
+	unsigned int i;
 
-	for (i = 0; i < n; i++) {
-		b = &ft->buckets[ft_home(ft, sig[i])];
-		tag = sig[i] | 1;
-		pos[i] = b->spilled != 0 ? -EAGAIN : -ENOENT;
-		for (j = 0; j < FT_BUCKET_PAIRS; j++) {
-			if (b->tag[j] == tag) {
-				pos[i] = (int32_t)b->slot[j];
-				rte_prefetch0(&ft->flows[b->slot[j]]);
-				break;
-			}
-		}
-	}
-	for (i = 0; i < n; i++) {
-		/* a candidate whose key differs, or a key that may have spilled */
-		if (likely(pos[i] >= 0) &&
-		    likely(ft_key_eq(&ft->flows[pos[i]].key, keys[i])))
-			continue;
-		if (unlikely(pos[i] != -ENOENT))
-			pos[i] = ft_lookup(ft, keys[i], sig[i]);
-	}
+	for (i = 0; i < n; i++)
+		pos[i] = ft_candidate(ft, sig[i]);
+	for (i = 0; i < n; i++)
+		pos[i] = ft_confirm(ft, keys[i], sig[i], pos[i]);
 }
 
 /**

@@ -13,14 +13,15 @@
  *      a burst, skip the rest of the rx polls (the packets wait in the NIC);
  *   3. for each rx queue: receive a burst, read the TSC once (lc->now),
  *      parse every packet (parse.c) into its mbuf's private area and hash
- *      its key; under handoff, pass the packets another worker owns to it;
- *   4. track the rest: look the keys up together (ft_lookup_bulk, which
- *      prefetches the candidate flows' lines; the parser prefetched their
- *      buckets), then
- *      per packet: a hit refreshes the flow (stores the new deadline; the
- *      expiry back-end is not called), a miss creates the flow and hands it
- *      to the back-end; the packet leaves by the flow's cached route,
- *      resolved once per direction;
+ *      its key, and start the flow lookups of the packets it tracks
+ *      (bucket prefetched at once, read a few packets later, which
+ *      prefetches the candidate flow: ft_candidate); under handoff, pass
+ *      the packets another worker owns to it;
+ *   4. track the rest: per packet, compare the key in the candidate flow
+ *      (ft_confirm): a hit refreshes the flow (stores the new deadline;
+ *      the expiry back-end is not called), a miss creates the flow and
+ *      hands it to the back-end; the packet leaves by the flow's cached
+ *      route, resolved once per direction;
  *   5. send what is buffered per port;
  *   6. one expiry poll (expiry_*.c), timed: the longest is "sweep_max",
  *      the most flows one poll removed "poll_removed_max", all of them
@@ -329,15 +330,23 @@ stage_end(struct fx_lcore *lc, enum fx_stage s, uint64_t t0)
  * others compacted to the front of pkts with their parse result and key
  * hash in their private area and m->port set to the receive port.
  * Returns how many are left.
+ *
+ * For the packets this worker tracks, the flow lookup starts here: the
+ * key's bucket is prefetched as soon as the key is hashed, and read
+ * FX_LOOKUP_AHEAD packets later (ft_candidate), which prefetches the
+ * candidate flow's line; track() compares the key there. So the two cache
+ * misses of a lookup overlap with parsing instead of following it.
  */
+#define FX_LOOKUP_AHEAD 8
 static uint16_t
 rx_parse(struct fx_lcore *lc, uint16_t in_port, struct rte_mbuf **pkts,
 	 uint16_t n)
 {
 	struct fx_lcore_stats *st = &lc->st;
+	struct fx_pkt *mine[MAX_PKT_BURST];
+	uint16_t i, nv = 0, nm = 0, nc = 0;
 	struct rte_mbuf *m;
 	struct fx_pkt *pk;
-	uint16_t i, nv = 0;
 	int rc;
 
 	FX_STAT_ADD(st, rx[in_port], n);
@@ -361,12 +370,21 @@ rx_parse(struct fx_lcore *lc, uint16_t in_port, struct rte_mbuf **pkts,
 		pk->nat = fx_nat_enabled() ?
 			fx_nat_classify(&lc->nat, m, pk, lc->ho.self, &pk->owner) :
 			FX_NAT_NONE;
-		/* the lookup a burst later reads this line first */
-		if (pk->owner == lc->ho.self && pk->nat == FX_NAT_NONE && lc->ops != NULL)
+		pk->cand = FT_CAND_NONE;
+		if (pk->owner == lc->ho.self && pk->nat == FX_NAT_NONE && lc->ops != NULL) {
+			/* the first half of the lookup, FX_LOOKUP_AHEAD packets later */
 			ft_prefetch(&lc->ft, pk->sig);
+			mine[nm++] = pk;
+			if (nm - nc > FX_LOOKUP_AHEAD) {
+				mine[nc]->cand = ft_candidate(&lc->ft, mine[nc]->sig);
+				nc++;
+			}
+		}
 		m->port = in_port;
 		pkts[nv++] = m;
 	}
+	for (; nc < nm; nc++)
+		mine[nc]->cand = ft_candidate(&lc->ft, mine[nc]->sig);
 	return nv;
 }
 
@@ -389,47 +407,58 @@ route_only(struct fx_lcore *lc, const struct fx_route_table *rt,
 
 /*
  * Track and forward parsed packets this worker owns (its own, or handed
- * to it): look the keys up together, prefetch the hit flows, then per
- * packet refresh or create the flow and take the output port from its
- * cached route; then forward the burst.
+ * to it): finish the lookups rx_parse() started (start those of packets
+ * handed over, together), then per packet compare the key in the
+ * candidate flow, refresh or create the flow and take the output port
+ * from its cached route; then forward the burst.
  */
 static void
 track(struct fx_lcore *lc, const struct fx_route_table *rt,
       struct rte_mbuf **pkts, uint16_t n)
 {
-	const struct fx_key *keys[MAX_PKT_BURST];
-	uint32_t sig[MAX_PKT_BURST];
-	int32_t pos[MAX_PKT_BURST];
 	uint16_t outs[MAX_PKT_BURST];
 	struct fx_flow *flows = lc->ft.flows, *f;
-	uint64_t evicted = lc->st.evicted, t;
+	bool cold = false;
 	struct fx_pkt *p;
 	uint16_t i, nf, out, in_port;
+	uint64_t t;
+	int32_t pos;
 
 	if (n == 0)
 		return;
 	t = stage_start();
 	for (i = 0; i < n; i++) {
 		p = fx_pkt_of(pkts[i]);
-		keys[i] = &p->key;
-		sig[i] = p->sig;
 		if (unlikely(fx_affinity_foreign(&lc->ho, pkts[i], p->sig)))
 			FX_STAT_ADD(&lc->ho.st, foreign, 1);
+		/* handed over by another worker: no lookup started yet */
+		if (p->cand == FT_CAND_NONE) {
+			ft_prefetch(&lc->ft, p->sig);
+			cold = true;
+		}
 	}
-	ft_lookup_bulk(&lc->ft, keys, sig, n, pos);
+	for (i = 0; cold && i < n; i++) {
+		p = fx_pkt_of(pkts[i]);
+		if (p->cand == FT_CAND_NONE)
+			p->cand = ft_candidate(&lc->ft, p->sig);
+	}
 	t = stage_end(lc, FX_STAGE_LOOKUP, t);
 
 	for (i = 0, nf = 0; i < n; i++) {
 		p = fx_pkt_of(pkts[i]);
 		in_port = pkts[i]->port;
-		/* an eviction earlier in this burst may have freed a flow found above */
-		if (unlikely(lc->st.evicted != evicted) && pos[i] >= 0)
-			pos[i] = ft_lookup(&lc->ft, &p->key, sig[i]);
-		if (pos[i] >= 0) {
-			f = &flows[pos[i]];
+		/*
+		 * The candidate was found before this burst's earlier packets
+		 * created, evicted or expired flows: a slot freed since has
+		 * fid 0, one taken again holds another key (ft_confirm then
+		 * looks the key up again).
+		 */
+		pos = ft_confirm(&lc->ft, &p->key, p->sig, p->cand);
+		if (pos >= 0 && likely(flows[pos].fid != 0)) {
+			f = &flows[pos];
 			flow_hit(lc, f, p);
 		} else {
-			f = flow_new(lc, p, sig[i]);
+			f = flow_new(lc, p, p->sig);
 		}
 		if (likely(f != NULL)) {
 			out = f->port[p->dir];

@@ -35,6 +35,13 @@
                                       one-way, ESTABLISHED, FIN, RST, a SYN
                                       reopening a closed tuple) gets its own
                                       timeout, counted per state
+  e2e_flowexp.py BINARY pcap-clock EXPIRY
+                                      --clock pcap: 32 flows in one burst,
+                                      then, 10 s of capture time later, one
+                                      of them again: the lookup that parsing
+                                      started found the old flow, which the
+                                      clock expired before the packet was
+                                      handled, so it makes a new flow
   e2e_flowexp.py BINARY evict EXPIRY  a 64-flow table, answered flows, a flood
                                       of unanswered SYNs, then new answered
                                       flows: evict makes room from the oldest
@@ -247,6 +254,36 @@ def test_pcap(binary, tmp, expiry):
     check(t["invalidated"] == 0 and t["drained"] == 0 and t["table_full"] == 0,
           "no invalidation, nothing left at exit, table never full")
     check(t["lag_max_us"] < 1000000, "expiry lag below 1 s (%d us)" % t["lag_max_us"])
+
+
+def test_pcap_clock(binary, tmp, expiry):
+    """A lookup started before the flow it found expired (flow_table.h)."""
+    inp, out = os.path.join(tmp, "clock.pcap"), os.path.join(tmp, "clock_out.pcap")
+    w = P.PcapWriter(inp)
+    frames = [P.pad60(P.eth(P.ipv4("10.7.0.%d" % (i + 1), "10.8.0.1", 17, P.udp(1000 + i, 53, b"x")),
+                            P.ETH_IPV4)) for i in range(32)]
+    for f in frames:              # a whole rx burst at t = 1 s
+        w.write(f, ts=1.0)
+    w.write(frames[0], ts=11.0)   # the next burst, after a 2 s timeout
+    w.close()
+    ex = Example(binary, "clock_" + expiry, EAL + ["-l", "0-1", "--vdev",
+                 "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (inp, out)],
+                 ["-p", "1"] + PMD + ["--tick-us", "1000", "--timeout-oneway", "2",
+                                      "--max-flows", "1024", "--expiry", expiry,
+                                      "--clock", "pcap", "--exit-when-drained",
+                                      "--duration", "30"], tmp)
+    st = ex.finish()
+    if st is None:
+        return
+    t = st["totals"]
+    check(st["port_0"]["rx"] == 33 and st["port_0"]["tx"] == 33, "33 packets in and out (got %s)"
+          % {k: st["port_0"][k] for k in ("rx", "tx")})
+    check(t["created"] == 33 and t["refreshed"] == 0,
+          "the late packet made a new flow: created 33, refreshed 0 (got %d, %d)"
+          % (t["created"], t["refreshed"]))
+    check(t["expired"] == 33 and t["active"] == 0 and t["drained"] == 0,
+          "all 33 expired by the capture's clock (expired %d active %d drained %d)"
+          % (t["expired"], t["active"], t["drained"]))
 
 
 def run_frames(binary, tmp, name, frames, max_flows):
@@ -916,6 +953,7 @@ TESTS = {
     "affinity-startup": (0, test_affinity_startup),
     "vlan": (0, test_vlan),
     "tcp-states": (0, test_tcp_states),
+    "pcap-clock": (1, test_pcap_clock),
     "evict": (1, test_evict),
     "memif": (0, test_memif),
 }

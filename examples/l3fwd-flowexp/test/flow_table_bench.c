@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+/*
+ * Benchmark: the flow table's index (flow_table.h) against the rte_hash
+ * it replaced, on the worker's hit path, in one process.
+ *
+ *   flowexp-flow-table-bench EAL-ARGS -- [FLOWS] [ROUNDS]
+ *
+ * FLOWS distinct keys (default 1M) are added to both; the old layout is
+ * rte_hash (the flow table's former parameters: an eighth of headroom,
+ * extendable buckets, 40-byte keys compared as five words) with a 64-byte
+ * slab line per position. Then bursts of 32 keys, in the order they were
+ * made (as flowgen walks its flows: random in memory), go through what the
+ * worker does per burst: hash each key and do about as much other work as
+ * parsing a packet takes (PARSE_WORK), then look the burst up and refresh
+ * each flow (a load and a store to its line). The new index also
+ * prefetches each key's bucket right after hashing it, as the parser does,
+ * and is run twice: with the buckets read after the parse loop, and with
+ * each read AHEAD keys later inside it, as the worker does. A fourth round
+ * does the hashing and parse work alone, the floor the lookups add to.
+ * Rounds of 2^16 bursts alternate; the medians of the cycles per key are
+ * printed, and the ratio. Nothing but this loop runs in the process; the
+ * machine's other load shows as spread between rounds.
+ */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_hash.h>
+#include <rte_malloc.h>
+#include <rte_prefetch.h>
+
+#include "../flow_table.h"
+
+#define BURST 32
+#define BURSTS_PER_ROUND (1u << 16)
+/* dependent multiply-adds standing in for parsing a packet (~50 cycles) */
+#define PARSE_WORK 16
+/* the worker's FX_LOOKUP_AHEAD */
+#define AHEAD 8
+
+static volatile uint64_t sink;
+
+static inline uint64_t
+parse_work(uint64_t x)
+{
+	unsigned int i;
+
+	for (i = 0; i < PARSE_WORK; i++)
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+	return x;
+}
+
+/* the next key in the walk, wrapping */
+static inline const struct fx_key *
+next_key(const struct fx_key *keys, uint32_t n, uint32_t *cursor)
+{
+	const struct fx_key *k = &keys[*cursor];
+
+	if (++*cursor == n)
+		*cursor = 0;
+	return k;
+}
+
+static int
+key_cmp(const void *a, const void *b, size_t len __rte_unused)
+{
+	return !ft_key_eq(a, b);
+}
+
+static void
+make_key(struct fx_key *k, uint32_t i)
+{
+	memset(k, 0, sizeof(*k));
+	k->addr[0][0] = 10;
+	k->addr[0][1] = (uint8_t)(i >> 16);
+	k->addr[0][2] = (uint8_t)(i >> 8);
+	k->addr[0][3] = (uint8_t)i;
+	k->addr[1][0] = 198;
+	k->addr[1][1] = 18;
+	k->port[0] = (uint16_t)(1024 + i % 50000);
+	k->port[1] = 53;
+	k->proto = 17;
+	k->family = FX_FAMILY_V4;
+}
+
+/* one round of the old layout: rte_hash, then the slab line */
+static uint64_t
+round_rte_hash(const struct rte_hash *h, struct fx_flow *slab,
+	       const struct fx_key *keys, uint32_t n, uint32_t *cursor)
+{
+	const void *kp[BURST];
+	uint32_t sig[BURST];
+	int32_t pos[BURST];
+	uint64_t t0, x = 0;
+	unsigned int b, i;
+
+	t0 = rte_rdtsc();
+	for (b = 0; b < BURSTS_PER_ROUND; b++) {
+		for (i = 0; i < BURST; i++) {
+			kp[i] = next_key(keys, n, cursor);
+			sig[i] = ft_hash(kp[i]);
+			x = parse_work(x + sig[i]);
+		}
+		rte_hash_lookup_with_hash_bulk(h, kp, sig, BURST, pos);
+		for (i = 0; i < BURST; i++)
+			rte_prefetch0(&slab[pos[i]]);
+		for (i = 0; i < BURST; i++)
+			slab[pos[i]].expire = slab[pos[i]].expire + 1;
+	}
+	sink = x;
+	return rte_rdtsc() - t0;
+}
+
+/*
+ * One round of the new index: each key's bucket prefetched when it is
+ * hashed, read (and the candidate flow prefetched) `ahead` keys later
+ * inside the parse loop as the worker does, or with ahead 0 for the whole
+ * burst after the parse loop (ft_lookup_bulk's order).
+ */
+static uint64_t
+round_index(const struct fx_flow_table *ft, const struct fx_key *keys,
+	    uint32_t n, uint32_t *cursor, unsigned int ahead)
+{
+	const struct fx_key *kp[BURST];
+	uint32_t sig[BURST];
+	int32_t pos[BURST];
+	uint64_t t0, x = 0;
+	unsigned int b, i;
+
+	t0 = rte_rdtsc();
+	for (b = 0; b < BURSTS_PER_ROUND; b++) {
+		for (i = 0; i < BURST; i++) {
+			kp[i] = next_key(keys, n, cursor);
+			sig[i] = ft_hash(kp[i]);
+			ft_prefetch(ft, sig[i]);
+			x = parse_work(x + sig[i]);
+			if (ahead != 0 && i >= ahead)
+				pos[i - ahead] = ft_candidate(ft, sig[i - ahead]);
+		}
+		for (i = ahead != 0 ? BURST - ahead : 0; i < BURST; i++)
+			pos[i] = ft_candidate(ft, sig[i]);
+		for (i = 0; i < BURST; i++) {
+			pos[i] = ft_confirm(ft, kp[i], sig[i], pos[i]);
+			ft->flows[pos[i]].expire = ft->flows[pos[i]].expire + 1;
+		}
+	}
+	sink = x;
+	return rte_rdtsc() - t0;
+}
+
+/* one round of the hashing and parse work alone: the floor of both */
+static uint64_t
+round_floor(const struct fx_key *keys, uint32_t n, uint32_t *cursor)
+{
+	uint64_t t0, x = 0;
+	unsigned int b, i;
+
+	t0 = rte_rdtsc();
+	for (b = 0; b < BURSTS_PER_ROUND; b++) {
+		for (i = 0; i < BURST; i++)
+			x = parse_work(x + ft_hash(next_key(keys, n, cursor)));
+	}
+	sink = x;
+	return rte_rdtsc() - t0;
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int
+main(int argc, char **argv)
+{
+	uint32_t n = 1000000, rounds = 9, i, c_old = 0, c_new = 0, c_floor = 0, c_ahead = 0;
+	struct rte_hash_parameters hp = { 0 };
+	struct fx_flow_table ft;
+	struct fx_flow *slab;
+	struct rte_hash *h;
+	struct fx_key *keys;
+	uint64_t *t_old, *t_new, *t_floor, *t_ahead;
+	double per = BURST * (double)BURSTS_PER_ROUND;
+	bool added;
+	int ret;
+
+	ret = rte_eal_init(argc, argv);
+	if (ret < 0) {
+		fprintf(stderr, "EAL init failed\n");
+		return 1;
+	}
+	argc -= ret;
+	argv += ret;
+	if (argc > 1)
+		n = (uint32_t)strtoul(argv[1], NULL, 0);
+	if (argc > 2)
+		rounds = (uint32_t)strtoul(argv[2], NULL, 0);
+	if (n < BURST || rounds == 0) {
+		fprintf(stderr, "usage: EAL-ARGS -- [FLOWS >= %d] [ROUNDS >= 1]\n", BURST);
+		return 2;
+	}
+	hp.name = "bench_old";
+	hp.entries = n + RTE_MAX(n / FX_FT_HEADROOM, 64u);
+	hp.key_len = sizeof(struct fx_key);
+	hp.hash_func = rte_hash_crc;
+	hp.socket_id = 0;
+	hp.extra_flag = RTE_HASH_EXTRA_FLAGS_EXT_TABLE;
+	h = rte_hash_create(&hp);
+	slab = rte_zmalloc("bench_slab", (size_t)hp.entries * sizeof(*slab), RTE_CACHE_LINE_SIZE);
+	keys = malloc((size_t)n * sizeof(*keys));
+	t_old = calloc(rounds, sizeof(*t_old));
+	t_new = calloc(rounds, sizeof(*t_new));
+	t_floor = calloc(rounds, sizeof(*t_floor));
+	t_ahead = calloc(rounds, sizeof(*t_ahead));
+	if (h == NULL || slab == NULL || keys == NULL || t_old == NULL || t_new == NULL ||
+	    t_floor == NULL || t_ahead == NULL ||
+	    ft_create(&ft, "bench", n, 0, false) != 0) {
+		fprintf(stderr, "out of memory for %u flows (give EAL more with -m)\n", n);
+		return 1;
+	}
+	rte_hash_set_cmp_func(h, key_cmp);
+	for (i = 0; i < n; i++) {
+		make_key(&keys[i], i);
+		if (rte_hash_add_key_with_hash(h, &keys[i], ft_hash(&keys[i])) < 0 ||
+		    ft_add(&ft, &keys[i], ft_hash(&keys[i]), &added) < 0) {
+			fprintf(stderr, "add %u failed\n", i);
+			return 1;
+		}
+	}
+	for (i = 0; i < rounds; i++) {
+		/* each goes first in turn */
+		if (i & 1) {
+			t_new[i] = round_index(&ft, keys, n, &c_new, 0);
+			t_old[i] = round_rte_hash(h, slab, keys, n, &c_old);
+		} else {
+			t_old[i] = round_rte_hash(h, slab, keys, n, &c_old);
+			t_new[i] = round_index(&ft, keys, n, &c_new, 0);
+		}
+		t_floor[i] = round_floor(keys, n, &c_floor);
+		t_ahead[i] = round_index(&ft, keys, n, &c_ahead, AHEAD);
+		printf("round %u: rte_hash %.1f, index %.1f, index ahead %.1f, hash and parse work alone %.1f cycles per key\n",
+		       i + 1, t_old[i] / per, t_new[i] / per, t_ahead[i] / per, t_floor[i] / per);
+	}
+	qsort(t_old, rounds, sizeof(*t_old), cmp_u64);
+	qsort(t_new, rounds, sizeof(*t_new), cmp_u64);
+	qsort(t_floor, rounds, sizeof(*t_floor), cmp_u64);
+	qsort(t_ahead, rounds, sizeof(*t_ahead), cmp_u64);
+	printf("%u flows, bursts of %d, %d multiply-adds of parse work per key, medians of %u rounds:\n"
+	       "  hash + parse work + lookup + refresh: rte_hash %.1f, index %.1f cycles per key\n"
+	       "  hash + parse work alone: %.1f; so lookup + refresh: rte_hash %.1f, index %.1f"
+	       " (rte_hash / index %.2f)\n",
+	       n, BURST, PARSE_WORK, rounds, t_old[rounds / 2] / per, t_new[rounds / 2] / per,
+	       t_floor[rounds / 2] / per, (t_old[rounds / 2] - t_floor[rounds / 2]) / per,
+	       (t_new[rounds / 2] - t_floor[rounds / 2]) / per,
+	       (double)(t_old[rounds / 2] - t_floor[rounds / 2]) /
+	       (double)(t_new[rounds / 2] - t_floor[rounds / 2]));
+	printf("  with the candidates found %d keys after hashing (in the parse loop): %.1f,"
+	       " lookup + refresh %.1f\n", AHEAD, t_ahead[rounds / 2] / per,
+	       (t_ahead[rounds / 2] - t_floor[rounds / 2]) / per);
+	rte_hash_free(h);
+	rte_free(slab);
+	ft_free(&ft);
+	free(keys);
+	free(t_old);
+	free(t_new);
+	free(t_floor);
+	free(t_ahead);
+	rte_eal_cleanup();
+	return 0;
+}
