@@ -33,7 +33,14 @@
  * Work matters as much as misses: with random re-arms, "earlier or later"
  * is a coin toss, and a branch on it in every stage mispredicts half the
  * time. Stage 2 makes the choice once, without a branch, into a list of
- * the ids to unlink, and stages 3 and 4 walk that list only. A move and a
+ * the ids to unlink, and stages 3 and 4 walk that list only. The moves of
+ * a group whose ids name distinct entries (a filter in stage 2 says so)
+ * skip the branch in the apply step too: a move changes neither which ids
+ * are live nor another entry's deadline, so stage 2's choice holds, and
+ * the group's deadlines are stored first and its picked entries re-filed
+ * after, in order, which leaves the wheel as the moves in order do
+ * (apply_moves()). A group with a repeated entry, and every cancel, takes
+ * the single operations in order. A move and a
  * cancel touch an entry's deadline, generation and link, never its
  * payload: stage 1 fetches the one line that holds those three (an entry
  * at stride 48 that straddles two lines keeps only its payload in the
@@ -41,6 +48,7 @@
  */
 
 #include <errno.h>
+#include <string.h>
 
 #include <rte_common.h>
 #include <rte_prefetch.h>
@@ -51,6 +59,9 @@
 
 /* The burst is walked in groups small enough for the lines to stay in L1. */
 #define TWHEEL_BULK_GROUP 32
+/* bits of the filter that spots ids naming the same entry in a group */
+#define TWHEEL_BULK_SEEN_SHIFT 12
+#define TWHEEL_BULK_SEEN_BITS (1u << TWHEEL_BULK_SEEN_SHIFT)
 
 /* Stage 1: the line of a (possibly) live entry's deadline, gen and link. */
 static inline void
@@ -74,55 +85,119 @@ entry_list(const struct twheel *w, const struct twheel_entry *e)
 }
 
 /*
+ * A group's stage 2 outcome: each id's live entry (or NULL) and
+ * destination list, the ids that will be unlinked, and whether two ids
+ * may name the same entry.
+ */
+struct bulk_group {
+	struct twheel_entry *e[TWHEEL_BULK_GROUP];
+	uint32_t to[TWHEEL_BULK_GROUP];
+	uint8_t sel[TWHEEL_BULK_GROUP];
+	unsigned int m;
+	uint64_t seen[TWHEEL_BULK_SEEN_BITS / 64];
+	uint64_t dup;
+};
+
+/*
  * Stages 2 to 4 for a group of k ids. Stage 2 picks the ids that will be
  * unlinked (live, and for a move an earlier deadline) into sel[] without a
  * branch on that test, which is a coin toss for random re-arms; stages 3
- * and 4 then walk sel[] only. to[i] gets the destination list of id i if
- * it was picked, else TWHEEL_NIL.
+ * and 4 then walk sel[] only. It also sets dup when two ids hash to the
+ * same bit of seen[] (so maybe name the same entry).
  */
 static void
 stage_chains(const struct twheel *w, const twheel_id_t *ids,
-	     const uint64_t *deadlines, unsigned int k, uint32_t *to)
+	     const uint64_t *deadlines, unsigned int k, struct bulk_group *bg)
 {
-	const struct twheel_entry *e[TWHEEL_BULK_GROUP];
-	uint8_t sel[TWHEEL_BULK_GROUP];
 	const struct twheel_list *l;
 	unsigned int i, j, m = 0;
+	struct twheel_entry *e;
+	uint32_t h;
 
-	for (i = 0; i < k; i++) {
-		to[i] = TWHEEL_NIL;
-		e[m] = twheel_entry_of_id(w, ids[i]);
-		sel[m] = (uint8_t)i;
-		m += e[m] != NULL &&
-			(deadlines == NULL || deadlines[i] < e[m]->deadline);
+	bg->dup = 0;
+	/* only moves use the filter (apply_moves()) */
+	if (deadlines != NULL) {
+		memset(bg->seen, 0, sizeof(bg->seen));
+		for (i = 0; i < k; i++) {
+			h = ((uint32_t)ids[i] * UINT32_C(0x9e3779b1)) >>
+				(32 - TWHEEL_BULK_SEEN_SHIFT);
+			bg->dup |= bg->seen[h / 64] >> (h % 64);
+			bg->seen[h / 64] |= UINT64_C(1) << (h % 64);
+		}
 	}
+	for (i = 0; i < k; i++) {
+		bg->to[i] = TWHEEL_NIL;
+		e = bg->e[i] = twheel_entry_of_id(w, ids[i]);
+		bg->sel[m] = (uint8_t)i;
+		m += e != NULL &&
+			(deadlines == NULL || deadlines[i] < e->deadline);
+	}
+	bg->dup &= 1;
+	bg->m = m;
 	for (j = 0; j < m; j++) {
-		rte_prefetch0(twheel_entry_chunk(w, e[j]));
+		i = bg->sel[j];
+		rte_prefetch0(twheel_entry_chunk(w, bg->e[i]));
 		if (deadlines != NULL) {
-			i = sel[j];
-			to[i] = twheel_list_for(w, deadlines[i]);
-			rte_prefetch0(&w->lists[to[i]]);
+			bg->to[i] = twheel_list_for(w, deadlines[i]);
+			rte_prefetch0(&w->lists[bg->to[i]]);
 		}
 	}
 	for (j = 0; j < m; j++) {
+		i = bg->sel[j];
 		/* the entry's own list holds it, so it has a head chunk */
-		rte_prefetch0(&w->chunks[entry_list(w, e[j])->head]);
-		if (deadlines != NULL &&
-		    w->lists[to[sel[j]]].head != TWHEEL_NIL)
-			rte_prefetch0(&w->chunks[w->lists[to[sel[j]]].head]);
+		rte_prefetch0(&w->chunks[entry_list(w, bg->e[i])->head]);
+		if (deadlines != NULL && w->lists[bg->to[i]].head != TWHEEL_NIL)
+			rte_prefetch0(&w->chunks[w->lists[bg->to[i]].head]);
 	}
 	for (j = 0; j < m; j++) {
-		l = entry_list(w, e[j]);
+		l = entry_list(w, bg->e[bg->sel[j]]);
 		rte_prefetch0(&twheel_entry_at(w,
 			w->chunks[l->head].ref[l->fill - 1])->link);
 	}
+}
+
+/*
+ * Moves of a group in which no two ids name the same entry. A move never
+ * changes which ids are live, and a move of one entry never changes
+ * another's deadline, so stage 2's outcome still holds for every id, and
+ * the deadline stores commute with the re-filing of other entries (which
+ * may rewrite an entry's link, never its deadline). Storing every deadline
+ * first, then re-filing the picked entries in order, leaves the wheel
+ * exactly as the moves in order do, without a branch on "earlier" per id.
+ */
+static unsigned int
+apply_moves(struct twheel *w, const twheel_id_t *ids,
+	    const uint64_t *deadlines, unsigned int k,
+	    const struct bulk_group *bg, int *rc)
+{
+	struct twheel_entry *e;
+	unsigned int i, j, done = 0;
+
+	for (i = 0; i < k; i++) {
+		e = bg->e[i];
+		if (likely(e != NULL))
+			e->deadline = deadlines[i];
+		if (rc != NULL)
+			rc[i] = e != NULL ? 0 : -ENOENT;
+		done += e != NULL;
+	}
+	for (j = 0; j < bg->m; j++) {
+		i = bg->sel[j];
+		e = bg->e[i];
+		/* same list: rewriting the deadline was all it took */
+		if (twheel_entry_chunk(w, e)->list != bg->to[i]) {
+			twheel_list_remove(w, e);
+			twheel_list_insert(w, bg->to[i], (uint32_t)ids[i], e);
+		}
+	}
+	return done;
 }
 
 static unsigned int
 bulk(struct twheel *w, const twheel_id_t *ids, const uint64_t *deadlines,
      unsigned int n, int *rc)
 {
-	uint32_t to[TWHEEL_BULK_GROUP];
+	struct bulk_group bg;
 	struct twheel_entry *e;
 	unsigned int done = 0, g, i, k;
 	int ret;
@@ -132,7 +207,12 @@ bulk(struct twheel *w, const twheel_id_t *ids, const uint64_t *deadlines,
 		for (i = 0; i < k; i++)
 			stage_entry(w, ids[g + i]);
 		stage_chains(w, ids + g, deadlines != NULL ? deadlines + g : NULL,
-			     k, to);
+			     k, &bg);
+		if (deadlines != NULL && bg.dup == 0) {
+			done += apply_moves(w, ids + g, deadlines + g, k, &bg,
+					    rc != NULL ? rc + g : NULL);
+			continue;
+		}
 		/* the single operations, in order, on the state they find */
 		for (i = 0; i < k; i++) {
 			e = twheel_entry_of_id(w, ids[g + i]);
@@ -141,7 +221,7 @@ bulk(struct twheel *w, const twheel_id_t *ids, const uint64_t *deadlines,
 				ret = -ENOENT;
 			else if (deadlines != NULL)
 				twheel_entry_move(w, (uint32_t)ids[g + i], e,
-						  deadlines[g + i], to[i]);
+						  deadlines[g + i], bg.to[i]);
 			else
 				twheel_entry_cancel(w, (uint32_t)ids[g + i], e, NULL);
 			if (rc != NULL)
