@@ -40,11 +40,12 @@
  * the group's deadlines are stored first and its picked entries re-filed
  * after, in order, which leaves the wheel as the moves in order do
  * (apply_moves()). A group with a repeated entry, and every cancel, takes
- * the single operations in order. A move and a
- * cancel touch an entry's deadline, generation and link, never its
- * payload: stage 1 fetches the one line that holds those three (an entry
- * at stride 48 that straddles two lines keeps only its payload in the
- * first).
+ * the single operations in order.
+ *
+ * A move and a cancel touch an entry's deadline, generation and link,
+ * never its payload: stage 1 fetches the line that holds those three (an
+ * entry at stride 48 that straddles two lines keeps only its payload in
+ * the first).
  */
 
 #include <errno.h>
@@ -202,6 +203,8 @@ bulk(struct twheel *w, const twheel_id_t *ids, const uint64_t *deadlines,
 	unsigned int done = 0, g, i, k;
 	int ret;
 
+	/* sel[] holds positions in a group */
+	RTE_BUILD_BUG_ON(TWHEEL_BULK_GROUP > UINT8_MAX + 1);
 	for (g = 0; g < n; g += TWHEEL_BULK_GROUP) {
 		k = RTE_MIN(n - g, (unsigned int)TWHEEL_BULK_GROUP);
 		for (i = 0; i < k; i++)
