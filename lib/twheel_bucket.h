@@ -109,4 +109,29 @@ twheel_list_remove(struct twheel *w, struct twheel_entry *e)
 		twheel_list_drop_head(w, l);
 }
 
+/*
+ * Give a live entry a new deadline (twheel_move() once its id is checked).
+ * A later deadline only stores it; an earlier one re-files the entry in
+ * list to, which is twheel_list_for(w, deadline) or TWHEEL_NIL to have it
+ * computed here (the bulk move computes it ahead, twheel_bulk.c). See
+ * twheel_ops.c for why a later deadline may stay where it is.
+ */
+static inline void
+twheel_entry_move(struct twheel *w, uint32_t idx, struct twheel_entry *e,
+		  uint64_t deadline, uint32_t to)
+{
+	bool earlier = deadline < e->deadline;
+
+	e->deadline = deadline;
+	if (!earlier)
+		return;
+	if (to == TWHEEL_NIL)
+		to = twheel_list_for(w, deadline);
+	/* same list: rewriting the deadline was all it took */
+	if (twheel_entry_chunk(w, e)->list != to) {
+		twheel_list_remove(w, e);
+		twheel_list_insert(w, to, idx, e);
+	}
+}
+
 #endif /* _TWHEEL_BUCKET_H_ */

@@ -82,7 +82,6 @@ int
 twheel_move(struct twheel *w, twheel_id_t id, uint64_t deadline)
 {
 	struct twheel_entry *e = twheel_entry_of_id(w, id);
-	uint32_t to;
 
 	if (unlikely(e == NULL))
 		return -ENOENT;
@@ -91,16 +90,6 @@ twheel_move(struct twheel *w, twheel_id_t id, uint64_t deadline)
 	 * deadline, so where it is, it is examined no later than it would be
 	 * in the bucket of the new one, and the sweep re-files it then.
 	 */
-	if (deadline >= e->deadline) {
-		e->deadline = deadline;
-		return 0;
-	}
-	e->deadline = deadline;
-	to = twheel_list_for(w, deadline);
-	/* same list: rewriting the deadline was all it took */
-	if (twheel_entry_chunk(w, e)->list != to) {
-		twheel_list_remove(w, e);
-		twheel_list_insert(w, to, (uint32_t)id, e);
-	}
+	twheel_entry_move(w, (uint32_t)id, e, deadline, TWHEEL_NIL);
 	return 0;
 }

@@ -42,29 +42,36 @@ void twheel_slab_disown(struct twheel *w);
 
 /*
  * An allocation prefetches the entry it will hand out this many
- * allocations later (at most a chunk's worth), so a run of schedules (new
- * flows in a burst) overlaps its entries' cache misses instead of taking
- * them one after the other.
+ * allocations later, so a run of schedules (new flows in a burst) overlaps
+ * its entries' cache misses instead of taking them one after the other.
+ * After churn the free stack is a random permutation of the slab and every
+ * one of those entries is a miss: 16 allocations (a little over a chunk)
+ * give the miss the time of 16 schedules, and both lines of an entry that
+ * straddles two are fetched (the allocation writes its generation, the
+ * schedule its payload, deadline and link). A/B at 1M, timer_perf
+ * append_churned: 8 ahead, first line only 56-65 cycles; 8, both lines
+ * 42-48; 12: 41-76; 16: 37-42; 20: 37-69; 24: 41-72 (doc/performance.md).
+ * At most two chunks' worth: the chunk after the next is prefetched when
+ * a chunk becomes the stack's head.
  */
-#define TWHEEL_SLAB_PREFETCH_AHEAD 8
+#define TWHEEL_SLAB_PREFETCH_AHEAD 16
 
 static inline void
 twheel_slab_prefetch(const struct twheel *w)
 {
-	const uint32_t j = TWHEEL_SLAB_PREFETCH_AHEAD, f = w->free_fill;
-	const struct twheel_chunk *h, *nc;
+	uint32_t j = TWHEEL_SLAB_PREFETCH_AHEAD, f = w->free_fill;
+	uint32_t c = w->free_head;
 
-	if (unlikely(w->free_head == TWHEEL_NIL))
-		return;
-	h = &w->chunks[w->free_head];
-	/* pops to come: h->ref[f - 1] down to ref[0], then the next chunk */
-	if (f > j) {
-		rte_prefetch0(twheel_entry_at(w, h->ref[f - 1 - j]));
-	} else if (h->next != TWHEEL_NIL) {
-		nc = &w->chunks[h->next];
-		rte_prefetch0(twheel_entry_at(w,
-			nc->ref[TWHEEL_CHUNK_REFS - 1 - (j - f)]));
+	RTE_BUILD_BUG_ON(TWHEEL_SLAB_PREFETCH_AHEAD >= 2 * TWHEEL_CHUNK_REFS);
+	/* pops to come: ref[f - 1] down to ref[0] of each chunk, newest first */
+	while (c != TWHEEL_NIL && j >= f) {
+		j -= f;
+		c = w->chunks[c].next;
+		f = TWHEEL_CHUNK_REFS;
 	}
+	if (likely(c != TWHEEL_NIL))
+		twheel_entry_prefetch(twheel_entry_at(w,
+						      w->chunks[c].ref[f - 1 - j]));
 }
 
 /* Push a free index (its entry's generation is even). */
@@ -96,10 +103,18 @@ twheel_slab_alloc(struct twheel *w)
 		w->free_head = w->chunks[h].next;
 		w->free_fill = TWHEEL_CHUNK_REFS;
 		twheel_chunk_release(w, h);
-		/* the line after the new head's, a chunk's worth ahead */
+		/*
+		 * the two chunks after the new head, one and two chunks'
+		 * worth ahead: twheel_slab_prefetch() reads the first's next
+		 */
 		if (w->free_head != TWHEEL_NIL &&
-		    w->chunks[w->free_head].next != TWHEEL_NIL)
-			rte_prefetch0(&w->chunks[w->chunks[w->free_head].next]);
+		    w->chunks[w->free_head].next != TWHEEL_NIL) {
+			uint32_t n1 = w->chunks[w->free_head].next;
+
+			rte_prefetch0(&w->chunks[n1]);
+			if (w->chunks[n1].next != TWHEEL_NIL)
+				rte_prefetch0(&w->chunks[w->chunks[n1].next]);
+		}
 	}
 	twheel_slab_prefetch(w);
 	twheel_entry_at(w, idx)->gen++;

@@ -895,6 +895,11 @@ test_time_jump_hours(void)
  * live ids, duplicates, stale ids of reused slots and forged ids, earlier
  * and later deadlines. Ids are wheel-specific, so each entry's pair of ids
  * (one per wheel) is kept side by side.
+ *
+ * A second run takes bursts of distinct live entries on a small wheel of
+ * few buckets: twheel_move_bulk() then re-files a group's entries in one
+ * pass after storing all their deadlines (twheel_bulk.c), while they fill
+ * each other's holes and empty and refill the same lists.
  */
 struct id_pair {
 	twheel_id_t a, b;
@@ -912,23 +917,31 @@ pair_retire(struct id_pair *live, uint32_t k, uint32_t n, struct id_pair *dead,
 	return n - 1;
 }
 
+#define BULK_BURST_MAX 96
+
+struct bulk_case {
+	uint32_t cap, slots, burst, rounds;
+	bool distinct;           /* bursts of distinct live entries only */
+};
+
 static int
-test_bulk_equals_sequential(void)
+bulk_vs_single(const struct bulk_case *bc)
 {
-	const uint32_t cap = 4096, burst = 77;
-	struct twheel *a = tw_make("bulk_a", cap, 64, 10, false);
-	struct twheel *b = tw_make("bulk_b", cap, 64, 10, false);
+	const uint32_t cap = bc->cap, burst = bc->burst;
+	struct twheel *a = tw_make("bulk_a", cap, bc->slots, 10, false);
+	struct twheel *b = tw_make("bulk_b", cap, bc->slots, 10, false);
 	struct id_pair *ids = calloc(cap, sizeof(*ids));
 	struct id_pair *dead = calloc(cap, sizeof(*dead));
 	struct twheel_fired ra[64], rb[64];
-	twheel_id_t bida[77], bidb[77];
-	uint64_t dl[77], rng = 5, now = 0;
-	int rca[77], rcb[77];
+	twheel_id_t bida[BULK_BURST_MAX], bidb[BULK_BURST_MAX];
+	uint64_t dl[BULK_BURST_MAX], rng = 5, now = 0;
+	int rca[BULK_BURST_MAX], rcb[BULK_BURST_MAX];
 	uint32_t i, j, nlive = 0, ndead = 0, round;
 	unsigned int na, nb;
 
 	TEST_ASSERT(a != NULL && b != NULL && ids != NULL && dead != NULL, "setup");
-	for (round = 0; round < 400; round++) {
+	TEST_ASSERT(burst <= BULK_BURST_MAX && burst <= cap / 2, "burst");
+	for (round = 0; round < bc->rounds; round++) {
 		/* fill up with the same schedules in both */
 		while (nlive < cap * 3 / 4) {
 			uint64_t d = now + tw_rand(&rng) % 5000;
@@ -943,7 +956,13 @@ test_bulk_equals_sequential(void)
 			uint32_t k = tw_rand(&rng) % 10;
 			struct id_pair pr;
 
-			if (k < 7 || ndead == 0)
+			if (bc->distinct) {
+				/* the first i live pairs are taken: swap one in */
+				k = i + tw_rand(&rng) % (nlive - i);
+				pr = ids[k];
+				ids[k] = ids[i];
+				ids[i] = pr;
+			} else if (k < 7 || ndead == 0)
 				pr = ids[tw_rand(&rng) % nlive];
 			else if (k < 9)
 				pr = dead[tw_rand(&rng) % ndead];
@@ -967,7 +986,8 @@ test_bulk_equals_sequential(void)
 			}
 		}
 		TEST_ASSERT_EQUAL(na, nb, "round %u: bulk did %u, one by one %u", round, na, nb);
-		TEST_ASSERT(memcmp(rca, rcb, sizeof(rca)) == 0, "round %u: results differ", round);
+		TEST_ASSERT(memcmp(rca, rcb, sizeof(rca[0]) * burst) == 0,
+			    "round %u: results differ", round);
 		/* forget cancelled ids (they become stale ids to test with) */
 		for (i = 0; i < nlive;) {
 			bool gone = false;
@@ -1016,6 +1036,23 @@ test_bulk_equals_sequential(void)
 	free(dead);
 	twheel_free(a);
 	twheel_free(b);
+	return TEST_SUCCESS;
+}
+
+static int
+test_bulk_equals_sequential(void)
+{
+	static const struct bulk_case cases[] = {
+		{ .cap = 4096, .slots = 64, .burst = 77, .rounds = 400 },
+		{ .cap = 256, .slots = 8, .burst = 64, .rounds = 400,
+		  .distinct = true },
+	};
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(cases); i++)
+		TEST_ASSERT_SUCCESS(bulk_vs_single(&cases[i]),
+				    "case %u (capacity %u, burst %u)", i,
+				    cases[i].cap, cases[i].burst);
 	return TEST_SUCCESS;
 }
 

@@ -103,6 +103,8 @@ print_targets(struct perf_env *pe)
 		  ratio(fl, "rearm", fn, "cycles_per_op"), "x", 30, true },
 		{ "append: rte_timer / twheel (timer_perf)",
 		  ratio(tp, "append", tn, "cycles_per_op"), "x", 5, true },
+		{ "append, churned slab: rte_timer / twheel (timer_perf)",
+		  ratio(tp, "append_churned", tn, "cycles_per_op"), "x", 5, true },
 		{ "expiry per entry: rte_timer / twheel (timer_perf)",
 		  ratio(tp, "callbacks", tn, "cycles_per_op"), "x", 1, true },
 		{ "expiry per entry: rte_timer / twheel (flow storm)",

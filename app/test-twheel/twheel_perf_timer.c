@@ -35,6 +35,27 @@
  * callbacks from inside would leave that walk out. Each measurement is
  * repeated TWHEEL_PERF_REPS times, the two libraries taking turns to go
  * first, and the median is reported.
+ *
+ * Those phases run on a fresh slab: the warm-up leaves the free stack in
+ * allocation order, so an append hands out entries that lie back to back.
+ * After hours of flow churn it is a random permutation instead, and every
+ * append takes an entry at a random place in the slab. So each repetition
+ * also times an append on a churned slab ("append_churned"): every entry of
+ * the wheel scheduled and cancelled in a fresh random order, then the same
+ * N schedules at now + 1 s, batch-timed like the append phase; then the
+ * entries are drained and the free stack put back in allocation order, so
+ * the other phases keep their fresh slab.
+ *
+ * Its ratio is taken against the rte_timer append of the same repetition,
+ * timers in array order. rte_timer has no slab: its timer lives in memory
+ * the caller owns and has just written (a new flow's entry, its key and
+ * state), so in real use rte_timer_reset() finds the timer's line in cache
+ * whatever order the caller's allocator hands entries out in. The array
+ * streamed by the hardware prefetcher is the measurable stand-in for that
+ * warm line; rte_timer on timers in a random order would charge it a miss
+ * that its caller, not rte_timer, pays, and flatter twheel. twheel's entry
+ * is the library's own memory, so its miss is the library's cost and is
+ * kept in the churned figure.
  */
 
 #include <errno.h>
@@ -72,6 +93,10 @@ struct tp_ctx {
 	struct perf_env *pe;
 	struct rte_timer *tms;
 	struct twheel *w;
+	twheel_id_t *ids;            /* the whole wheel, for tw_reorder_slab() */
+	uint32_t *perm;              /* a cancel order of the whole wheel */
+	uint32_t capacity;
+	uint64_t rng;
 	struct twheel_fired out[TP_BUDGET];
 	struct perf_samples s;
 	unsigned int lcore;
@@ -79,10 +104,16 @@ struct tp_ctx {
 	uint64_t tick_cycles;        /* the wheel's tick */
 };
 
-/* Per N and repetition: cycles per op of each phase, each library. */
-enum tp_phase { TP_APPEND, TP_CALLBACKS, TP_RESET, TP_EXPIRE, TP_NB_PHASES };
+/*
+ * Per N and repetition: cycles per op of each phase, each library. The
+ * churned append is twheel's alone; its rte_timer column is the append's.
+ */
+enum tp_phase {
+	TP_APPEND, TP_CALLBACKS, TP_RESET, TP_EXPIRE, TP_APPEND_CHURNED,
+	TP_NB_PHASES
+};
 static const char * const tp_phase_name[TP_NB_PHASES] = {
-	"append", "callbacks", "reset", "expire_reset",
+	"append", "callbacks", "reset", "expire_reset", "append_churned",
 };
 enum { LIB_RT, LIB_TW, NB_LIBS };
 static const char * const lib_name[NB_LIBS] = { "rte_timer", "twheel" };
@@ -158,6 +189,55 @@ tw_fire_all(struct tp_ctx *c, unsigned int n)
 	return 0;
 }
 
+/*
+ * Put the empty wheel's free stack in a known order: every entry scheduled,
+ * then cancelled in c->perm's random order (churned) or highest index first
+ * (fresh: the lowest index is handed out first, as after twheel_create()).
+ * -1 if a call failed.
+ */
+static int
+tw_reorder_slab(struct tp_ctx *c, bool churned)
+{
+	uint64_t d = rte_rdtsc() + c->ticks;
+	twheel_id_t id;
+	uint32_t i, k;
+
+	for (i = 0; i < c->capacity; i++) {
+		id = twheel_schedule(c->w, d, NULL);
+		if (id == TWHEEL_ID_INVALID)
+			return -1;
+		c->ids[(uint32_t)id] = id;      /* by slab index */
+	}
+	if (churned)
+		perf_permutation(c->perm, c->capacity, &c->rng);
+	for (k = 0; k < c->capacity; k++) {
+		i = churned ? c->perm[k] : c->capacity - 1 - k;
+		if (twheel_cancel(c->w, c->ids[i]) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * n schedules at now + 1 s on a churned slab, batch-timed; the samples are
+ * left in c->s. The entries are drained and the free stack put back in
+ * allocation order after. 0, or -1 if a call failed.
+ */
+static int
+tw_append_churned(struct tp_ctx *c, unsigned int n, unsigned int *fails)
+{
+	uint64_t last;
+	unsigned int k;
+
+	if (tw_reorder_slab(c, true) != 0)
+		return -1;
+	tw_schedule_n(c, n, false, fails, &last);
+	do {
+		k = twheel_drain(c->w, TP_BUDGET, c->out);
+	} while (k != 0);
+	return tw_reorder_slab(c, false);
+}
+
 /* One phase on one library; the samples are left in c->s. 0, or -1 if
  * timers were lost. */
 static int
@@ -167,6 +247,9 @@ tp_phase(struct tp_ctx *c, unsigned int lib, enum tp_phase p, unsigned int n,
 	bool random = p == TP_RESET;
 
 	switch (p) {
+	case TP_APPEND_CHURNED:
+		/* twheel only; the caller keeps rte_timer's append figure */
+		return lib == LIB_TW ? tw_append_churned(c, n, fails) : 0;
 	case TP_APPEND:
 	case TP_RESET:
 		if (lib == LIB_TW)
@@ -196,6 +279,11 @@ tp_one_rep(struct tp_ctx *c, unsigned int n, unsigned int first,
 			TEST_ASSERT(tp_phase(c, l, p, n, &fails, &tw_last) == 0,
 				    "N=%u, %s, %s: not all timers fired",
 				    n, lib_name[l], tp_phase_name[p]);
+			if (p == TP_APPEND_CHURNED && l == LIB_RT) {
+				cyc[l][p] = cyc[l][TP_APPEND];
+				mean[l][p] = mean[l][TP_APPEND];
+				continue;
+			}
 			cyc[l][p] = perf_samples_median(&c->s);
 			mean[l][p] = perf_samples_mean(&c->s);
 		}
@@ -284,32 +372,22 @@ tp_run(struct tp_ctx *c)
 	unsigned int n, r, reps = c->pe->reps, p, l;
 	double cyc[100][NB_LIBS][TP_NB_PHASES], mean[100][NB_LIBS][TP_NB_PHASES];
 	double med[NB_LIBS][TP_NB_PHASES], tmp[100];
-	twheel_id_t *ids;
 	unsigned int i;
 	int ret;
 
 	/* warm-up: touch every timer and entry, and the code, untimed */
-	ids = malloc(sizeof(*ids) * max_n);
-	TEST_ASSERT_NOT_NULL(ids, "no memory");
-	for (i = 0; i < max_n; i++) {
+	for (i = 0; i < max_n; i++)
 		rte_timer_reset(&c->tms[i], c->ticks, SINGLE, c->lcore,
 				rt_count_cb, NULL);
-		ids[i] = twheel_schedule(c->w, rte_rdtsc() + c->ticks, NULL);
-	}
-	/* cancel newest first, so the free list hands out entries in order */
-	for (i = max_n; i-- > 0;) {
+	for (i = max_n; i-- > 0;)
 		rte_timer_stop(&c->tms[i]);
-		if (twheel_cancel(c->w, ids[i]) != 0) {
-			free(ids);
-			TEST_ASSERT(false, "warm-up cancel %u failed", i);
-		}
-	}
-	free(ids);
+	/* the free stack hands out entries in allocation order */
+	TEST_ASSERT(tw_reorder_slab(c, false) == 0, "warm-up: a twheel call failed");
 
 	printf("\n[1] timer_perf_autotest workload (cycles per timer, median of %u; append, reset: median batch of %d,\n"
 	       "    callbacks, expiry: total / N; in brackets total / N as dpdk-test prints it; ratio = rte_timer / twheel)\n",
 	       reps, PERF_BATCH);
-	printf("  %9s  %-13s %20s %20s %9s\n", "N", "phase", "rte_timer",
+	printf("  %9s  %-14s %20s %20s %9s\n", "N", "phase", "rte_timer",
 	       "twheel", "ratio");
 	for (n = first_n; n <= max_n; n *= 10) {
 		for (r = 0; r < reps; r++) {
@@ -335,7 +413,7 @@ tp_run(struct tp_ctx *c)
 			perf_record(c->pe, "timer_perf", "ratio", tp_phase_name[p],
 				    n, "rte_timer_over_twheel",
 				    med[LIB_RT][p] / med[LIB_TW][p], "x");
-			printf("  %9u  %-13s %9.1f (%8.1f) %9.1f (%8.1f) %8.1fx\n", n,
+			printf("  %9u  %-14s %9.1f (%8.1f) %9.1f (%8.1f) %8.1fx\n", n,
 			       tp_phase_name[p], med[LIB_RT][p],
 			       perf_lookup("timer_perf", "rte_timer", tp_phase_name[p],
 					   n, "total_over_n"),
@@ -365,10 +443,14 @@ perf_timer_workload(struct perf_env *pe)
 	c->ticks = rte_get_timer_hz();
 	/* as dpdk-test: one array from rte_malloc */
 	c->tms = rte_malloc(NULL, sizeof(*c->tms) * max_n, 0);
+	c->capacity = max_n;
+	c->rng = pe->seed;
+	c->ids = malloc(sizeof(*c->ids) * max_n);
+	c->perm = malloc(sizeof(*c->perm) * max_n);
 	twheel_config_standard(&cfg, "perf_tp", max_n, rte_socket_id());
 	c->tick_cycles = cfg.tick_cycles;
 	c->w = twheel_create(&cfg);
-	if (c->tms == NULL || c->w == NULL) {
+	if (c->tms == NULL || c->w == NULL || c->ids == NULL || c->perm == NULL) {
 		printf("timer workload: no memory for %u timers (%s); use -m\n",
 		       max_n, c->w == NULL ? rte_strerror(rte_errno) : "rte_malloc");
 		ret = TEST_FAILED;
@@ -381,6 +463,8 @@ perf_timer_workload(struct perf_env *pe)
 	perf_samples_free(&c->s);
 	twheel_free(c->w);
 	rte_free(c->tms);
+	free(c->ids);
+	free(c->perm);
 	free(c);
 	return ret;
 }
