@@ -48,10 +48,9 @@ style() {
 }
 
 panel() {   # column, with labels (0/1)
-	local col=$1 labels=$2 sep="" p="plot " m t
+	local col=$1 labels=$2 sep="" p="plot " m
 	for m in $modes; do
-		t=${m//_/\\\\_}
-		p+="$sep'$tmp/$m.dat' using 1:$col with linespoints $(style "$m") title '$t'"
+		p+="$sep'$tmp/$m.dat' using 1:$col with linespoints $(style "$m") title '$m' noenhanced"
 		sep=", "
 		if [ "$labels" = 1 ]; then
 			p+=", '$tmp/$m.dat' using 1:$col:(sprintf('%sM', stringcolumn(5)))"
