@@ -46,6 +46,25 @@ main lcore, testpmd, every control thread and this script on CPU 1. For each --e
         at the TSC rate.
         Runs only once per repeat (its own expiry: twheel).
 
+  rate  the cost of expiry per new flow at fixed offered rates, with about
+        --rate-live (10M) flows live in a table of --rate-max-flows (16M):
+        for each one-way timeout of --rate-timeouts (3,10,30,100,300 s),
+        flowgen cycles through 500M flows (every packet a new flow) held by
+        tools/pace.py to live / timeout packets/s; after a warm-up of one
+        timeout plus --rate-margin (5 s), the stats deltas over
+        --rate-window (10 s) give per new flow the cycles of the expiry polls
+        (expiry_cycles; idle_expiry_cycles the part in iterations without
+        packets), of the "flow" stage (--bench: arming a timer or a wheel
+        entry), and all the worker's work (busy_cycles + idle_expiry_cycles,
+        in ns), each scaled by the worker's CPU share (the TSC also counts
+        time the OS gave its CPU to others); the expiry lag over the window
+        beside them. Mode scan_paced is --expiry scan with --scan-interval
+        --rate-scan-interval (1 s); plain scan walks --expire-budget slots
+        every loop iteration. The example runs with -m sized per back-end;
+        the heap it allocated and both processes' RSS are recorded. One
+        row per run is appended to --rate-csv (scripts/plot-flowexp-rate.sh
+        plots it). A run that achieved less than 90 % of the offered rate
+        "fell behind".
   mem   the DPDK heap the example allocates (telemetry /eal/heap_info)
         with --max-flows 1M: the difference between mode nat and mode
         twheel, divided by the capacity, is the memory per NAT mapping
@@ -63,9 +82,12 @@ the other each time; medians are printed, and ratios between modes are
 medians of the ratios between such neighbouring runs.
 
   scripts/flowexp-bench.py [--repeat N] [--modes twheel,rte_timer,scan]
-                           [--scenarios new,mpps,stages,storm,burst,handoff,evict,mem]
-                           [--no-huge]
-                           [--build DIR]
+                           [--scenarios new,mpps,stages,storm,burst,handoff,evict,mem,rate]
+                           [--no-huge] [--build DIR]
+                           [--rate-timeouts 3,10,30,100,300] [--rate-live N]
+                           [--rate-max-flows N] [--rate-window S] [--rate-margin S]
+                           [--rate-scan-interval S] [--rate-csv PATH]
+  (rate also takes the mode scan_paced: --modes twheel,rte_timer,scan,scan_paced)
 """
 
 import argparse
@@ -108,14 +130,15 @@ class Run:
 
     n = 0
 
-    def __init__(self, app, expiry, args, flowgen_flows, huge):
+    def __init__(self, app, expiry, args, flowgen_flows, huge, ex_mb=None):
         if expiry == "nat":
             expiry, args = "twheel", args + NAT_ARGS
         Run.n += 1
         tag = "fxbench_%d_%d" % (os.getpid(), Run.n)
         self.prefix = tag + "_ex"
         sock = "/tmp/%s.sock" % tag
-        ex_mb = NAT_EX_MB if NAT_ARGS[0] in args else EX_MB
+        if ex_mb is None:
+            ex_mb = NAT_EX_MB if NAT_ARGS[0] in args else EX_MB
         mem = ["-m", str(ex_mb), "--huge-unlink"] if huge else ["--no-huge", "-m", str(ex_mb)]
         tmem = ["-m", str(TP_MB), "--huge-unlink"] if huge else ["--no-huge", "-m", str(TP_MB)]
         self.log = open("/tmp/%s.log" % tag, "w")
@@ -410,6 +433,137 @@ def scen_burst(app, mode, huge):
             "idle_expired": idle["expired"]}
 
 
+# ---- rate: expiry cost per new flow at fixed offered rates ----
+
+PACE = os.path.join(ROOT, "examples", "l3fwd-flowexp", "tools", "pace.py")
+RATE_CSV_FIELDS = [
+    "mode", "expiry", "scan_interval_s", "timeout_s", "max_flows", "memory", "offered_per_s",
+    "achieved_per_s", "expired_per_s", "live", "window_s", "expiry_cyc_per_new",
+    "idle_expiry_cyc_per_new", "loops_per_new", "flow_stage_cyc_per_new", "work_ns_per_new", "work_cyc_per_new",
+    "cpu_ns_per_new", "cpu_share", "busy", "lag_mean_us", "lag_max_us", "heap_mb", "ex_rss_mb",
+    "tp_rss_mb", "mem_available_mb", "tsc_hz", "fell_behind", "loadavg"]
+
+
+def rss_mb(pid):
+    try:
+        for line in open("/proc/%d/status" % pid):
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024.0
+    except OSError:
+        pass
+    return float("nan")
+
+
+def mem_available_mb():
+    for line in open("/proc/meminfo"):
+        if line.startswith("MemAvailable:"):
+            return int(line.split()[1]) / 1024.0
+    return float("nan")
+
+
+def rate_ex_mb(mode, max_flows):
+    """The example's -m: the heap it allocated with --max-flows 16M (route
+    tables, mbufs and the flow state; telemetry /eal/heap_info) was 2765 MiB
+    for scan, 3327 for twheel and 4657 for rte_timer, so about 172, 208 and
+    295 B per flow, plus room to spare."""
+    per_flow = {"scan": 175, "twheel": 210, "rte_timer": 300}[mode]
+    return 768 + max_flows * per_flow // 1048576
+
+
+def scen_rate(app, mode, tmo, o, huge):
+    """Every packet a new flow (flowgen cycles 500M) at a fixed offered rate
+    live / tmo held by tools/pace.py, one-way timeout tmo: after a warm-up
+    of tmo + margin, the stats deltas over a window give each back-end's
+    cycles per new flow. Mode scan_paced is scan with --scan-interval."""
+    expiry, extra = mode, []
+    if mode == "scan_paced":
+        expiry, extra = "scan", ["--scan-interval", "%g" % o.rate_scan_interval]
+    rate = o.rate_live / tmo
+    ex_mb = rate_ex_mb(expiry, o.rate_max_flows)
+    if huge:
+        try:
+            free = int(open(os.path.join(HP, "free_hugepages")).read())
+        except OSError:
+            free = 0
+        huge = free * 2 >= ex_mb + TP_MB + 64
+    r = Run(app, expiry, ["--max-flows", str(o.rate_max_flows), "--timeout-oneway", "%g" % tmo,
+                          "--bench"] + extra, 500000000, huge, ex_mb=ex_mb)
+    pace = None
+    try:
+        r.testpmd("start")
+        pace = subprocess.Popen([sys.executable, PACE, str(r.tp.pid), r.prefix, "%.0f" % rate])
+        warm = tmo + o.rate_margin + (o.rate_scan_interval if mode == "scan_paced" else 0)
+        end = time.monotonic() + warm
+        while time.monotonic() < end:
+            time.sleep(min(5.0, max(0.0, end - time.monotonic())))
+            if pace.poll() is not None or r.ex.poll() is not None or r.tp.poll() is not None:
+                raise RuntimeError("pace, the example or testpmd exited during the warm-up")
+        r.tel("/l3fwd_flowexp/reset")
+        s0, t0, c0 = r.stats(), time.monotonic(), r.worker_cpu()
+        actives = []
+        for _ in range(int(o.rate_window)):
+            time.sleep(1.0)
+            actives.append(active(r.stats()))
+        s1, t1, c1 = r.stats(), time.monotonic(), r.worker_cpu()
+        h = r.tel("/eal/heap_info,0")
+        h = h.get("/eal/heap_info", h)
+        mem = (float(h["Alloc_size"]) / 1048576, rss_mb(r.ex.pid), rss_mb(r.tp.pid),
+               mem_available_mb())
+    finally:
+        if pace is not None:
+            pace.terminate()
+            pace.wait()
+        r.close()
+    d = lambda k: s1["totals"][k] - s0["totals"][k]  # noqa: E731
+    dt, hz = t1 - t0, float(s1["tsc_hz"])
+    n = max(1, d("created"))
+    work = d("busy_cycles") + d("idle_expiry_cycles")
+    achieved = d("created") / dt
+    # the TSC intervals also count the time the OS gave the worker's CPU to
+    # others (a shared machine): scaled by the worker's CPU share, as
+    # ho_run does
+    share = min(1.0, (c1 - c0) / dt)
+    return {"mode": mode, "expiry": expiry,
+            "scan_interval_s": o.rate_scan_interval if mode == "scan_paced" else 0,
+            "timeout_s": tmo, "max_flows": o.rate_max_flows,
+            "memory": "hugepages" if huge else "no-huge",
+            "offered_per_s": rate, "achieved_per_s": achieved,
+            "expired_per_s": d("expired") / dt, "live": statistics.median(actives),
+            "window_s": dt,
+            "expiry_cyc_per_new": d("expiry_cycles") * share / n,
+            "idle_expiry_cyc_per_new": d("idle_expiry_cycles") * share / n,
+            "loops_per_new": d("loops") / n,
+            "flow_stage_cyc_per_new": d("stage_flow_cycles") * share / n,
+            "work_cyc_per_new": work * share / n,
+            "work_ns_per_new": work * share / hz * 1e9 / n,
+            "cpu_share": share,
+            "cpu_ns_per_new": (c1 - c0) * 1e9 / n,
+            "busy": d("busy_cycles") / hz / dt,
+            "lag_mean_us": s1["totals"]["lag_mean_us"], "lag_max_us": s1["totals"]["lag_max_us"],
+            "heap_mb": mem[0], "ex_rss_mb": mem[1], "tp_rss_mb": mem[2],
+            "mem_available_mb": mem[3], "tsc_hz": hz,
+            # pace holds the rate within a few per cent when the worker keeps up
+            "fell_behind": int(achieved < 0.9 * rate),
+            "loadavg": float(open("/proc/loadavg").read().split()[0])}
+
+
+def rate_csv_append(path, row):
+    new = not os.path.exists(path) or os.path.getsize(path) == 0
+    if not new:
+        with open(path) as f:
+            header = f.readline().strip()
+        if header != ",".join(RATE_CSV_FIELDS):
+            # written by another version of this script: keep it aside
+            os.replace(path, path + ".old")
+            log("  %s had other columns: moved to %s.old" % (path, path))
+            new = True
+    with open(path, "a") as f:
+        if new:
+            f.write(",".join(RATE_CSV_FIELDS) + "\n")
+        f.write(",".join(("%.6g" % row[k]) if isinstance(row[k], float) else str(row[k])
+                         for k in RATE_CSV_FIELDS) + "\n")
+
+
 # ---- handoff: 1 worker against 2 workers with --affinity handoff ----
 
 HO_QUEUE_PKTS = 30000        # packets per pcap (both fit in the mbuf pool)
@@ -564,7 +718,19 @@ def main():
     ap.add_argument("--scenarios", default="new,mpps,storm,burst")
     ap.add_argument("--no-huge", action="store_true")
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--rate-timeouts", default="3,10,30,100,300",
+                    help="rate: one-way timeouts (s); offered rate = --rate-live / timeout")
+    ap.add_argument("--rate-live", type=float, default=10e6,
+                    help="rate: live flows to aim at (default 10M)")
+    ap.add_argument("--rate-max-flows", type=int, default=16000000)
+    ap.add_argument("--rate-window", type=float, default=10, help="rate: seconds measured")
+    ap.add_argument("--rate-margin", type=float, default=5,
+                    help="rate: warm-up beyond one timeout (s)")
+    ap.add_argument("--rate-scan-interval", type=float, default=1.0,
+                    help="rate: --scan-interval of mode scan_paced (s)")
+    ap.add_argument("--rate-csv", default="", help="rate: append a row per run to this CSV")
     a = ap.parse_args()
+    timeouts = [float(x) for x in a.rate_timeouts.split(",")]
     # this script and all it starts (testpmd, its control threads, the
     # telemetry polls) stay on CPU 1; EAL moves the example's worker to
     # CPU 0, where nothing else is scheduled. Without this, testpmd's
@@ -585,7 +751,10 @@ def main():
     for rep in range(a.repeat):
         for sc in scen:
             # (name, run) of each mode of the scenario
-            if sc == "evict":
+            if sc == "rate":
+                runs = [("%s@%gs" % (m, t), lambda m=m, t=t: scen_rate(app, m, t, a, huge))
+                        for t in timeouts for m in modes]
+            elif sc == "evict":
                 runs = [(m, lambda m=m: scen_evict(app, m))
                         for m in ("expiry", "evict", "drop")]
             elif sc == "handoff":
@@ -604,9 +773,12 @@ def main():
                     log("  run %d %-6s %-9s FAILED: %r" % (rep + 1, sc, m, e))
                     out = None
                 res.setdefault((sc, m), []).append(out)
+                if sc == "rate" and out is not None and a.rate_csv:
+                    rate_csv_append(a.rate_csv, out)
                 if out is not None:
                     log("  run %d %-6s %-9s %s" % (rep + 1, sc, m,
-                        ", ".join("%s=%.4g" % kv for kv in sorted(out.items()))))
+                        ", ".join(("%s=%.4g" if isinstance(v, (int, float)) else "%s=%s") % (k, v)
+                                  for k, v in sorted(out.items()))))
     # runs that failed are None: keep them in place for the pairing below
     ok = {k: [r for r in v if r is not None] for k, v in res.items()}
 
@@ -639,6 +811,20 @@ def main():
                 if m != "twheel":
                     ratio_line("twheel / %s, new flows per CPU-second" % m,
                                ratios("new", "twheel", m, "new_per_cpu_s"))
+    if "rate" in scen:
+        log("\nexpiry cost per new flow at fixed offered rates (every packet a new flow)")
+        log("%-11s %7s %10s %10s %10s %9s %9s %9s %8s %10s %10s %7s" % (
+            "expiry", "timeout", "offered/s", "achieved", "live", "exp cyc", "flow cyc",
+            "work cyc", "work ns", "lag mean", "lag max", "behind"))
+        for t in timeouts:
+            for m in modes:
+                r = ok.get(("rate", "%s@%gs" % (m, t)), [])
+                log("%-11s %6gs %10.0f %10.0f %10.0f %9.0f %9.0f %9.0f %8.0f %8.1fms %8.1fms %7s" % (
+                    m, t, med(r, "offered_per_s"), med(r, "achieved_per_s"), med(r, "live"),
+                    med(r, "expiry_cyc_per_new"), med(r, "flow_stage_cyc_per_new"),
+                    med(r, "work_cyc_per_new"), med(r, "work_ns_per_new"),
+                    med(r, "lag_mean_us") / 1e3, med(r, "lag_max_us") / 1e3,
+                    "yes" if r and med(r, "fell_behind") > 0 else "no"))
     if "mpps" in scen:
         log("\npackets/s with 1M live flows (flowgen over memif)")
         log("%-10s %12s %10s %6s %14s  %s" % ("expiry", "pps", "active", "CPU", "pps/CPU-s",

@@ -15,25 +15,8 @@ if [ "${1:-}" = "-m" ]; then
 	memory=$2
 	shift 2
 fi
-if [ $# -ne 2 ]; then
-	echo "usage: $0 [-m hugepages|no-huge] perf.csv out.png" >&2
-	exit 2
-fi
-csv=$1
-png=$2
-[ -r "$csv" ] || { echo "$0: cannot read $csv" >&2; exit 1; }
-
-if ! command -v gnuplot >/dev/null 2>&1; then
-	sudo=""
-	[ "$(id -u)" -eq 0 ] || sudo="sudo"
-	echo "installing gnuplot-nox"
-	$sudo apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
-		--no-install-recommends gnuplot-nox >/dev/null
-fi
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/plot-common.sh"
+plot_setup "[-m hugepages|no-huge] perf.csv out.png" "$@"
 
 # columns: test,memory,section,library,workload,n,metric,value,unit
 phases="append callbacks reset expire_reset"

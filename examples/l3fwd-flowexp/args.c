@@ -34,6 +34,7 @@
 #define TIMEOUT_MAX_S 1000000.0
 #define TICK_US_MIN 10u
 #define TICK_US_MAX 1000000u
+#define SCAN_INTERVAL_MAX_S 3600.0
 
 void
 fx_usage(const char *prgname)
@@ -43,7 +44,8 @@ fx_usage(const char *prgname)
 	       "  [--lookup lpm|em] [--eth-dest=X,MM:MM:MM:MM:MM:MM]\n"
 	       "  [--rx-queue-size NPKTS] [--tx-queue-size NPKTS] [--parse-ptype] [--relax-rx-offload]\n"
 	       "  [-T SECONDS] [--expiry twheel|rte_timer|scan|none] [--max-flows N]\n"
-	       "  [--expire-budget N] [--tick-us US] [--timeout-CLASS SECONDS]...\n"
+	       "  [--expire-budget N] [--tick-us US] [--scan-interval SECONDS]\n"
+	       "  [--timeout-CLASS SECONDS]...\n"
 	       "  [--table-full drop|forward|evict] [--affinity rss|handoff|auto] [--route PREFIX/LEN,PORT]...\n"
 	       "  [--stats-file PATH] [--exit-when-drained] [--duration SECONDS] [--bench]\n"
 	       "  [--clock tsc|pcap] [--nat-pool A.B.C.D/LEN]... [--nat-inside A.B.C.D/LEN]...\n"
@@ -65,6 +67,9 @@ fx_usage(const char *prgname)
 	       "  --max-flows N: flows per lcore, %u..%u (default %u)\n"
 	       "  --expire-budget N: expiry work per loop iteration, 1..%u (default %u)\n"
 	       "  --tick-us US: wheel tick, %u..%u microseconds (default %u)\n"
+	       "  --scan-interval S: --expiry scan makes one full pass of the table every S\n"
+	       "      seconds, at most --expire-budget slots per loop iteration (default 0:\n"
+	       "      --expire-budget slots every iteration, however often that is)\n"
 	       "  --timeout-oneway S: flows seen one way only, TCP without a SYN too (default 5)\n"
 	       "  --timeout-tcp-syn S: TCP opened by a SYN, no answer yet (default 120, conntrack)\n"
 	       "  --timeout-tcp S: TCP established (default 7440, RFC 5382)\n"
@@ -365,6 +370,11 @@ check_config(void)
 		       fx_expiry_name(fx_conf.expiry));
 		return -1;
 	}
+	if (fx_conf.scan_interval_s > 0 && fx_conf.expiry != FX_EXPIRY_SCAN) {
+		printf("--scan-interval: paces --expiry scan only, not --expiry %s\n",
+		       fx_expiry_name(fx_conf.expiry));
+		return -1;
+	}
 	if (fx_nat_conf.enabled && fx_conf.expiry == FX_EXPIRY_NONE) {
 		printf("--nat-pool: masquerade needs flow affinity, which --expiry none turns off\n");
 		return -1;
@@ -447,6 +457,7 @@ enum {
 	OPT_MAX_FLOWS,
 	OPT_BUDGET,
 	OPT_TICK,
+	OPT_SCAN_INTERVAL,
 	OPT_TABLE_FULL,
 	OPT_AFFINITY,
 	OPT_ROUTE,
@@ -475,6 +486,7 @@ static const struct option lgopts[] = {
 	{ "max-flows", required_argument, NULL, OPT_MAX_FLOWS },
 	{ "expire-budget", required_argument, NULL, OPT_BUDGET },
 	{ "tick-us", required_argument, NULL, OPT_TICK },
+	{ "scan-interval", required_argument, NULL, OPT_SCAN_INTERVAL },
 	{ "table-full", required_argument, NULL, OPT_TABLE_FULL },
 	{ "affinity", required_argument, NULL, OPT_AFFINITY },
 	{ "route", required_argument, NULL, OPT_ROUTE },
@@ -583,6 +595,11 @@ parse_one(int opt, const char *arg)
 		if (parse_uint(arg, 10, TICK_US_MIN, TICK_US_MAX, &v) != 0)
 			goto bad;
 		fx_conf.tick_us = (uint32_t)v;
+		return 0;
+	case OPT_SCAN_INTERVAL:
+		if (parse_seconds(arg, 0, SCAN_INTERVAL_MAX_S, &d) != 0)
+			goto bad;
+		fx_conf.scan_interval_s = d;
 		return 0;
 	case OPT_TABLE_FULL:
 		if (strcmp(arg, "drop") == 0)

@@ -14,17 +14,61 @@
  * idle but much longer under load. The slab is read in order, which the
  * hardware prefetcher follows.
  *
+ * Unpaced (--scan-interval 0, the default) the cursor moves the whole
+ * budget in every iteration, so an idle worker scans without pause. With
+ * --scan-interval S it moves as many slots as are due for one full pass
+ * every S seconds (at most the budget per iteration): conntrack's way, a
+ * fixed cost of capacity / S slots per second and a lag of up to S. A
+ * pass falls behind when the budget per iteration is too small for it; it
+ * then goes on at the budget and does not try to catch up later.
+ *
  * The control path's invalidations arrive on the flow table's request ring
  * and are applied first, within the same budget.
  */
+
+#include <rte_cycles.h>
 
 #include "expiry.h"
 
 static int
 sc_init(struct fx_lcore *lc)
 {
+	double slot = fx_conf.scan_interval_s * (double)rte_get_tsc_hz() /
+		      lc->ft.capacity;
+
 	lc->scan_cursor = 0;
+	/* 16.16 fixed point: a 1 s pass over 16M slots is ~180 cycles a slot */
+	lc->scan_slot_fp = (uint64_t)(slot * 65536.0);
+	if (fx_conf.scan_interval_s > 0 && lc->scan_slot_fp == 0)
+		lc->scan_slot_fp = 1;
+	lc->scan_last = rte_rdtsc();
 	return 0;
+}
+
+/* Slots to walk at lc->now: all the budget unpaced, else those due since
+ * scan_last, capped by the budget. */
+static uint32_t
+sc_due(struct fx_lcore *lc)
+{
+	uint64_t elapsed, n;
+
+	if (lc->scan_slot_fp == 0)
+		return fx_conf.expire_budget;
+	if (lc->now <= lc->scan_last)
+		return 0;
+	elapsed = lc->now - lc->scan_last;
+	/* more than a pass behind (the worker was busy): do not catch up */
+	if (elapsed > (lc->scan_slot_fp * lc->ft.capacity) >> 16) {
+		lc->scan_last = lc->now;
+		return fx_conf.expire_budget;
+	}
+	n = (elapsed << 16) / lc->scan_slot_fp;
+	if (n == 0)
+		return 0;
+	if (n > fx_conf.expire_budget)
+		n = fx_conf.expire_budget;
+	lc->scan_last += (n * lc->scan_slot_fp) >> 16;
+	return (uint32_t)n;
 }
 
 static void
@@ -48,12 +92,13 @@ static void
 sc_poll(struct fx_lcore *lc)
 {
 	struct fx_flow *flows = lc->ft.flows;
-	uint32_t cap = lc->ft.capacity, cur = lc->scan_cursor, i;
+	uint32_t cap = lc->ft.capacity, cur = lc->scan_cursor, i, n;
 	uint64_t now = lc->now;
 	struct fx_flow *f;
 
 	fx_expiry_apply_requests(lc, fx_conf.expire_budget, NULL);
-	for (i = 0; i < fx_conf.expire_budget; i++) {
+	n = sc_due(lc);
+	for (i = 0; i < n; i++) {
 		f = &flows[cur];
 		if (f->fid != 0 && f->expire <= now)
 			fx_flow_expired(lc, f, f->expire);

@@ -105,6 +105,7 @@ struct fx_config {
 	uint32_t max_flows;                 /**< per lcore */
 	uint32_t expire_budget;             /**< work per loop iteration */
 	uint32_t tick_us;                   /**< wheel tick */
+	double scan_interval_s;             /**< scan: a full pass per this; 0: unpaced */
 	double timeout_s[FX_TMO_MAX];
 	enum fx_full_policy full_policy;
 	enum fx_affinity affinity;          /**< --affinity */
@@ -147,6 +148,8 @@ struct fx_lcore {
 	struct twheel *wheel;           /**< twheel back-end */
 	struct rte_timer *timers;       /**< rte_timer back-end, by slot */
 	uint32_t scan_cursor;           /**< scan back-end */
+	uint64_t scan_slot_fp;          /**< scan: TSC cycles per slot, 16.16 fixed point */
+	uint64_t scan_last;             /**< scan: TSC time the cursor is due at */
 	uint32_t drain_cursor;          /**< shutdown walk of the slab */
 	uint64_t next_fid;              /**< fids for rte_timer and scan */
 	void *scratch;                  /**< back-end work area (twheel: records) */

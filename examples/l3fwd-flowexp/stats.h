@@ -27,7 +27,8 @@
 	X(active) X(created) X(refreshed) X(expired) X(invalidated) \
 	X(drained) X(table_full) X(evicted) X(evict_miss) X(shortened) X(reopened) \
 	X(fragments) \
-	X(stale_requests) X(loops) X(stalls) X(busy_cycles) X(expiry_cycles)
+	X(stale_requests) X(loops) X(stalls) X(busy_cycles) X(expiry_cycles) \
+	X(idle_expiry_cycles)
 
 /*
  * --bench only: where a worker's cycles go, summed per stage of a burst

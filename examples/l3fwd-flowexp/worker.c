@@ -29,7 +29,9 @@
  *      while with /l3fwd_flowexp/hold);
  *   7. report a quiescent state for route replacement, and time the whole
  *      iteration: the longest is "loop_max", longer than 100 us a "stall";
- *      the iterations that had packets add up to "busy_cycles" (TSC).
+ *      the iterations that had packets add up to "busy_cycles" (TSC);
+ *      the expiry polls of those that had none to "idle_expiry_cycles",
+ *      so busy_cycles + idle_expiry_cycles is the worker's work.
  * With --bench each stage of a burst is timed too (rx, parse, handoff,
  * nat, lookup, flow, forward, tx: stats.h), so a benchmark can say where
  * a packet's cycles go; without it the stage marks read no clock.
@@ -749,6 +751,8 @@ fx_worker_main(void *arg __rte_unused)
 			t1 = rte_rdtsc();
 			FX_STAT_MAX(st, sweep_max, t1 - t0);
 			FX_STAT_ADD(st, expiry_cycles, t1 - t0);
+			if (got == 0)
+				FX_STAT_ADD(st, idle_expiry_cycles, t1 - t0);
 			FX_STAT_MAX(st, poll_removed_max, lc->poll_removed);
 		} else {
 			t1 = t0;

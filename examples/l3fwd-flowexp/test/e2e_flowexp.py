@@ -203,13 +203,18 @@ def check_stage_cycles(t, bench):
 
 
 def test_pcap(binary, tmp, expiry):
+    # scan_paced: --expiry scan making a full pass every 50 ms, not the
+    # whole budget every iteration
+    name = "pcap_" + expiry
+    paced = ["--scan-interval", "0.05"] if expiry == "scan_paced" else []
+    expiry = "scan" if paced else expiry
     frames, exp = G.flows_traffic(600)
     inp, out = os.path.join(tmp, "in.pcap"), os.path.join(tmp, "out.pcap")
     write_pcap(inp, frames)
-    ex = Example(binary, "pcap_" + expiry, EAL + ["-l", "0-1", "--vdev",
+    ex = Example(binary, name, EAL + ["-l", "0-1", "--vdev",
                  "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (inp, out)],
                  ["-p", "1"] + PMD + FAST + ["--max-flows", "4096", "--expiry", expiry,
-                                              "--exit-when-drained", "--duration", "60"] +
+                                              "--exit-when-drained", "--duration", "60"] + paced +
                  # the per-stage cycle counts exist with --bench only
                  (["--bench"] if expiry == "twheel" else []), tmp)
     npk = exp["packets"]
@@ -402,6 +407,10 @@ CLI_BAD = [
     ("expire-budget 0", ["-p", "1", "--expire-budget", "0"]),
     ("expire-budget negative", ["-p", "1", "--expire-budget", "-5"]),
     ("tick too short", ["-p", "1", "--tick-us", "5"]),
+    ("scan-interval negative", ["-p", "1", "--expiry", "scan", "--scan-interval", "-1"]),
+    ("scan-interval over an hour", ["-p", "1", "--expiry", "scan", "--scan-interval", "3601"]),
+    ("scan-interval without scan", ["-p", "1", "--scan-interval", "1"],
+     "--scan-interval: paces --expiry scan only, not --expiry twheel"),
     ("timeout 0", ["-p", "1", "--timeout-oneway", "0"]),
     ("timeout negative", ["-p", "1", "--timeout-udp", "-1"]),
     ("timeout nan", ["-p", "1", "--timeout-tcp", "nan"]),
