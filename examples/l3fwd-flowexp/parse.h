@@ -89,7 +89,6 @@ struct fx_pkt {
 	uint8_t l2_len;     /**< Ethernet header and VLAN tags: where IP starts. */
 	uint16_t owner;     /**< Worker that handles it (handoff.h). */
 	uint8_t nat;        /**< enum fx_nat_class (nat.h). */
-	int32_t cand;       /**< The flow table's candidate slot (ft_candidate), or FT_CAND_NONE. */
 };
 
 /**

@@ -13,15 +13,14 @@
  *      a burst, skip the rest of the rx polls (the packets wait in the NIC);
  *   3. for each rx queue: receive a burst, read the TSC once (lc->now),
  *      parse every packet (parse.c) into its mbuf's private area and hash
- *      its key, and start the flow lookups of the packets it tracks
- *      (bucket prefetched at once, read a few packets later, which
- *      prefetches the candidate flow: ft_candidate); under handoff, pass
- *      the packets another worker owns to it;
- *   4. track the rest: per packet, compare the key in the candidate flow
- *      (ft_confirm): a hit refreshes the flow (stores the new deadline;
- *      the expiry back-end is not called), a miss creates the flow and
- *      hands it to the back-end; the packet leaves by the flow's cached
- *      route, resolved once per direction;
+ *      its key; under handoff, pass the packets another worker owns to it;
+ *   4. track the rest: prefetch their buckets together and read each for
+ *      its candidate flow (ft_candidate, which prefetches the flow's line),
+ *      then per packet compare the key in the candidate flow (ft_confirm):
+ *      a hit refreshes the flow (stores the new deadline; the expiry
+ *      back-end is not called), a miss creates the flow and hands it to the
+ *      back-end; the packet leaves by the flow's cached route, resolved
+ *      once per direction;
  *   5. send what is buffered per port;
  *   6. one expiry poll (expiry_*.c), timed: the longest is "sweep_max",
  *      the most flows one poll removed "poll_removed_max", all of them
@@ -332,21 +331,13 @@ stage_end(struct fx_lcore *lc, enum fx_stage s, uint64_t t0)
  * others compacted to the front of pkts with their parse result and key
  * hash in their private area and m->port set to the receive port.
  * Returns how many are left.
- *
- * For the packets this worker tracks, the flow lookup starts here: the
- * key's bucket is prefetched as soon as the key is hashed, and read
- * FX_LOOKUP_AHEAD packets later (ft_candidate), which prefetches the
- * candidate flow's line; track() compares the key there. So the two cache
- * misses of a lookup overlap with parsing instead of following it.
  */
-#define FX_LOOKUP_AHEAD 8
 static uint16_t
 rx_parse(struct fx_lcore *lc, uint16_t in_port, struct rte_mbuf **pkts,
 	 uint16_t n)
 {
 	struct fx_lcore_stats *st = &lc->st;
-	struct fx_pkt *mine[MAX_PKT_BURST];
-	uint16_t i, nv = 0, nm = 0, nc = 0;
+	uint16_t i, nv = 0;
 	struct rte_mbuf *m;
 	struct fx_pkt *pk;
 	int rc;
@@ -372,21 +363,9 @@ rx_parse(struct fx_lcore *lc, uint16_t in_port, struct rte_mbuf **pkts,
 		pk->nat = fx_nat_enabled() ?
 			fx_nat_classify(&lc->nat, m, pk, lc->ho.self, &pk->owner) :
 			FX_NAT_NONE;
-		pk->cand = FT_CAND_NONE;
-		if (pk->owner == lc->ho.self && pk->nat == FX_NAT_NONE && lc->ops != NULL) {
-			/* the first half of the lookup, FX_LOOKUP_AHEAD packets later */
-			ft_prefetch(&lc->ft, pk->sig);
-			mine[nm++] = pk;
-			if (nm - nc > FX_LOOKUP_AHEAD) {
-				mine[nc]->cand = ft_candidate(&lc->ft, mine[nc]->sig);
-				nc++;
-			}
-		}
 		m->port = in_port;
 		pkts[nv++] = m;
 	}
-	for (; nc < nm; nc++)
-		mine[nc]->cand = ft_candidate(&lc->ft, mine[nc]->sig);
 	return nv;
 }
 
@@ -409,18 +388,18 @@ route_only(struct fx_lcore *lc, const struct fx_route_table *rt,
 
 /*
  * Track and forward parsed packets this worker owns (its own, or handed
- * to it): finish the lookups rx_parse() started (start those of packets
- * handed over, together), then per packet compare the key in the
- * candidate flow, refresh or create the flow and take the output port
- * from its cached route; then forward the burst.
+ * to it): prefetch the keys' buckets together, read them for each key's
+ * candidate flow (which prefetches its line), then per packet compare the
+ * key in the candidate flow, refresh or create the flow and take the
+ * output port from its cached route; then forward the burst.
  */
 static void
 track(struct fx_lcore *lc, const struct fx_route_table *rt,
       struct rte_mbuf **pkts, uint16_t n)
 {
+	int32_t cand[MAX_PKT_BURST];
 	uint16_t outs[MAX_PKT_BURST];
 	struct fx_flow *flows = lc->ft.flows, *f;
-	bool cold = false;
 	struct fx_pkt *p;
 	uint16_t i, nf, out, in_port;
 	uint64_t t;
@@ -433,17 +412,10 @@ track(struct fx_lcore *lc, const struct fx_route_table *rt,
 		p = fx_pkt_of(pkts[i]);
 		if (unlikely(fx_affinity_foreign(&lc->ho, pkts[i], p->sig)))
 			FX_STAT_ADD(&lc->ho.st, foreign, 1);
-		/* handed over by another worker: no lookup started yet */
-		if (p->cand == FT_CAND_NONE) {
-			ft_prefetch(&lc->ft, p->sig);
-			cold = true;
-		}
+		ft_prefetch(&lc->ft, p->sig);
 	}
-	for (i = 0; cold && i < n; i++) {
-		p = fx_pkt_of(pkts[i]);
-		if (p->cand == FT_CAND_NONE)
-			p->cand = ft_candidate(&lc->ft, p->sig);
-	}
+	for (i = 0; i < n; i++)
+		cand[i] = ft_candidate(&lc->ft, fx_pkt_of(pkts[i])->sig);
 	t = stage_end(lc, FX_STAGE_LOOKUP, t);
 
 	for (i = 0, nf = 0; i < n; i++) {
@@ -451,11 +423,11 @@ track(struct fx_lcore *lc, const struct fx_route_table *rt,
 		in_port = pkts[i]->port;
 		/*
 		 * The candidate was found before this burst's earlier packets
-		 * created, evicted or expired flows: a slot freed since has
-		 * fid 0, one taken again holds another key (ft_confirm then
-		 * looks the key up again).
+		 * created or evicted flows: a slot freed since has fid 0, one
+		 * taken again holds another key (ft_confirm then looks the key
+		 * up again).
 		 */
-		pos = ft_confirm(&lc->ft, &p->key, p->sig, p->cand);
+		pos = ft_confirm(&lc->ft, &p->key, p->sig, cand[i]);
 		if (pos >= 0 && likely(flows[pos].fid != 0)) {
 			f = &flows[pos];
 			flow_hit(lc, f, p);

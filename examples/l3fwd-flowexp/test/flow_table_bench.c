@@ -6,19 +6,21 @@
  * Benchmark: the flow table's index (flow_table.h) against the rte_hash
  * it replaced, on the worker's hit path, in one process.
  *
- *   flowexp-flow-table-bench EAL-ARGS -- [FLOWS] [ROUNDS]
+ *   flowexp-flow-table-bench EAL-ARGS -- [FLOWS] [ROUNDS] [MAX_FLOWS]
  *
- * FLOWS distinct keys (default 1M) are added to both; the old layout is
+ * FLOWS distinct keys (default 1M) are added to both, tables made for
+ * MAX_FLOWS (default FLOWS); the old layout is
  * rte_hash (the flow table's former parameters: an eighth of headroom,
  * extendable buckets, 40-byte keys compared as five words) with a 64-byte
  * slab line per position. Then bursts of 32 keys, in the order they were
  * made (as flowgen walks its flows: random in memory), go through what the
  * worker does per burst: hash each key and do about as much other work as
  * parsing a packet takes (PARSE_WORK), then look the burst up and refresh
- * each flow (a load and a store to its line). The new index also
- * prefetches each key's bucket right after hashing it, as the parser does,
- * and is run twice: with the buckets read after the parse loop, and with
- * each read AHEAD keys later inside it, as the worker does. A fourth round
+ * each flow (a load and a store to its line). The new index is run
+ * twice: as the worker does it (the burst's buckets prefetched and read
+ * after the parse loop), and with each bucket prefetched as its key is
+ * hashed and read AHEAD keys later inside the parse loop (tried for the
+ * worker, where it did not pay: doc/example.md). A fourth round
  * does the hashing and parse work alone, the floor the lookups add to.
  * Rounds of 2^16 bursts alternate; the medians of the cycles per key are
  * printed, and the ratio. Nothing but this loop runs in the process; the
@@ -42,7 +44,7 @@
 #define BURSTS_PER_ROUND (1u << 16)
 /* dependent multiply-adds standing in for parsing a packet (~50 cycles) */
 #define PARSE_WORK 16
-/* the worker's FX_LOOKUP_AHEAD */
+/* how far behind hashing the in-parse variant reads a bucket */
 #define AHEAD 8
 
 static volatile uint64_t sink;
@@ -119,10 +121,11 @@ round_rte_hash(const struct rte_hash *h, struct fx_flow *slab,
 }
 
 /*
- * One round of the new index: each key's bucket prefetched when it is
- * hashed, read (and the candidate flow prefetched) `ahead` keys later
- * inside the parse loop as the worker does, or with ahead 0 for the whole
- * burst after the parse loop (ft_lookup_bulk's order).
+ * One round of the new index as the worker does it (ahead 0): after the
+ * parse loop, the burst's buckets prefetched, then read for the candidate
+ * flows (prefetching them), then each key compared in its flow. Or, tried
+ * and not used (see doc/example.md): each bucket prefetched as its key is
+ * hashed and read `ahead` keys later inside the parse loop.
  */
 static uint64_t
 round_index(const struct fx_flow_table *ft, const struct fx_key *keys,
@@ -139,11 +142,14 @@ round_index(const struct fx_flow_table *ft, const struct fx_key *keys,
 		for (i = 0; i < BURST; i++) {
 			kp[i] = next_key(keys, n, cursor);
 			sig[i] = ft_hash(kp[i]);
-			ft_prefetch(ft, sig[i]);
+			if (ahead != 0)
+				ft_prefetch(ft, sig[i]);
 			x = parse_work(x + sig[i]);
 			if (ahead != 0 && i >= ahead)
 				pos[i - ahead] = ft_candidate(ft, sig[i - ahead]);
 		}
+		for (i = 0; ahead == 0 && i < BURST; i++)
+			ft_prefetch(ft, sig[i]);
 		for (i = ahead != 0 ? BURST - ahead : 0; i < BURST; i++)
 			pos[i] = ft_candidate(ft, sig[i]);
 		for (i = 0; i < BURST; i++) {
@@ -182,7 +188,7 @@ cmp_u64(const void *a, const void *b)
 int
 main(int argc, char **argv)
 {
-	uint32_t n = 1000000, rounds = 9, i, c_old = 0, c_new = 0, c_floor = 0, c_ahead = 0;
+	uint32_t n = 1000000, rounds = 9, max_flows, i, c_old = 0, c_new = 0, c_floor = 0, c_ahead = 0;
 	struct rte_hash_parameters hp = { 0 };
 	struct fx_flow_table ft;
 	struct fx_flow *slab;
@@ -204,12 +210,14 @@ main(int argc, char **argv)
 		n = (uint32_t)strtoul(argv[1], NULL, 0);
 	if (argc > 2)
 		rounds = (uint32_t)strtoul(argv[2], NULL, 0);
-	if (n < BURST || rounds == 0) {
-		fprintf(stderr, "usage: EAL-ARGS -- [FLOWS >= %d] [ROUNDS >= 1]\n", BURST);
+	max_flows = argc > 3 ? (uint32_t)strtoul(argv[3], NULL, 0) : n;
+	if (n < BURST || rounds == 0 || max_flows < n) {
+		fprintf(stderr, "usage: EAL-ARGS -- [FLOWS >= %d] [ROUNDS >= 1] [MAX_FLOWS >= FLOWS]\n",
+			BURST);
 		return 2;
 	}
 	hp.name = "bench_old";
-	hp.entries = n + RTE_MAX(n / FX_FT_HEADROOM, 64u);
+	hp.entries = max_flows + RTE_MAX(max_flows / FX_FT_HEADROOM, 64u);
 	hp.key_len = sizeof(struct fx_key);
 	hp.hash_func = rte_hash_crc;
 	hp.socket_id = 0;
@@ -223,7 +231,7 @@ main(int argc, char **argv)
 	t_ahead = calloc(rounds, sizeof(*t_ahead));
 	if (h == NULL || slab == NULL || keys == NULL || t_old == NULL || t_new == NULL ||
 	    t_floor == NULL || t_ahead == NULL ||
-	    ft_create(&ft, "bench", n, 0, false) != 0) {
+	    ft_create(&ft, "bench", max_flows, 0, false) != 0) {
 		fprintf(stderr, "out of memory for %u flows (give EAL more with -m)\n", n);
 		return 1;
 	}
@@ -263,7 +271,7 @@ main(int argc, char **argv)
 	       (t_new[rounds / 2] - t_floor[rounds / 2]) / per,
 	       (double)(t_old[rounds / 2] - t_floor[rounds / 2]) /
 	       (double)(t_new[rounds / 2] - t_floor[rounds / 2]));
-	printf("  with the candidates found %d keys after hashing (in the parse loop): %.1f,"
+	printf("  with each bucket prefetched at hashing and read %d keys later (in the parse loop): %.1f,"
 	       " lookup + refresh %.1f\n", AHEAD, t_ahead[rounds / 2] / per,
 	       (t_ahead[rounds / 2] - t_floor[rounds / 2]) / per);
 	rte_hash_free(h);
