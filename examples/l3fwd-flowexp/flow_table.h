@@ -225,23 +225,6 @@ ft_confirm(const struct fx_flow_table *ft, const struct fx_key *key,
 }
 
 /**
- * Look n keys up together: pos[i] is the slot of keys[i], or -ENOENT.
- * The candidate flows of all keys are prefetched before any key is
- * compared, so their misses overlap. Owner only.
- */
-static inline void
-ft_lookup_bulk(const struct fx_flow_table *ft, const struct fx_key *const *keys,
-	       const uint32_t *sig, unsigned int n, int32_t *pos)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		pos[i] = ft_candidate(ft, sig[i]);
-	for (i = 0; i < n; i++)
-		pos[i] = ft_confirm(ft, keys[i], sig[i], pos[i]);
-}
-
-/**
  * The slot of key, added with its hash sig if it was not there: the
  * flow's key and sig are written, and *added tells which. -ENOSPC when
  * every slot is taken. Owner only.

@@ -170,7 +170,13 @@ run_model(enum sig_kind kind, uint32_t max_flows, unsigned int steps)
 				keys[i] = &m.key[(k + i * 13) % NKEYS];
 				sig[i] = sig_of(keys[i], kind);
 			}
-			ft_lookup_bulk(&ft, keys, sig, n, pos);
+			/* as the worker does a burst */
+			for (i = 0; i < n; i++)
+				ft_prefetch(&ft, sig[i]);
+			for (i = 0; i < n; i++)
+				pos[i] = ft_candidate(&ft, sig[i]);
+			for (i = 0; i < n; i++)
+				pos[i] = ft_confirm(&ft, keys[i], sig[i], pos[i]);
 			for (i = 0; i < n; i++) {
 				int32_t want = m.slot[(k + i * 13) % NKEYS];
 
