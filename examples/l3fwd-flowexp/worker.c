@@ -423,9 +423,10 @@ track(struct fx_lcore *lc, const struct fx_route_table *rt,
 		in_port = pkts[i]->port;
 		/*
 		 * The candidate was found before this burst's earlier packets
-		 * created or evicted flows: a slot freed since has fid 0, one
-		 * taken again holds another key (ft_confirm then looks the key
-		 * up again).
+		 * created or evicted flows: a slot freed and taken again since
+		 * holds another key (ft_confirm then looks the key up again);
+		 * one freed and not taken again would have fid 0 (no path
+		 * leaves one within a burst today: checked anyway).
 		 */
 		pos = ft_confirm(&lc->ft, &p->key, p->sig, cand[i]);
 		if (pos >= 0 && likely(flows[pos].fid != 0)) {

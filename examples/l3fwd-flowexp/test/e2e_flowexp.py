@@ -38,10 +38,16 @@
   e2e_flowexp.py BINARY pcap-clock EXPIRY
                                       --clock pcap: 32 flows in one burst,
                                       then, 10 s of capture time later, one
-                                      of them again: the lookup that parsing
-                                      started found the old flow, which the
-                                      clock expired before the packet was
-                                      handled, so it makes a new flow
+                                      of them again: the clock expired it
+                                      before its packet was handled, so the
+                                      packet makes a new flow
+  e2e_flowexp.py BINARY evict-burst   a full 64-flow table and
+                                      --table-full evict: in one burst, a
+                                      new flow evicts the oldest (and takes
+                                      its slot), then a packet of the
+                                      evicted flow comes, whose lookup the
+                                      burst made before: it must make a new
+                                      flow, not refresh the old one
   e2e_flowexp.py BINARY evict EXPIRY  a 64-flow table, answered flows, a flood
                                       of unanswered SYNs, then new answered
                                       flows: evict makes room from the oldest
@@ -261,8 +267,40 @@ def test_pcap(binary, tmp, expiry):
     check(t["lag_max_us"] < 1000000, "expiry lag below 1 s (%d us)" % t["lag_max_us"])
 
 
+def test_evict_burst(binary, tmp):
+    """A burst's lookups are made before its packets are handled
+    (worker.c, track()): a flow evicted by an earlier packet of the same
+    burst must not be refreshed by a later one."""
+    inp, out = os.path.join(tmp, "evb.pcap"), os.path.join(tmp, "evb_out.pcap")
+
+    def flow(i):
+        return P.pad60(P.eth(P.ipv4("10.9.%d.%d" % (i >> 8, i & 255), "10.8.0.1", 17,
+                                    P.udp(2000, 53, b"x")), P.ETH_IPV4))
+    # bursts 1 and 2 (32 frames each, as net_pcap reads them): flows 0-63
+    # fill the table; burst 3: flow 64 evicts flow 0, then flow 0 comes
+    # back (and evicts flow 1), then 30 frames of flow 63
+    frames = [flow(i) for i in range(64)] + [flow(64), flow(0)] + [flow(63)] * 30
+    write_pcap(inp, frames)
+    ex = Example(binary, "evict_burst", EAL + ["-l", "0-1", "--vdev",
+                 "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (inp, out)],
+                 ["-p", "1"] + PMD + ["--tick-us", "1000", "--timeout-oneway", "2",
+                                      "--max-flows", "64", "--table-full", "evict",
+                                      "--exit-when-drained", "--duration", "30"], tmp)
+    st = ex.finish()
+    if st is None:
+        return
+    t = st["totals"]
+    check(st["port_0"]["rx"] == 96 and st["port_0"]["tx"] == 96, "96 packets in and out (got %s)"
+          % {k: st["port_0"][k] for k in ("rx", "tx")})
+    check(t["evicted"] == 2 and t["created"] == 66 and t["refreshed"] == 30,
+          "flow 0 evicted, then made again: evicted 2, created 66, refreshed 30 "
+          "(got %d, %d, %d)" % (t["evicted"], t["created"], t["refreshed"]))
+    check(t["expired"] == 64 and t["active"] == 0, "the 64 left expire (expired %d active %d)"
+          % (t["expired"], t["active"]))
+
+
 def test_pcap_clock(binary, tmp, expiry):
-    """A lookup started before the flow it found expired (flow_table.h)."""
+    """A flow the capture clock expired, then a packet of it (clock.h)."""
     inp, out = os.path.join(tmp, "clock.pcap"), os.path.join(tmp, "clock_out.pcap")
     w = P.PcapWriter(inp)
     frames = [P.pad60(P.eth(P.ipv4("10.7.0.%d" % (i + 1), "10.8.0.1", 17, P.udp(1000 + i, 53, b"x")),
@@ -963,6 +1001,7 @@ TESTS = {
     "vlan": (0, test_vlan),
     "tcp-states": (0, test_tcp_states),
     "pcap-clock": (1, test_pcap_clock),
+    "evict-burst": (0, test_evict_burst),
     "evict": (1, test_evict),
     "memif": (0, test_memif),
 }
