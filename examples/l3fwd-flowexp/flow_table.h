@@ -22,10 +22,10 @@
  * stops at the first bucket whose count is zero. There are at least
  * 1.75 pairs per slab slot (a power of two of buckets, at least a quarter
  * of the slots), so a full table uses at most 57% of the pairs and few
- * keys spill (the unit test measures it). A pair is empty when its tag is 0; a stored tag is
- * the hash with its low bit set, so it never is. Slots come from a stack
- * of free slots; removal finds the pair by tag and slot, without comparing
- * keys.
+ * keys spill (the unit test measures it). A pair is empty when its tag is
+ * 0; a stored tag is the hash with its low bit set, so it never is. Slots
+ * come from a stack of free slots; removal finds the pair by tag and slot,
+ * without comparing keys.
  *
  * Only the owner lcore changes the table. The main lcore reads the slab to
  * find flows for the control path (flush by prefix, route change); for that
