@@ -80,7 +80,7 @@ void fx_flow_expired(struct fx_lcore *lc, struct fx_flow *f, uint64_t deadline);
 void fx_flow_invalidated(struct fx_lcore *lc, struct fx_flow *f);
 /** Removed at shutdown. */
 void fx_flow_drained(struct fx_lcore *lc, struct fx_flow *f);
-/** Delete the flows removed since the last call from the hash. */
+/** Remove the flows removed since the last call from the flow index. */
 void fx_flows_flush(struct fx_lcore *lc);
 
 #endif /* _FX_EXPIRY_H_ */

@@ -62,7 +62,7 @@ extern int fx_logtype;
 #define FX_EXPIRE_BUDGET_DEFAULT 256u
 #define FX_EXPIRE_BUDGET_MAX 65536u
 #define FX_TICK_US_DEFAULT 10000u
-#define FX_GONE_BATCH 64u           /* flows deleted from the hash together */
+#define FX_GONE_BATCH 64u           /* flows removed from the index together */
 
 /** How flows expire (--expiry). */
 enum fx_expiry {

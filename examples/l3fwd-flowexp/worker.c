@@ -83,7 +83,7 @@ fx_flows_flush(struct fx_lcore *lc)
 	lc->n_gone = 0;
 }
 
-/* unpublish now, delete from the hash with the next batch */
+/* unpublish now, remove from the flow index with the next batch */
 static inline void
 flow_remove(struct fx_lcore *lc, struct fx_flow *f)
 {
