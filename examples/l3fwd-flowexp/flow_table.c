@@ -61,9 +61,12 @@ ft_create(struct fx_flow_table *ft, const char *name, uint32_t max_flows,
 		ft_free(ft);
 		return -ENOMEM;
 	}
-	/* slot 0 on top: a new table fills the slab in order */
-	for (i = 0; i < capacity; i++)
+	/* slot 0 on top: a new table fills the slab in order; every free
+	 * slot is in a write section (flow_table.h) */
+	for (i = 0; i < capacity; i++) {
 		ft->free[i] = capacity - 1 - i;
+		rte_seqcount_write_begin(&ft->flows[i].seq);
+	}
 	ft->n_free = capacity;
 	ft->capacity = capacity;
 	if (del_ring) {
@@ -130,8 +133,7 @@ ft_add(struct fx_flow_table *ft, const struct fx_key *key, uint32_t sig,
 		return -ENOSPC;
 	slot = ft->free[--ft->n_free];
 	f = &ft->flows[slot];
-	f->key = *key;
-	f->sig = sig;
+	f->key = *key;   /* the slot is in its write section: no reader uses it */
 	/* more pairs than slots: a free pair is always found */
 	for (b = ft_home(ft, sig);; b = ft_next(ft, b)) {
 		bk = &ft->buckets[b];
@@ -148,10 +150,10 @@ ft_add(struct fx_flow_table *ft, const struct fx_key *key, uint32_t sig,
 }
 
 void
-ft_remove(struct fx_flow_table *ft, uint32_t slot)
+ft_remove(struct fx_flow_table *ft, uint32_t slot, uint32_t sig)
 {
-	uint32_t home = ft_home(ft, ft->flows[slot].sig);
-	uint32_t tag = ft->flows[slot].sig | 1, b = home, j;
+	uint32_t home = ft_home(ft, sig);
+	uint32_t tag = sig | 1, b = home, j;
 	struct ft_bucket *bk;
 
 	for (;;) {
@@ -173,30 +175,31 @@ found:
 
 void
 ft_delete_bulk(struct fx_flow_table *ft, struct fx_flow *const *f,
-	       unsigned int n)
+	       const uint32_t *sig, unsigned int n)
 {
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
-		ft_prefetch(ft, f[i]->sig);
+		ft_prefetch(ft, sig[i]);
 	for (i = 0; i < n; i++)
-		ft_remove(ft, ft_slot(ft, f[i]));
+		ft_remove(ft, ft_slot(ft, f[i]), sig[i]);
 }
 
 int
 ft_snapshot(const struct fx_flow *f, uint64_t *fid, struct fx_key *key)
 {
-	uint64_t a, b;
+	uint32_t sn;
+	uint64_t id;
 
-	a = __atomic_load_n(&f->fid, __ATOMIC_ACQUIRE);
-	if (a == 0)
-		return 0;
+	/* pairs with ft_publish()'s write end (acquire) */
+	sn = rte_seqcount_read_begin(&f->seq);
+	id = f->fid;
 	memcpy(key, &f->key, sizeof(*key));
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	b = __atomic_load_n(&f->fid, __ATOMIC_RELAXED);
-	if (a != b)
+	/* odd: no published flow here; moved: unpublished meanwhile, and
+	 * the copy may be torn */
+	if (rte_seqcount_read_retry(&f->seq, sn))
 		return 0;
-	*fid = a;
+	*fid = id;
 	return 1;
 }
 

@@ -28,14 +28,18 @@
  * without comparing keys.
  *
  * Only the owner lcore changes the table. The main lcore reads the slab to
- * find flows for the control path (flush by prefix, route change); for that
- * each flow's id `fid` doubles as a sequence word: a flow is published by
- * writing key and state first and then the non-zero fid with release
- * semantics, and unpublished by storing 0 before the slot can be reused.
- * ft_snapshot() reads fid, the key, and fid again; equal non-zero values
- * mean the key belongs to that fid. Ids are never reused (twheel ids carry
- * a generation, the other back-ends count), so a stale snapshot can only
- * lead to a request the owner recognises as stale. Workers take no lock.
+ * find flows for the control path (flush by prefix, route change), with
+ * one rte_seqcount per flow (the single-writer core of rte_seqlock: the
+ * owner is the only writer, so the seqlock's spinlock is not needed). The
+ * count is odd while the slot holds no published flow: a free slot is in
+ * a write section that the owner ends when it publishes a fully written
+ * flow (ft_publish) and begins again when it unpublishes it
+ * (ft_unpublish), before the slot can be reused. ft_snapshot() copies fid
+ * and key in a read section: an odd count, or one that moved, means no
+ * live flow. Ids are never reused (twheel ids carry a generation, the
+ * other back-ends count), so a snapshot that is stale by the time it is
+ * used can only lead to a request the owner recognises as stale. Workers
+ * take no lock, and a reader never makes the owner wait.
  *
  * Back-ends without twheel's remote ring (rte_timer, scan) receive the
  * control path's delete requests on the table's own ring (main -> owner,
@@ -55,6 +59,7 @@
 #include <rte_hash_crc.h>
 #include <rte_prefetch.h>
 #include <rte_ring.h>
+#include <rte_seqcount.h>
 
 #include "parse.h"
 
@@ -97,7 +102,7 @@ struct fx_flow {
 	uint64_t expire;     /**< TSC deadline; a hit stores now + timeout. */
 	uint64_t fid;        /**< Flow id (twheel id or count); 0: slot free. */
 	struct fx_key key;   /**< The index's key (ft_add writes it). */
-	uint32_t sig;        /**< Hash of key (ft_add writes it). */
+	rte_seqcount_t seq;  /**< Odd while no published flow is here (ft_snapshot). */
 	uint8_t port[2];     /**< Output port by packet direction (cached route). */
 	uint8_t flags;       /**< FX_FLOW_*. */
 	uint8_t tmo;         /**< Timeout class (enum fx_tmo) of expire. */
@@ -232,8 +237,12 @@ ft_confirm(const struct fx_flow_table *ft, const struct fx_key *key,
 int32_t ft_add(struct fx_flow_table *ft, const struct fx_key *key,
 	       uint32_t sig, bool *added);
 
-/** Remove the flow in slot from the index and free the slot. Owner only. */
-void ft_remove(struct fx_flow_table *ft, uint32_t slot);
+/**
+ * Remove the flow in slot, whose key has hash sig (ft_hash() of its key,
+ * or what ft_add() was given), from the index and free the slot. Owner
+ * only.
+ */
+void ft_remove(struct fx_flow_table *ft, uint32_t slot, uint32_t sig);
 
 /**
  * Create the index and the slab for max_flows flows (with headroom, see
@@ -255,7 +264,10 @@ ft_slot(const struct fx_flow_table *ft, const struct fx_flow *f)
 static inline void
 ft_publish(struct fx_flow *f, uint64_t fid)
 {
-	__atomic_store_n(&f->fid, fid, __ATOMIC_RELEASE);
+	f->fid = fid;
+	/* ends the slot's write section: a reader that sees the count even
+	 * sees the key and fid written before (release) */
+	rte_seqcount_write_end(&f->seq);
 }
 
 /**
@@ -266,19 +278,21 @@ ft_publish(struct fx_flow *f, uint64_t fid)
 static inline void
 ft_unpublish(struct fx_flow *f)
 {
-	__atomic_store_n(&f->fid, 0, __ATOMIC_RELAXED);
-	/* a later reuse of the slot must not be seen before fid == 0 */
-	__atomic_thread_fence(__ATOMIC_RELEASE);
+	/* the count goes odd before fid and, at a later reuse, the key
+	 * change (a release fence after the count's store) */
+	rte_seqcount_write_begin(&f->seq);
+	f->fid = 0;
 }
 
 /**
- * Second half: remove n unpublished flows from the index, which frees
- * their slots. Their buckets are prefetched together first, so the cache
- * misses overlap instead of following one another.
+ * Second half: remove n unpublished flows, whose keys have the hashes
+ * sig[], from the index, which frees their slots. Their buckets are
+ * prefetched together first, so the cache misses overlap instead of
+ * following one another.
  * Owner only; no packet may be processed between the two halves.
  */
 void ft_delete_bulk(struct fx_flow_table *ft, struct fx_flow *const *f,
-		    unsigned int n);
+		    const uint32_t *sig, unsigned int n);
 
 /**
  * Read a flow's fid and key consistently, from any thread.

@@ -156,6 +156,7 @@ struct fx_lcore {
 	uint64_t now;                   /**< time of the current burst */
 	uint32_t n_gone;                /**< flows unpublished, to delete (gone[]) */
 	struct fx_flow *gone[FX_GONE_BATCH];
+	uint32_t gone_sig[FX_GONE_BATCH];   /**< their keys' hashes */
 	uint32_t reset_seen;
 	struct fx_txbuf tx[RTE_MAX_ETHPORTS];
 	struct fx_handoff ho;           /**< rings to and from the other workers */

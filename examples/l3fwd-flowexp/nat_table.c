@@ -66,9 +66,12 @@ nat_table_create(struct nat_table *t, const char *name, uint32_t capacity,
 		nat_table_free(t);
 		return -ENOMEM;
 	}
-	/* lowest index on top, so a fresh table fills the slab in order */
-	for (i = 0; i < capacity; i++)
+	/* lowest index on top, so a fresh table fills the slab in order;
+	 * every free record is in a write section (nat_table.h) */
+	for (i = 0; i < capacity; i++) {
 		t->free_stack[i] = capacity - 1 - i;
+		rte_seqcount_write_begin(&t->rec[i].seq);
+	}
 	t->nb_free = capacity;
 	t->capacity = capacity;
 	return 0;
@@ -139,6 +142,7 @@ insert(struct nat_table *t, const struct nat_mapping *tmpl, int *err)
 {
 	struct nat_key out, in;
 	struct nat_mapping *m;
+	rte_seqcount_t seq;
 	uint32_t idx;
 	int rc;
 
@@ -148,7 +152,9 @@ insert(struct nat_table *t, const struct nat_mapping *tmpl, int *err)
 	}
 	idx = t->free_stack[t->nb_free - 1];
 	m = &t->rec[idx];
+	seq = m->seq;   /* the template's is not the record's */
 	*m = *tmpl;
+	m->seq = seq;
 	m->id = 0;
 	m->held_until = 0;
 	m->state = NAT_LIVE;
@@ -208,11 +214,13 @@ nat_table_hold(struct nat_table *t, struct nat_mapping *m,
 	struct nat_key out = nat_key_out(m);
 
 	RTE_ASSERT(m->state == NAT_LIVE);
+	/* no longer a live mapping for the control path: the count goes odd
+	 * before anything changes (release fence) */
+	rte_seqcount_write_begin(&m->seq);
 	rte_hash_del_key(t->hash, &out);
 	m->state = NAT_HELD;
 	m->held_until = held_until;
-	/* no longer a live mapping for the control path */
-	__atomic_store_n(&m->id, id, __ATOMIC_RELEASE);
+	m->id = id;
 }
 
 void
@@ -221,8 +229,11 @@ nat_table_remove(struct nat_table *t, struct nat_mapping *m)
 	struct nat_key out = nat_key_out(m), in = nat_key_in(m);
 
 	RTE_ASSERT(m->state == NAT_LIVE || m->state == NAT_HELD);
-	__atomic_store_n(&m->id, 0, __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_RELEASE);
+	/* a published live mapping leaves the readers' view first; a held
+	 * one, or one never published, is in its write section already */
+	if (m->state == NAT_LIVE && m->id != 0)
+		rte_seqcount_write_begin(&m->seq);
+	m->id = 0;
 	if (m->state == NAT_LIVE)
 		rte_hash_del_key(t->hash, &out);
 	rte_hash_del_key(t->hash, &in);
@@ -233,18 +244,15 @@ nat_table_remove(struct nat_table *t, struct nat_mapping *m)
 int
 nat_table_snapshot(const struct nat_mapping *m, uint64_t *id, uint32_t *in_addr)
 {
-	uint64_t a, b;
-	uint32_t addr;
-	uint8_t state;
+	uint32_t sn, addr;
+	uint64_t a;
 
-	a = __atomic_load_n(&m->id, __ATOMIC_ACQUIRE);
-	if (a == 0)
-		return 0;
-	addr = __atomic_load_n(&m->in_addr, __ATOMIC_RELAXED);
-	state = __atomic_load_n(&m->state, __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	b = __atomic_load_n(&m->id, __ATOMIC_RELAXED);
-	if (a != b || state != NAT_LIVE)
+	/* pairs with nat_table_publish()'s write end (acquire) */
+	sn = rte_seqcount_read_begin(&m->seq);
+	a = m->id;
+	addr = m->in_addr;
+	/* odd: not a published live mapping; moved: it changed meanwhile */
+	if (rte_seqcount_read_retry(&m->seq, sn))
 		return 0;
 	*id = a;
 	*in_addr = addr;

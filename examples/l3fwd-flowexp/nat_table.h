@@ -36,9 +36,12 @@
  * and the record go and the allocator releases the unit.
  *
  * Only the owner lcore changes the table. The main lcore may read records
- * for the control path (flush by inside prefix) with nat_table_snapshot():
- * `id` is published last with release semantics and cleared first, as
- * for the flow table.
+ * for the control path (flush by inside prefix) with nat_table_snapshot(),
+ * through one rte_seqcount per record, as the flow table does: the count
+ * is odd while the record holds no published live mapping (free, being
+ * filled, or held), and the owner ends that write section when it
+ * publishes a mapping under its wheel id and begins it again when the
+ * mapping is held or removed.
  */
 
 #ifndef _FX_NAT_TABLE_H_
@@ -50,6 +53,7 @@
 
 #include <rte_common.h>
 #include <rte_hash.h>
+#include <rte_seqcount.h>
 
 /** A packet's IPv4 5-tuple as it arrives; 16 bytes, no holes. */
 struct nat_key {
@@ -84,7 +88,8 @@ struct nat_mapping {
 	uint8_t state;        /**< enum nat_state. */
 	uint8_t tmo;          /**< Timeout class of the deadline (caller's). */
 	uint8_t flags;        /**< Caller's (replied, TCP state, ...). */
-	uint8_t pad[16];
+	rte_seqcount_t seq;   /**< Odd unless a published live mapping (snapshots). */
+	uint8_t pad[12];
 } __rte_aligned(64);    /* 64 also where cache lines are 128 bytes */
 
 struct nat_table {
@@ -183,7 +188,9 @@ struct nat_mapping *nat_table_insert(struct nat_table *t,
 static inline void
 nat_table_publish(struct nat_mapping *m, uint64_t id)
 {
-	__atomic_store_n(&m->id, id, __ATOMIC_RELEASE);
+	m->id = id;
+	/* a reader that sees the count even sees the record (release) */
+	rte_seqcount_write_end(&m->seq);
 }
 
 /**

@@ -78,7 +78,7 @@ fx_flows_flush(struct fx_lcore *lc)
 {
 	if (lc->n_gone == 0)
 		return;
-	ft_delete_bulk(&lc->ft, lc->gone, lc->n_gone);
+	ft_delete_bulk(&lc->ft, lc->gone, lc->gone_sig, lc->n_gone);
 	FX_STAT_SET(&lc->st, active, lc->st.active - lc->n_gone);
 	lc->n_gone = 0;
 }
@@ -90,6 +90,7 @@ flow_remove(struct fx_lcore *lc, struct fx_flow *f)
 	ft_unpublish(f);
 	FX_STAT_SET(&lc->st, active_tmo[f->tmo], lc->st.active_tmo[f->tmo] - 1);
 	lc->poll_removed++;
+	lc->gone_sig[lc->n_gone] = ft_hash(&f->key);
 	lc->gone[lc->n_gone++] = f;
 	if (lc->n_gone == FX_GONE_BATCH)
 		fx_flows_flush(lc);
@@ -248,7 +249,7 @@ flow_evict(struct fx_lcore *lc)
 	}
 	lc->ops->cancel(lc, f);
 	ft_unpublish(f);
-	ft_remove(&lc->ft, ft_slot(&lc->ft, f));
+	ft_remove(&lc->ft, ft_slot(&lc->ft, f), ft_hash(&f->key));
 	FX_STAT_SET(&lc->st, active_tmo[f->tmo], lc->st.active_tmo[f->tmo] - 1);
 	FX_STAT_SET(&lc->st, active, lc->st.active - 1);
 	FX_STAT_ADD(&lc->st, evicted, 1);
@@ -289,7 +290,7 @@ flow_new(struct fx_lcore *lc, const struct fx_pkt *pk, hash_sig_t sig)
 	f->expire = lc->now + lc->tmo_cycles[f->tmo];
 	fid = lc->ops->add(lc, f);
 	if (unlikely(fid == 0)) {
-		ft_remove(&lc->ft, (uint32_t)pos);
+		ft_remove(&lc->ft, (uint32_t)pos, sig);
 		goto full;
 	}
 	ft_publish(f, fid);

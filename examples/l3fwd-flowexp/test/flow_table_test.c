@@ -84,9 +84,9 @@ make_keys(struct model *m)
 
 /* each bucket's spill count, recomputed from where the keys sit */
 static void
-check_spills(const struct fx_flow_table *ft)
+check_spills(const struct fx_flow_table *ft, enum sig_kind kind)
 {
-	uint32_t nb = ft->bucket_mask + 1, b, j, h, used = 0;
+	uint32_t nb = ft->bucket_mask + 1, b, j, h, sig, used = 0;
 	uint32_t *want = calloc(nb, sizeof(*want));
 	const struct ft_bucket *bk;
 
@@ -97,9 +97,10 @@ check_spills(const struct fx_flow_table *ft)
 				continue;
 			used++;
 			CHECK(bk->slot[j] < ft->capacity, "slot %u in range", bk->slot[j]);
-			CHECK(bk->tag[j] == (ft->flows[bk->slot[j]].sig | 1),
+			sig = sig_of(&ft->flows[bk->slot[j]].key, kind);
+			CHECK(bk->tag[j] == (sig | 1),
 			      "tag of bucket %u pair %u is its flow's hash", b, j);
-			for (h = ft_home(ft, ft->flows[bk->slot[j]].sig); h != b;
+			for (h = ft_home(ft, sig); h != b;
 			     h = (h + 1) & ft->bucket_mask)
 				want[h]++;
 		}
@@ -119,7 +120,7 @@ run_model(enum sig_kind kind, uint32_t max_flows, unsigned int steps)
 	struct fx_flow_table ft;
 	const struct fx_key *keys[32];
 	struct fx_flow *gone[32];
-	uint32_t sig[32], i, k, n;
+	uint32_t sig[32], gone_sig[32], i, k, n;
 	int32_t pos[32], p;
 	bool added;
 	unsigned int s;
@@ -149,7 +150,7 @@ run_model(enum sig_kind kind, uint32_t max_flows, unsigned int steps)
 		case 3:                                          /* remove */
 			if (m.slot[k] < 0)
 				break;
-			ft_remove(&ft, (uint32_t)m.slot[k]);
+			ft_remove(&ft, (uint32_t)m.slot[k], sig_of(&m.key[k], kind));
 			m.taken[m.slot[k]] = 0;
 			m.slot[k] = -1;
 			m.n--;
@@ -157,12 +158,13 @@ run_model(enum sig_kind kind, uint32_t max_flows, unsigned int steps)
 		case 4:                                          /* bulk delete of present keys */
 			for (n = 0, i = k; n < 32 && i < NKEYS; i++)
 				if (m.slot[i] >= 0) {
+					gone_sig[n] = sig_of(&m.key[i], kind);
 					gone[n++] = &ft.flows[m.slot[i]];
 					m.taken[m.slot[i]] = 0;
 					m.slot[i] = -1;
 					m.n--;
 				}
-			ft_delete_bulk(&ft, gone, n);
+			ft_delete_bulk(&ft, gone, gone_sig, n);
 			break;
 		case 5:                                          /* bulk lookup */
 			n = 1 + (uint32_t)(rte_rand() % 32);
@@ -191,13 +193,13 @@ run_model(enum sig_kind kind, uint32_t max_flows, unsigned int steps)
 			break;
 		}
 		if (s % 4096 == 0)
-			check_spills(&ft);
+			check_spills(&ft, kind);
 	}
-	check_spills(&ft);
+	check_spills(&ft, kind);
 	/* empty it: every slot back, no spill left */
 	for (k = 0; k < NKEYS; k++)
 		if (m.slot[k] >= 0)
-			ft_remove(&ft, (uint32_t)m.slot[k]);
+			ft_remove(&ft, (uint32_t)m.slot[k], sig_of(&m.key[k], kind));
 	CHECK(ft.n_free == ft.capacity, "every slot free after removing all");
 	for (i = 0; i <= ft.bucket_mask; i++)
 		CHECK(ft.buckets[i].spilled == 0, "bucket %u: no spill left", i);
@@ -228,14 +230,50 @@ spill_rate(uint32_t max_flows)
 	for (b = 0; b <= ft.bucket_mask; b++) {
 		for (j = 0; j < FT_BUCKET_PAIRS; j++)
 			if (ft.buckets[b].tag[j] != 0 &&
-			    ft_home(&ft, ft.flows[ft.buckets[b].slot[j]].sig) != b)
+			    ft_home(&ft, ft_hash(&ft.flows[ft.buckets[b].slot[j]].key)) != b)
 				away++;
 		probes += ft.buckets[b].spilled != 0;
 	}
-	check_spills(&ft);
+	check_spills(&ft, SIG_REAL);
 	printf("full table of %u slots, %u buckets: %u keys (%.3f%%) outside their home bucket, "
 	       "%u buckets (%.3f%%) with a spill count\n", ft.capacity, ft.bucket_mask + 1,
 	       away, 100.0 * away / ft.capacity, probes, 100.0 * probes / (ft.bucket_mask + 1));
+	ft_free(&ft);
+}
+
+/* the control path sees a slot's flow only while it is published, and
+ * always with the key of the fid it reports */
+static void
+snapshot_only_published(void)
+{
+	struct fx_flow_table ft;
+	struct fx_key key, got;
+	uint64_t fid;
+	int32_t p, q;
+	bool added;
+
+	CHECK(ft_create(&ft, "snap", 64, 0, false) == 0, "ft_create(64)");
+	memset(&key, 0, sizeof(key));
+	key.family = FX_FAMILY_V4;
+	key.proto = 17;
+	key.port[0] = 1;
+	CHECK(ft_snapshot(&ft.flows[0], &fid, &got) == 0, "a free slot: no flow");
+	p = ft_add(&ft, &key, ft_hash(&key), &added);
+	CHECK(p >= 0 && added, "add");
+	CHECK(ft_snapshot(&ft.flows[p], &fid, &got) == 0, "added, not published: no flow");
+	ft_publish(&ft.flows[p], 5);
+	CHECK(ft_snapshot(&ft.flows[p], &fid, &got) == 1 && fid == 5 && ft_key_eq(&got, &key),
+	      "published: fid 5 and its key");
+	ft_unpublish(&ft.flows[p]);
+	CHECK(ft_snapshot(&ft.flows[p], &fid, &got) == 0, "unpublished: no flow");
+	ft_remove(&ft, (uint32_t)p, ft_hash(&key));
+	key.port[0] = 2;
+	q = ft_add(&ft, &key, ft_hash(&key), &added);
+	CHECK(q == p, "the slot is reused (%d, got %d)", p, q);
+	CHECK(ft_snapshot(&ft.flows[q], &fid, &got) == 0, "reused, not published: no flow");
+	ft_publish(&ft.flows[q], 6);
+	CHECK(ft_snapshot(&ft.flows[q], &fid, &got) == 1 && fid == 6 && got.port[0] == 2,
+	      "published again: fid 6 and the new key");
 	ft_free(&ft);
 }
 
@@ -252,6 +290,7 @@ main(int argc, char **argv)
 	run_model(SIG_ONE, 200, 100000);
 	run_model(SIG_REAL, 200, 200000);      /* full most of the time */
 	spill_rate(1000000);
+	snapshot_only_published();
 	CHECK(ft_create(&(struct fx_flow_table){0}, "bad", 0, 0, false) == -EINVAL,
 	      "max_flows 0: -EINVAL");
 	printf("%" PRIu64 " checks, %" PRIu64 " failed\n", checks, failures);
