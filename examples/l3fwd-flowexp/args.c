@@ -28,6 +28,13 @@
 #include "flowexp.h"
 #include "nat_conf.h"
 #include "route.h"
+#include "timeouts.h"
+
+const char *const fx_tmo_names[FX_TMO_MAX] = {
+#define FX_TMO_NAME(e, n, o, d) n,
+	FX_TMOS(FX_TMO_NAME)
+#undef FX_TMO_NAME
+};
 
 #define RXQ_MAX_PER_PORT 1024
 #define RING_SIZE_MAX 32768

@@ -12,12 +12,17 @@
  *         field, in every DPDK version the example supports. Times are
  *         turned into TSC cycles (us * hz / 1e6), so timeouts, the wheels
  *         and the statistics keep their units. A test can replay hours of
- *         traffic in a second, and the expiries are exact: before a packet
- *         is handled, everything due by its time has been expired,
- *         whatever the budget (worker.c).
+ *         traffic in a second, and the expiries are exact: the worker
+ *         handles a burst in runs of packets with one capture time
+ *         (fx_clock_run()), and before each run everything due by its
+ *         time has been expired, whatever the budget.
  *
  * A packet without the timestamp flag (another PMD) keeps the worker's
- * current time.
+ * current time. When no worker has received a packet for
+ * FX_CLOCK_IDLE_MS of wall time the capture has ended: time jumps past
+ * every timeout and hold-down, once per idle period, and everything still
+ * tracked expires (fx_clock_idle()). Every worker must be idle for that:
+ * one that is still reading its queue may yet hand a packet to another.
  */
 
 #ifndef _FX_CLOCK_H_
@@ -26,21 +31,27 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_cycles.h>
 #include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
 
-enum fx_clock_src {
-	FX_CLOCK_TSC,
-	FX_CLOCK_PCAP,
-};
+#include "flowexp.h"
+
+struct fx_lcore;
 
 extern int fx_clock_ts_offset;
 extern uint64_t fx_clock_ts_flag;
 extern uint64_t fx_clock_hz;
 
-/** --clock pcap: wall time without a packet after which time jumps (worker.c). */
+/** --clock pcap: wall time without a packet after which time jumps. */
 #define FX_CLOCK_IDLE_MS 100
+
+/** A worker's packet clock (owner only). */
+struct fx_clock {
+	uint64_t vnow;        /**< the latest packet time, TSC cycles */
+	uint64_t jumped_rx;   /**< the last packet's TSC when time last jumped */
+};
 
 /** Start-up: find the rx timestamp field for --clock pcap. 0 or -errno. */
 int fx_clock_init(enum fx_clock_src src);
@@ -56,5 +67,26 @@ fx_clock_pkt(const struct rte_mbuf *m, uint64_t now)
 	us = *RTE_MBUF_DYNFIELD(m, fx_clock_ts_offset, rte_mbuf_timestamp_t *);
 	return (uint64_t)((unsigned __int128)us * fx_clock_hz / 1000000u);
 }
+
+/** The worker's time for an expiry poll when the TSC reads tsc. */
+static inline uint64_t
+fx_clock_now(const struct fx_clock *c, uint64_t tsc)
+{
+	return likely(fx_conf.clock == FX_CLOCK_TSC) ? tsc : c->vnow;
+}
+
+/**
+ * --clock pcap, owner: the number of packets at the front of pkts (n > 0)
+ * that share the first one's capture time; the worker's time is moved to
+ * it (never back) and everything due by then has expired.
+ */
+uint16_t fx_clock_run(struct fx_lcore *lc, struct rte_mbuf **pkts, uint16_t n);
+
+/**
+ * --clock pcap, owner, in a loop iteration without packets at TSC tsc:
+ * once the capture has ended (no packet on any worker for
+ * FX_CLOCK_IDLE_MS), time jumps past every timeout and hold-down.
+ */
+void fx_clock_idle(struct fx_lcore *lc, uint64_t tsc);
 
 #endif /* _FX_CLOCK_H_ */

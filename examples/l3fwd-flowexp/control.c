@@ -4,7 +4,8 @@
 
 /*
  * Control path (see control.h): the request queue between the telemetry
- * thread and the main lcore, and the flush walk.
+ * thread and the main lcore, the flush walk over flows and mappings, and
+ * the two writers that need no hand-over (reset, hold).
  *
  * Hand-over. The caller copies its request to the heap and queues the
  * pointer on a multi-producer ring; the main lcore carries it out and
@@ -12,10 +13,11 @@
  * instead; whichever of the two comes second frees it, decided by one
  * compare-and-swap, so neither side waits for the other.
  *
- * The walk. Per worker a cursor runs over the slab, FX_SCAN_CHUNK slots per
- * poll (the main lcore polls every millisecond while a request is open).
- * A matching live flow is sent to its owner; if the owner's ring is full
- * the cursor stays on that slot and the walk goes on with the next worker.
+ * The walk. Per worker a cursor runs over the flow slab and another over
+ * the mapping records, FX_SCAN_CHUNK of each per poll (the main lcore
+ * polls every millisecond while a request is open). A matching live flow
+ * or mapping is sent to its owner; if the owner's ring is full the cursor
+ * stays on that record and the walk goes on with the next worker.
  * The request is done when every cursor reached the end of its slab and
  * everything was queued; the workers apply the invalidations at their next
  * expiry poll, and their "invalidated" counters show it.
@@ -26,12 +28,20 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <rte_common.h>
+#include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_ring.h>
 
+#include <twheel.h>
+
 #include "control.h"
-#include "nat.h"
 #include "expiry.h"
+#include "flow_table.h"
+#include "fx_atomic.h"
+#include "lcore.h"
+#include "nat.h"
+#include "nat_table.h"
 #include "route.h"
 
 #define FX_CTL_RING 64
@@ -56,7 +66,9 @@ static struct {
 	uint64_t failed;
 } cs;
 
-#define CS_ADD(f, n) __atomic_fetch_add(&cs.f, (n), __ATOMIC_RELAXED)
+/* counters: whole values, ordering nothing */
+#define CS_ADD(f, n) fx_add_relaxed(&cs.f, (n))
+#define CS_GET(f) fx_load_relaxed(&cs.f)
 
 int
 fx_control_init(void)
@@ -73,8 +85,9 @@ complete(struct fx_ctl_req *r)
 
 	if (r->rc != 0)
 		CS_ADD(failed, 1);
-	if (!__atomic_compare_exchange_n(&r->state, &expected, ST_DONE, false,
-					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+	/* release: the caller that sees DONE sees the result; acquire on
+	 * failure: the caller's ABANDONED came first, free after it */
+	if (!fx_cas_acq_rel(&r->state, &expected, ST_DONE))
 		free(r);   /* the caller gave up waiting */
 }
 
@@ -95,7 +108,43 @@ key_matches(const struct fx_route_rule *p, const struct fx_key *k)
 		fx_prefix_match(p, k->addr[1], k->family);
 }
 
-/* One step of the walk; true once every flow was sent. */
+/*
+ * The NAT mappings of worker nt: walk at most `chunk` records from
+ * *cursor and cancel the live mappings whose inside host is in prefix
+ * rule, through the wheel's remote ring, so the owner ends them at its
+ * next sweep. Adds to *matched; a full ring leaves the cursor on that
+ * record and adds to *enobufs. Returns true when the walk reached the end.
+ */
+static bool
+nat_flush_step(struct fx_nat *nt, uint32_t *cursor, uint32_t chunk,
+	       const struct fx_route_rule *rule, uint64_t *matched,
+	       uint64_t *enobufs)
+{
+	uint32_t s, end = RTE_MIN(nt->tbl.capacity, *cursor + chunk);
+	uint8_t addr[16] = { 0 };
+	uint32_t in_addr;
+	uint64_t id;
+	int rc;
+
+	for (s = *cursor; s < end; s++) {
+		if (!nat_table_snapshot(&nt->tbl.rec[s], &id, &in_addr))
+			continue;
+		memcpy(addr, &in_addr, 4);
+		if (!fx_prefix_match(rule, addr, FX_FAMILY_V4))
+			continue;
+		rc = twheel_remote_cancel(nt->wheel, id);
+		if (rc == -ENOBUFS) {
+			(*enobufs)++;
+			break;   /* this record again at the next step */
+		}
+		if (rc == 0)
+			(*matched)++;
+	}
+	*cursor = s;
+	return s >= nt->tbl.capacity;
+}
+
+/* One step of the walk; true once every flow and mapping was sent. */
 static bool
 flush_step(struct fx_ctl_req *r)
 {
@@ -136,8 +185,8 @@ flush_step(struct fx_ctl_req *r)
 		if (fx_nat_enabled() && r->rule.family == FX_FAMILY_V4) {
 			uint64_t matched = 0, enobufs = 0;
 
-			if (!fx_nat_flush_step(&lc->nat, &nat_cursor[w], FX_SCAN_CHUNK,
-					       &r->rule, &matched, &enobufs))
+			if (!nat_flush_step(&lc->nat, &nat_cursor[w], FX_SCAN_CHUNK,
+					    &r->rule, &matched, &enobufs))
 				done = false;
 			r->matched[w] += matched;
 			r->sent += matched;
@@ -216,7 +265,9 @@ fx_control_fini(void)
 {
 	void *p;
 
-	__atomic_store_n(&ctl_closed, true, __ATOMIC_RELEASE);
+	/* pairs with fx_control_call()'s acquire: a caller that sees the
+	 * flag queues nothing more */
+	fx_store_release(&ctl_closed, true);
 	if (cur != NULL) {
 		cur->rc = -ESHUTDOWN;
 		complete(cur);
@@ -235,7 +286,7 @@ fx_control_call(struct fx_ctl_req *req)
 	struct fx_ctl_req *r;
 	unsigned int ms;
 
-	if (__atomic_load_n(&ctl_closed, __ATOMIC_ACQUIRE))
+	if (fx_load_acquire(&ctl_closed))   /* pairs with fx_control_fini() */
 		return -ESHUTDOWN;
 	r = malloc(sizeof(*r));
 	if (r == NULL)
@@ -251,13 +302,15 @@ fx_control_call(struct fx_ctl_req *req)
 		return -EBUSY;
 	}
 	for (ms = 0; ms < FX_CALL_WAIT_MS; ms++) {
-		if (__atomic_load_n(&r->state, __ATOMIC_ACQUIRE) == ST_DONE)
+		/* pairs with complete()'s release: the result is there */
+		if (fx_load_acquire(&r->state) == ST_DONE)
 			goto done;
 		usleep(1000);
 	}
-	if (__atomic_compare_exchange_n(&r->state, &expected, ST_ABANDONED,
-					false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-		return -ETIMEDOUT;   /* the main lcore frees it */
+	/* the main lcore frees it; failure: it completed first (acquire:
+	 * its result is there) */
+	if (fx_cas_acq_rel(&r->state, &expected, ST_ABANDONED))
+		return -ETIMEDOUT;
 done:
 	memcpy(req, r, sizeof(*req));
 	free(r);
@@ -268,10 +321,31 @@ void
 fx_control_emit(const struct fx_emitter *e, void *ctx)
 {
 	e->open(ctx, "control");
-	e->u64(ctx, "requests", __atomic_load_n(&cs.requests, __ATOMIC_RELAXED));
-	e->u64(ctx, "failed", __atomic_load_n(&cs.failed, __ATOMIC_RELAXED));
-	e->u64(ctx, "flows_matched", __atomic_load_n(&cs.flows_matched, __ATOMIC_RELAXED));
-	e->u64(ctx, "enobufs_retries", __atomic_load_n(&cs.enobufs_retries, __ATOMIC_RELAXED));
-	e->u64(ctx, "route_changes", __atomic_load_n(&cs.route_changes, __ATOMIC_RELAXED));
+	e->u64(ctx, "requests", CS_GET(requests));
+	e->u64(ctx, "failed", CS_GET(failed));
+	e->u64(ctx, "flows_matched", CS_GET(flows_matched));
+	e->u64(ctx, "enobufs_retries", CS_GET(enobufs_retries));
+	e->u64(ctx, "route_changes", CS_GET(route_changes));
 	e->close(ctx);
+}
+
+void
+fx_control_reset_maxima(void)
+{
+	unsigned int w;
+
+	/* a count, ordering nothing: the worker resets its own fields */
+	for (w = 0; w < fx_nb_workers; w++)
+		fx_add_relaxed(&fx_workers[w]->reset_req, 1);
+}
+
+void
+fx_control_hold_expiry(unsigned int ms)
+{
+	uint64_t until = rte_rdtsc() + rte_get_tsc_hz() / 1000 * ms;
+	unsigned int w;
+
+	/* a time, ordering nothing (bench.h reads it) */
+	for (w = 0; w < fx_nb_workers; w++)
+		fx_store_relaxed(&fx_workers[w]->hold_until, until);
 }

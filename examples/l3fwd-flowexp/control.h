@@ -3,21 +3,29 @@
  */
 
 /*
- * The control path: flows invalidated on the workers from the main lcore.
+ * The control path: what other threads ask of the workers.
  *
  * Requests come from the telemetry thread (telemetry.c) and are carried
  * out on the main lcore, one at a time:
- *   flush PREFIX        - every flow with an endpoint in PREFIX, on every
+ *   flush PREFIX        - every flow with an endpoint in PREFIX, and every
+ *                         NAT mapping whose inside host is in it, on every
  *                         worker, is invalidated;
  *   route add/del       - the route table is replaced (route.c), then the
  *                         flows with an endpoint in the changed prefix are
  *                         flushed, so they resolve their route again;
  *   routes              - the current rule list.
- * A flush reads each worker's flow slab with ft_snapshot() (no lock, see
- * flow_table.h) and sends each matching (slot, fid) to its owner through
- * the back-end: twheel_remote_cancel() for twheel, the table's request ring
- * for the baselines. A full ring (-ENOBUFS) is counted, and that worker's
- * walk resumes at the same slot on a later poll, so nothing is skipped.
+ * A flush reads each worker's flow slab with ft_snapshot() and its mapping
+ * records with nat_table_snapshot() (no lock: rte_seqcount, see
+ * flow_table.h) and sends each match to its owner: a flow's (slot, fid)
+ * through the back-end (twheel_remote_cancel() for twheel, the table's
+ * request ring for the baselines), a mapping's wheel id through
+ * twheel_remote_cancel(). A full ring (-ENOBUFS) is counted, and that
+ * walk resumes at the same record on a later poll, so nothing is skipped.
+ *
+ * Two writers need no hand-over, as they only post a value each worker
+ * reads at its own pace: a reset of the maxima (a count each worker
+ * compares with the last one it acted on, stats.h) and, with --bench, a
+ * hold of the expiry polls (a TSC time, bench.h). Any thread may call them.
  */
 
 #ifndef _FX_CONTROL_H_
@@ -25,6 +33,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include <rte_config.h>
 
 #include "flowexp.h"
 #include "stats.h"
@@ -73,5 +83,15 @@ int fx_control_call(struct fx_ctl_req *req);
 
 /** Add the control-path counters to the statistics. Any thread. */
 void fx_control_emit(const struct fx_emitter *e, void *ctx);
+
+/** Ask every worker to reset its maxima and lag figures. Any thread. */
+void fx_control_reset_maxima(void);
+
+/**
+ * --bench: make every worker skip its expiry polls for ms milliseconds
+ * (forwarding goes on), so that what comes due meanwhile is due all at
+ * once when the hold ends: the benchmark's expiry storm. Any thread.
+ */
+void fx_control_hold_expiry(unsigned int ms);
 
 #endif /* _FX_CONTROL_H_ */

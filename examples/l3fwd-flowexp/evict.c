@@ -14,6 +14,7 @@
 #include <rte_prefetch.h>
 
 #include "evict.h"
+#include "flow_state.h"
 
 int
 fx_evict_init(struct fx_evict *e, uint32_t capacity, int socket)

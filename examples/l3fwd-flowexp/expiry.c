@@ -3,15 +3,23 @@
  */
 
 /*
- * Expiry back-end selection, and the pieces the two baselines (rte_timer,
- * scan) share: they have no remote ring of their own, so the control path's
- * invalidations travel on the flow table's request ring, and at shutdown
- * they find the remaining flows by walking the slab.
+ * The expiry poll (expiry.h): back-end selection, the worker's poll of
+ * its flows and mappings, shutdown, and the pieces the two baselines
+ * (rte_timer, scan) share.
  */
 
 #include <errno.h>
 
+#include <rte_branch_prediction.h>
+#include <rte_cycles.h>
+
+#include "bench.h"
+#include "clock.h"
 #include "expiry.h"
+#include "flow.h"
+#include "lcore.h"
+#include "nat.h"
+#include "stats.h"
 
 const char *
 fx_expiry_name(enum fx_expiry e)
@@ -45,16 +53,69 @@ fx_expiry_ops_get(enum fx_expiry e)
 	return NULL;
 }
 
-unsigned int
-fx_expiry_drain_slab(struct fx_lcore *lc, unsigned int budget,
+bool
+fx_expiry_poll(struct fx_lcore *lc)
+{
+	bool more = false;
+
+	if (lc->ops != NULL) {
+		more = lc->ops->poll(lc);
+		fx_flows_flush(lc);
+	}
+	if (fx_nat_enabled())
+		more |= fx_nat_poll(&lc->nat, lc->now);
+	return more;
+}
+
+uint64_t
+fx_expiry_loop_poll(struct fx_lcore *lc, uint64_t tsc, unsigned int got)
+{
+	struct fx_lcore_stats *st = &lc->st;
+	uint64_t t1;
+
+	if ((lc->ops == NULL && !fx_nat_enabled()) || fx_bench_expiry_held(lc, tsc))
+		return tsc;
+	lc->now = fx_clock_now(&lc->clk, tsc);
+	lc->gone.removed = 0;
+	fx_expiry_poll(lc);
+	t1 = rte_rdtsc();
+	FX_STAT_MAX(st, sweep_max, t1 - tsc);
+	FX_STAT_ADD(st, expiry_cycles, t1 - tsc);
+	if (got == 0)
+		FX_STAT_ADD(st, idle_expiry_cycles, t1 - tsc);
+	FX_STAT_MAX(st, poll_removed_max, lc->gone.removed);
+	return t1;
+}
+
+void
+fx_expiry_drain(struct fx_lcore *lc)
+{
+	bool more;
+
+	if (fx_nat_enabled())
+		fx_nat_drain(&lc->nat);
+	if (lc->ops == NULL)
+		return;
+	lc->now = rte_rdtsc();
+	do {
+		more = lc->ops->drain(lc, fx_conf.expire_budget);
+		fx_flows_flush(lc);
+	} while (more);
+}
+
+/* ---- the baselines' shared parts ---- */
+
+bool
+fx_expiry_drain_slab(struct fx_lcore *lc, struct fx_expiry_base *base,
+		     unsigned int budget,
 		     void (*stop)(struct fx_lcore *lc, struct fx_flow *f))
 {
 	struct fx_flow_table *ft = &lc->ft;
 	unsigned int n = 0;
 	struct fx_flow *f;
 
-	while (n < budget && lc->drain_cursor < ft->capacity) {
-		f = &ft->flows[lc->drain_cursor++];
+	while (n < budget && base->drain_cursor < ft->capacity) {
+		f = &ft->flows[base->drain_cursor++];
 		if (f->fid == 0)
 			continue;
 		if (stop != NULL)
@@ -62,7 +123,7 @@ fx_expiry_drain_slab(struct fx_lcore *lc, unsigned int budget,
 		fx_flow_drained(lc, f);
 		n++;
 	}
-	return n;
+	return base->drain_cursor < ft->capacity;
 }
 
 struct apply_ctx {
@@ -82,7 +143,7 @@ apply_one(struct fx_flow *f, void *arg)
 	c->applied++;
 }
 
-void
+bool
 fx_expiry_apply_requests(struct fx_lcore *lc, unsigned int budget,
 			 void (*stop)(struct fx_lcore *lc, struct fx_flow *f))
 {
@@ -92,6 +153,7 @@ fx_expiry_apply_requests(struct fx_lcore *lc, unsigned int budget,
 	taken = ft_apply_requests(&lc->ft, budget, apply_one, &c);
 	if (unlikely(taken != c.applied))
 		FX_STAT_ADD(&lc->st, stale_requests, taken - c.applied);
+	return taken == budget;
 }
 
 int

@@ -17,20 +17,38 @@
  *   scan      - no timer: a cursor walks --expire-budget slots of the slab
  *               per loop iteration, as conntrack's garbage collector does
  *               (expiry_scan.c).
- * Each back-end removes expired flows with fx_flow_expired() and flows the
- * control path invalidated with fx_flow_invalidated() (worker.c).
+ * Each back-end keeps its state behind the lcore's opaque `exp` pointer,
+ * allocated by its init on the worker's socket, and removes flows through
+ * the flow layer: fx_flow_expired() for a passed deadline,
+ * fx_flow_invalidated() for the control path's requests, fx_flow_drained()
+ * at shutdown (flow.h).
+ *
+ * The poll (expiry.c). Once per loop iteration the worker polls the
+ * back-end and, with masquerade, the NAT mappings' wheel (nat.h), at the
+ * burst's time; each poll says whether it stopped at its budget with work
+ * left at that time, which --clock pcap uses to expire everything due
+ * before a packet is handled. The loop's poll is timed: the longest is
+ * "sweep_max", the most flows one poll removed "poll_removed_max", all of
+ * them add up to "expiry_cycles", and those of iterations without packets
+ * to "idle_expiry_cycles" (busy_cycles + idle_expiry_cycles is the
+ * worker's work). A benchmark may hold the polls for a while (bench.h).
  */
 
 #ifndef _FX_EXPIRY_H_
 #define _FX_EXPIRY_H_
 
+#include <stdbool.h>
 #include <stdint.h>
 
+#include "flow_table.h"
 #include "flowexp.h"
+#include "stats.h"
+
+struct fx_lcore;
 
 struct fx_expiry_ops {
 	const char *name;
-	/** Allocate the lcore's state; main lcore, before launch. 0 or -errno. */
+	/** Allocate the lcore's state in lc->exp; main lcore, before launch. 0 or -errno. */
 	int (*init)(struct fx_lcore *lc);
 	/** Release it; main lcore, after the worker stopped. */
 	void (*fini)(struct fx_lcore *lc);
@@ -40,10 +58,13 @@ struct fx_expiry_ops {
 	void (*shorten)(struct fx_lcore *lc, struct fx_flow *f);
 	/** The owner removes a live flow itself (eviction): stop tracking it. */
 	void (*cancel)(struct fx_lcore *lc, struct fx_flow *f);
-	/** Once per loop iteration: expire what is due, within the budget. */
-	void (*poll)(struct fx_lcore *lc);
-	/** Shutdown: remove up to budget flows; returns how many, 0 when empty. */
-	unsigned int (*drain)(struct fx_lcore *lc, unsigned int budget);
+	/**
+	 * Expire what is due at lc->now, within --expire-budget. Returns
+	 * whether it stopped at the budget with work left at lc->now.
+	 */
+	bool (*poll)(struct fx_lcore *lc);
+	/** Shutdown: remove up to budget flows; returns whether any are left. */
+	bool (*drain)(struct fx_lcore *lc, unsigned int budget);
 	/** Any thread: ask the owner to drop the flow in slot if it still has fid. 0, -ENOBUFS. */
 	int (*invalidate)(struct fx_lcore *lc, uint32_t slot, uint64_t fid);
 	/** Any thread: add back-end figures to the lcore's statistics; may be NULL. */
@@ -57,30 +78,47 @@ extern const struct fx_expiry_ops fx_expiry_scan;
 /** The back-end of a mode, NULL for FX_EXPIRY_NONE. */
 const struct fx_expiry_ops *fx_expiry_ops_get(enum fx_expiry e);
 
-/* Helpers for the back-ends without a remote ring (expiry.c). */
+/**
+ * Owner: one expiry poll of the flows and of the NAT mappings at lc->now.
+ * Returns whether more may be due at lc->now.
+ */
+bool fx_expiry_poll(struct fx_lcore *lc);
 
-/** Drain: walk the slab from lc->scan_cursor, calling stop (may be NULL) and removing live flows. */
-unsigned int fx_expiry_drain_slab(struct fx_lcore *lc, unsigned int budget,
-				  void (*stop)(struct fx_lcore *lc, struct fx_flow *f));
-/** Apply the control path's delete requests, calling stop (may be NULL) first. */
-void fx_expiry_apply_requests(struct fx_lcore *lc, unsigned int budget,
+/**
+ * Owner, once per loop iteration that received `got` packets, the TSC
+ * reading tsc: the timed poll, unless a benchmark holds it. Returns the
+ * TSC after it.
+ */
+uint64_t fx_expiry_loop_poll(struct fx_lcore *lc, uint64_t tsc, unsigned int got);
+
+/** Owner, at exit: end every NAT mapping, hand back every flow still tracked. */
+void fx_expiry_drain(struct fx_lcore *lc);
+
+/*
+ * What the two baselines (rte_timer, scan) share: they have no remote ring
+ * of their own, so the control path's invalidations travel on the flow
+ * table's request ring, and at shutdown they find the remaining flows by
+ * walking the slab. Each one's state starts with this.
+ */
+struct fx_expiry_base {
+	uint64_t next_fid;         /**< the last flow id handed out */
+	uint32_t drain_cursor;     /**< the shutdown walk of the slab */
+};
+
+/**
+ * Drain: walk the slab from base->drain_cursor, calling stop (may be NULL)
+ * and removing up to budget live flows. Returns whether slots are left.
+ */
+bool fx_expiry_drain_slab(struct fx_lcore *lc, struct fx_expiry_base *base,
+			  unsigned int budget,
+			  void (*stop)(struct fx_lcore *lc, struct fx_flow *f));
+/**
+ * Apply up to budget of the control path's delete requests, calling stop
+ * (may be NULL) first. Returns whether the budget ran out.
+ */
+bool fx_expiry_apply_requests(struct fx_lcore *lc, unsigned int budget,
 			      void (*stop)(struct fx_lcore *lc, struct fx_flow *f));
 /** Queue a delete request for the owner. */
 int fx_expiry_request(struct fx_lcore *lc, uint32_t slot, uint64_t fid);
-
-/*
- * Owner-side flow removal, in worker.c. Each counts the flow and takes it
- * out of sight at once (fid = 0); the hash deletions are batched and done
- * by fx_flows_flush(), which the worker calls after every poll and drain.
- */
-
-/** The flow's deadline passed at lc->now; lag counted from its deadline. */
-void fx_flow_expired(struct fx_lcore *lc, struct fx_flow *f, uint64_t deadline);
-/** The control path invalidated the flow. */
-void fx_flow_invalidated(struct fx_lcore *lc, struct fx_flow *f);
-/** Removed at shutdown. */
-void fx_flow_drained(struct fx_lcore *lc, struct fx_flow *f);
-/** Remove the flows removed since the last call from the flow index. */
-void fx_flows_flush(struct fx_lcore *lc);
 
 #endif /* _FX_EXPIRY_H_ */

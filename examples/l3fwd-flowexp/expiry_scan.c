@@ -26,60 +26,88 @@
  * and are applied first, within the same budget.
  */
 
+#include <errno.h>
+#include <stdbool.h>
+
 #include <rte_cycles.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
 
 #include "expiry.h"
+#include "flow.h"
+#include "lcore.h"
+
+/* the back-end's state (lc->exp) */
+struct sc_state {
+	struct fx_expiry_base base;
+	uint32_t cursor;      /* the next slot to look at */
+	uint64_t slot_fp;     /* TSC cycles per slot, 16.16 fixed point; 0: unpaced */
+	uint64_t last;        /* TSC time the cursor is due at */
+};
+
+static inline struct sc_state *
+sc(const struct fx_lcore *lc)
+{
+	return lc->exp;
+}
 
 static int
 sc_init(struct fx_lcore *lc)
 {
 	double slot = fx_conf.scan_interval_s * (double)rte_get_tsc_hz() /
 		      lc->ft.capacity;
+	struct sc_state *s;
 
-	lc->scan_cursor = 0;
+	s = rte_zmalloc_socket("fx_scan", sizeof(*s), RTE_CACHE_LINE_SIZE,
+			       (int)rte_lcore_to_socket_id(lc->lcore_id));
+	if (s == NULL)
+		return -ENOMEM;
 	/* 16.16 fixed point: a 1 s pass over 16M slots is ~180 cycles a slot */
-	lc->scan_slot_fp = (uint64_t)(slot * 65536.0);
-	if (fx_conf.scan_interval_s > 0 && lc->scan_slot_fp == 0)
-		lc->scan_slot_fp = 1;
-	lc->scan_last = rte_rdtsc();
+	s->slot_fp = (uint64_t)(slot * 65536.0);
+	if (fx_conf.scan_interval_s > 0 && s->slot_fp == 0)
+		s->slot_fp = 1;
+	s->last = rte_rdtsc();
+	lc->exp = s;
 	return 0;
 }
 
 /* Slots to walk at lc->now: all the budget unpaced, else those due since
- * scan_last, capped by the budget. */
+ * s->last, capped by the budget. */
 static uint32_t
-sc_due(struct fx_lcore *lc)
+sc_due(struct sc_state *s, uint64_t now, uint32_t capacity)
 {
 	uint64_t elapsed, n;
 
-	if (lc->scan_slot_fp == 0)
+	if (s->slot_fp == 0)
 		return fx_conf.expire_budget;
-	if (lc->now <= lc->scan_last)
+	if (now <= s->last)
 		return 0;
-	elapsed = lc->now - lc->scan_last;
+	elapsed = now - s->last;
 	/* more than a pass behind (the worker was busy): do not catch up */
-	if (elapsed > (lc->scan_slot_fp * lc->ft.capacity) >> 16) {
-		lc->scan_last = lc->now;
+	if (elapsed > (s->slot_fp * capacity) >> 16) {
+		s->last = now;
 		return fx_conf.expire_budget;
 	}
-	n = (elapsed << 16) / lc->scan_slot_fp;
+	n = (elapsed << 16) / s->slot_fp;
 	if (n == 0)
 		return 0;
 	if (n > fx_conf.expire_budget)
 		n = fx_conf.expire_budget;
-	lc->scan_last += (n * lc->scan_slot_fp) >> 16;
+	s->last += (n * s->slot_fp) >> 16;
 	return (uint32_t)n;
 }
 
 static void
-sc_fini(struct fx_lcore *lc __rte_unused)
+sc_fini(struct fx_lcore *lc)
 {
+	rte_free(lc->exp);
+	lc->exp = NULL;
 }
 
 static uint64_t
 sc_add(struct fx_lcore *lc, struct fx_flow *f __rte_unused)
 {
-	return ++lc->next_fid;
+	return ++sc(lc)->base.next_fid;
 }
 
 /* shorten, cancel: the scan reads flow->expire and skips freed slots */
@@ -88,16 +116,19 @@ sc_nothing(struct fx_lcore *lc __rte_unused, struct fx_flow *f __rte_unused)
 {
 }
 
-static void
+/* a scan does not know what is due: only the requests can be left over */
+static bool
 sc_poll(struct fx_lcore *lc)
 {
+	struct sc_state *s = sc(lc);
 	struct fx_flow *flows = lc->ft.flows;
-	uint32_t cap = lc->ft.capacity, cur = lc->scan_cursor, i, n;
+	uint32_t cap = lc->ft.capacity, cur = s->cursor, i, n;
 	uint64_t now = lc->now;
 	struct fx_flow *f;
+	bool more;
 
-	fx_expiry_apply_requests(lc, fx_conf.expire_budget, NULL);
-	n = sc_due(lc);
+	more = fx_expiry_apply_requests(lc, fx_conf.expire_budget, NULL);
+	n = sc_due(s, now, cap);
 	for (i = 0; i < n; i++) {
 		f = &flows[cur];
 		if (f->fid != 0 && f->expire <= now)
@@ -105,13 +136,14 @@ sc_poll(struct fx_lcore *lc)
 		if (++cur == cap)
 			cur = 0;
 	}
-	lc->scan_cursor = cur;
+	s->cursor = cur;
+	return more;
 }
 
-static unsigned int
+static bool
 sc_drain(struct fx_lcore *lc, unsigned int budget)
 {
-	return fx_expiry_drain_slab(lc, budget, NULL);
+	return fx_expiry_drain_slab(lc, &sc(lc)->base, budget, NULL);
 }
 
 const struct fx_expiry_ops fx_expiry_scan = {

@@ -25,35 +25,62 @@
  */
 
 #include <errno.h>
+#include <stdbool.h>
 
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 #include <rte_timer.h>
 
 #include "expiry.h"
+#include "flow.h"
+#include "lcore.h"
+
+/* the back-end's state (lc->exp) */
+struct tm_state {
+	struct fx_expiry_base base;
+	struct rte_timer *timers;   /* by slot: as many as the slab has */
+};
+
+static inline struct tm_state *
+tm(const struct fx_lcore *lc)
+{
+	return lc->exp;
+}
 
 static int
 tm_init(struct fx_lcore *lc)
 {
+	int socket = (int)rte_lcore_to_socket_id(lc->lcore_id);
+	struct tm_state *s;
 	uint32_t i;
 
-	/* by slot: as many as the slab has (max_flows and headroom) */
-	lc->timers = rte_zmalloc_socket("fx_timers",
-			(size_t)lc->ft.capacity * sizeof(struct rte_timer),
-			RTE_CACHE_LINE_SIZE,
-			(int)rte_lcore_to_socket_id(lc->lcore_id));
-	if (lc->timers == NULL)
+	s = rte_zmalloc_socket("fx_timer", sizeof(*s), RTE_CACHE_LINE_SIZE, socket);
+	if (s == NULL)
 		return -ENOMEM;
+	/* by slot: as many as the slab has (max_flows and headroom) */
+	s->timers = rte_zmalloc_socket("fx_timers",
+			(size_t)lc->ft.capacity * sizeof(struct rte_timer),
+			RTE_CACHE_LINE_SIZE, socket);
+	if (s->timers == NULL) {
+		rte_free(s);
+		return -ENOMEM;
+	}
 	for (i = 0; i < lc->ft.capacity; i++)
-		rte_timer_init(&lc->timers[i]);
+		rte_timer_init(&s->timers[i]);
+	lc->exp = s;
 	return 0;
 }
 
 static void
 tm_fini(struct fx_lcore *lc)
 {
-	rte_free(lc->timers);
-	lc->timers = NULL;
+	struct tm_state *s = tm(lc);
+
+	if (s == NULL)
+		return;
+	rte_free(s->timers);
+	rte_free(s);
+	lc->exp = NULL;
 }
 
 static void tm_fire(struct rte_timer *t, void *arg);
@@ -63,7 +90,7 @@ tm_arm(struct fx_lcore *lc, struct fx_flow *f)
 {
 	uint64_t ticks = f->expire > lc->now ? f->expire - lc->now : 0;
 
-	return rte_timer_reset(&lc->timers[ft_slot(&lc->ft, f)], ticks, SINGLE,
+	return rte_timer_reset(&tm(lc)->timers[ft_slot(&lc->ft, f)], ticks, SINGLE,
 			       lc->lcore_id, tm_fire, f);
 }
 
@@ -83,7 +110,7 @@ tm_add(struct fx_lcore *lc, struct fx_flow *f)
 {
 	if (tm_arm(lc, f) != 0)
 		return 0;
-	return ++lc->next_fid;
+	return ++tm(lc)->base.next_fid;
 }
 
 static void
@@ -95,20 +122,23 @@ tm_shorten(struct fx_lcore *lc, struct fx_flow *f)
 static void
 tm_stop(struct fx_lcore *lc, struct fx_flow *f)
 {
-	rte_timer_stop(&lc->timers[ft_slot(&lc->ft, f)]);
+	rte_timer_stop(&tm(lc)->timers[ft_slot(&lc->ft, f)]);
 }
 
-static void
+/* rte_timer_manage() runs every callback due: only the requests are bounded */
+static bool
 tm_poll(struct fx_lcore *lc)
 {
-	fx_expiry_apply_requests(lc, fx_conf.expire_budget, tm_stop);
+	bool more = fx_expiry_apply_requests(lc, fx_conf.expire_budget, tm_stop);
+
 	rte_timer_manage();
+	return more;
 }
 
-static unsigned int
+static bool
 tm_drain(struct fx_lcore *lc, unsigned int budget)
 {
-	return fx_expiry_drain_slab(lc, budget, tm_stop);
+	return fx_expiry_drain_slab(lc, &tm(lc)->base, budget, tm_stop);
 }
 
 const struct fx_expiry_ops fx_expiry_timer = {

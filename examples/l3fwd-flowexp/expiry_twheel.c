@@ -22,8 +22,10 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
@@ -33,6 +35,20 @@
 #include <twheel.h>
 
 #include "expiry.h"
+#include "flow.h"
+#include "lcore.h"
+
+/* the back-end's state (lc->exp) */
+struct tw_state {
+	struct twheel *wheel;
+	struct twheel_fired *out;   /* --expire-budget records */
+};
+
+static inline struct tw_state *
+tw(const struct fx_lcore *lc)
+{
+	return lc->exp;
+}
 
 static uint64_t
 flow_deadline(void *payload, void *arg __rte_unused)
@@ -46,55 +62,65 @@ tw_init(struct fx_lcore *lc)
 	char name[TWHEEL_NAME_MAX_LEN + 1];
 	struct twheel_config cfg;
 	int socket = (int)rte_lcore_to_socket_id(lc->lcore_id);
+	struct tw_state *s;
 	uint64_t tick;
 
+	s = rte_zmalloc_socket("fx_twheel", sizeof(*s), RTE_CACHE_LINE_SIZE, socket);
+	if (s == NULL)
+		return -ENOMEM;
 	snprintf(name, sizeof(name), "fx%u", lc->lcore_id);
 	twheel_config_standard(&cfg, name, fx_conf.max_flows, socket);
 	tick = (uint64_t)((double)rte_get_tsc_hz() * fx_conf.tick_us / 1e6);
 	cfg.tick_cycles = tick ? tick : 1;
 	cfg.deadline_fn = flow_deadline;
-	lc->wheel = twheel_create(&cfg);
-	if (lc->wheel == NULL) {
+	s->wheel = twheel_create(&cfg);
+	if (s->wheel == NULL) {
 		FX_LOG(ERR, "lcore %u: twheel_create: %s", lc->lcore_id,
 		       rte_strerror(rte_errno));
+		rte_free(s);
 		return -rte_errno;
 	}
-	lc->scratch = rte_malloc_socket("fx_fired",
+	s->out = rte_malloc_socket("fx_fired",
 			sizeof(struct twheel_fired) * fx_conf.expire_budget,
 			RTE_CACHE_LINE_SIZE, socket);
-	if (lc->scratch == NULL) {
-		twheel_free(lc->wheel);
-		lc->wheel = NULL;
+	if (s->out == NULL) {
+		twheel_free(s->wheel);
+		rte_free(s);
 		return -ENOMEM;
 	}
+	lc->exp = s;
 	return 0;
 }
 
 static void
 tw_fini(struct fx_lcore *lc)
 {
-	twheel_free(lc->wheel);
-	lc->wheel = NULL;
-	rte_free(lc->scratch);
-	lc->scratch = NULL;
+	struct tw_state *s = tw(lc);
+
+	if (s == NULL)
+		return;
+	twheel_free(s->wheel);
+	rte_free(s->out);
+	rte_free(s);
+	lc->exp = NULL;
 }
 
 static uint64_t
 tw_add(struct fx_lcore *lc, struct fx_flow *f)
 {
-	return twheel_schedule(lc->wheel, f->expire, f);
+	return twheel_schedule(tw(lc)->wheel, f->expire, f);
 }
 
 static void
 tw_shorten(struct fx_lcore *lc, struct fx_flow *f)
 {
-	twheel_move(lc->wheel, f->fid, f->expire);
+	twheel_move(tw(lc)->wheel, f->fid, f->expire);
 }
 
 static void
 tw_cancel(struct fx_lcore *lc, struct fx_flow *f)
 {
-	twheel_cancel(lc->wheel, f->fid);
+	twheel_cancel(tw(lc)->wheel, f->fid);
 }
 
 /* Hand each record to the flow layer; n records in out. */
@@ -124,39 +150,54 @@ tw_records(struct fx_lcore *lc, struct twheel_fired *out, unsigned int n,
 	}
 }
 
-static void
-tw_poll(struct fx_lcore *lc)
+/* whether a call that found budget_exhausted at `before` stopped at its
+ * budget with work left */
+static inline bool
+tw_exhausted(const struct twheel *w, uint64_t before)
 {
-	struct twheel_fired *out = lc->scratch;
-	unsigned int n;
+	struct twheel_stats ws;
 
-	n = twheel_sweep(lc->wheel, lc->now, fx_conf.expire_budget, out);
-	tw_records(lc, out, n, false);
+	twheel_stats_get(w, &ws);
+	return ws.budget_exhausted != before;
 }
 
-static unsigned int
-tw_drain(struct fx_lcore *lc, unsigned int budget)
+static inline uint64_t
+tw_exhausted_count(const struct twheel *w)
 {
-	struct twheel_fired *out = lc->scratch;
 	struct twheel_stats ws;
-	uint64_t exhausted;
+
+	twheel_stats_get(w, &ws);
+	return ws.budget_exhausted;
+}
+
+static bool
+tw_poll(struct fx_lcore *lc)
+{
+	struct tw_state *s = tw(lc);
+	uint64_t before = tw_exhausted_count(s->wheel);
 	unsigned int n;
 
-	twheel_stats_get(lc->wheel, &ws);
-	exhausted = ws.budget_exhausted;
-	n = twheel_drain(lc->wheel, RTE_MIN(budget, fx_conf.expire_budget), out);
-	tw_records(lc, out, n, true);
-	if (n != 0)
-		return n;
-	/* a budget spent on ring messages that wrote no record: go on */
-	twheel_stats_get(lc->wheel, &ws);
-	return ws.budget_exhausted != exhausted;
+	n = twheel_sweep(s->wheel, lc->now, fx_conf.expire_budget, s->out);
+	tw_records(lc, s->out, n, false);
+	return tw_exhausted(s->wheel, before);
+}
+
+static bool
+tw_drain(struct fx_lcore *lc, unsigned int budget)
+{
+	struct tw_state *s = tw(lc);
+	uint64_t before = tw_exhausted_count(s->wheel);
+	unsigned int n;
+
+	n = twheel_drain(s->wheel, RTE_MIN(budget, fx_conf.expire_budget), s->out);
+	tw_records(lc, s->out, n, true);
+	return tw_exhausted(s->wheel, before);
 }
 
 static int
 tw_invalidate(struct fx_lcore *lc, uint32_t slot __rte_unused, uint64_t fid)
 {
-	return twheel_remote_cancel(lc->wheel, fid);
+	return twheel_remote_cancel(tw(lc)->wheel, fid);
 }
 
 static void
@@ -164,7 +205,7 @@ tw_emit(const struct fx_lcore *lc, const struct fx_emitter *e, void *ctx)
 {
 	struct twheel_stats ws;
 
-	twheel_stats_get(lc->wheel, &ws);
+	twheel_stats_get(tw(lc)->wheel, &ws);
 	e->u64(ctx, "wheel_revisits", ws.revisits);
 	e->u64(ctx, "wheel_remote_cancels", ws.remote_cancels);
 	e->u64(ctx, "wheel_remote_stale", ws.remote_stale);

@@ -36,8 +36,15 @@
 
 #include <netinet/in.h>
 
-#include "flow_table.h"
 #include "parse.h"
+#include "timeouts.h"
+
+/* fx_flow.flags and nat_mapping.flags */
+#define FX_FLOW_INIT_DIR1 0x01  /**< The first packet came from endpoint 1. */
+#define FX_FLOW_REPLIED   0x02  /**< Seen in both directions. */
+#define FX_FLOW_FIN       0x04  /**< TCP FIN seen. */
+#define FX_FLOW_RST       0x08  /**< TCP RST seen. */
+#define FX_FLOW_SYN       0x10  /**< TCP: opened by a SYN. */
 
 /** Timeout class of a flow with flags and protocol proto. */
 static inline uint8_t

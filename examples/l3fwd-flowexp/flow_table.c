@@ -26,12 +26,6 @@
 
 #define FX_DEL_RING_SIZE 4096
 
-const char *const fx_tmo_names[FX_TMO_MAX] = {
-#define FX_TMO_NAME(e, n, o, d) n,
-	FX_TMOS(FX_TMO_NAME)
-#undef FX_TMO_NAME
-};
-
 int
 ft_create(struct fx_flow_table *ft, const char *name, uint32_t max_flows,
 	  int socket, bool del_ring)

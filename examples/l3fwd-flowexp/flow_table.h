@@ -63,37 +63,6 @@
 
 #include "parse.h"
 
-/* fx_flow.flags */
-#define FX_FLOW_INIT_DIR1 0x01  /**< The first packet came from endpoint 1. */
-#define FX_FLOW_REPLIED   0x02  /**< Seen in both directions. */
-#define FX_FLOW_FIN       0x04  /**< TCP FIN seen. */
-#define FX_FLOW_RST       0x08  /**< TCP RST seen. */
-#define FX_FLOW_SYN       0x10  /**< TCP: opened by a SYN. */
-
-/**
- * Timeout classes (flow_state.h): enum, counter name, option, default
- * seconds. The TCP ones are conntrack's states.
- */
-#define FX_TMOS(X) \
-	X(ONEWAY, "oneway", "timeout-oneway", 5.0) \
-	X(TCP_SYN, "tcp_syn", "timeout-tcp-syn", 120.0) \
-	X(TCP, "tcp", "timeout-tcp", 7440.0) \
-	X(TCP_CLOSE, "tcp_close", "timeout-tcp-close", 240.0) \
-	X(TCP_RST, "tcp_rst", "timeout-tcp-rst", 10.0) \
-	X(UDP, "udp", "timeout-udp", 300.0) \
-	X(ICMP, "icmp", "timeout-icmp", 60.0) \
-	X(OTHER, "other", "timeout-other", 600.0)
-
-enum fx_tmo {
-#define FX_TMO_ENUM(e, n, o, d) FX_TMO_ ## e,
-	FX_TMOS(FX_TMO_ENUM)
-#undef FX_TMO_ENUM
-	FX_TMO_MAX
-};
-
-/** Counter names of the timeout classes. */
-extern const char *const fx_tmo_names[FX_TMO_MAX];
-
 /** fx_flow.port[]: route not resolved yet. */
 #define FX_PORT_UNKNOWN 0xff
 
@@ -104,8 +73,8 @@ struct fx_flow {
 	struct fx_key key;   /**< The index's key (ft_add writes it). */
 	rte_seqcount_t seq;  /**< Odd while no published flow is here (ft_snapshot). */
 	uint8_t port[2];     /**< Output port by packet direction (cached route). */
-	uint8_t flags;       /**< FX_FLOW_*. */
-	uint8_t tmo;         /**< Timeout class (enum fx_tmo) of expire. */
+	uint8_t flags;       /**< FX_FLOW_* (flow_state.h). */
+	uint8_t tmo;         /**< Timeout class (enum fx_tmo, timeouts.h) of expire. */
 } __rte_cache_aligned;
 
 /** A delete request sent to the owner (back-ends without remote cancel). */

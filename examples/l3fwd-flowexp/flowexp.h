@@ -3,26 +3,46 @@
  */
 
 /*
- * l3fwd-flowexp: the definitions every part shares.
+ * l3fwd-flowexp: the configuration every part reads, and its limits.
  *
  * The application is l3fwd with a flow table on every worker lcore. The
  * main lcore does not forward: it prints statistics, runs the control path
  * (flush by prefix, route changes) and decides when to stop. Each worker
  * owns its rx queues, one tx queue per port, its flow table and its expiry
- * state; nothing a worker writes is written by another thread, except the
- * rings that carry requests and handed-off packets to it.
+ * state (lcore.h); nothing a worker writes is written by another thread,
+ * except the rings that carry requests and handed-off packets to it.
  *
- * Files: args.c (command line), ports.c (ports, queues, RSS and its
- * verification), handoff.c (flow affinity: the owner of a flow, the rings
- * between workers), parse.c (header and VLAN validation, keys), route.c
- * (route tables and their lock-free replacement), flow_table.c (hash +
- * slab), flow_state.h (timeout classes, TCP states), evict.c (--table-full
- * evict), expiry_*.c (twheel, rte_timer and scan back-ends), worker.c (the
- * loop), stats.c and telemetry.c (counters, table, /l3fwd_flowexp/...),
- * control.c (the main lcore's control path), main.c (start-up and
- * shutdown), clock.c (--clock), and masquerade: nat.c (the worker's NAT
- * step and mapping reaper), nat_conf.c (--nat-* options), nat_table.c
- * (mappings), nat_ports.c (port shares), nat_translate.h (rewriting).
+ * One concern per file:
+ *   start-up and the main loop   main.c, args.c (command line), ports.c
+ *                                (devices, queues, RSS), affinity.c (which
+ *                                worker owns a flow, RSS verified or the
+ *                                software handoff), handoff.c (the rings
+ *                                between workers)
+ *   the worker                   worker.c (the loop and the burst's stages),
+ *                                parse.c (headers, keys), flow.c (the flow
+ *                                lifecycle: create, refresh, shorten, evict,
+ *                                remove), flow_table.c (the index and slab),
+ *                                flow_state.h (timeout classes, TCP states),
+ *                                evict.c (--table-full evict), forward.h
+ *                                (rewrite and transmit), route.c (route
+ *                                tables, replaced under RCU), clock.c
+ *                                (--clock), bench.h (--bench stage timers)
+ *   expiry back-ends             expiry.c (the poll), expiry_twheel.c,
+ *                                expiry_timer.c, expiry_scan.c
+ *   masquerade NAT               nat.c (set-up, the burst step),
+ *                                nat_classify.c, nat_in2out.c,
+ *                                nat_out2in.c, nat_icmp.c, nat_reap.c (the
+ *                                reaper on the wheel), nat_format.c
+ *                                (statistics), nat_table.c (mappings),
+ *                                nat_ports.c (port shares), nat_conf.c
+ *                                (--nat-* options), nat_translate.h
+ *                                (rewriting)
+ *   observing and controlling    stats.c (counters, the walk telemetry and
+ *                                the file share), stats_print.c (the -T
+ *                                table, the summary), stats_json.c
+ *                                (--stats-file), telemetry.c
+ *                                (/l3fwd_flowexp/...), control.c (requests
+ *                                carried out on the main lcore)
  */
 
 #ifndef _FLOWEXP_H_
@@ -34,18 +54,8 @@
 #include <rte_common.h>
 #include <rte_ether.h>
 #include <rte_log.h>
-#include <rte_mbuf.h>
 
-#include "evict.h"
-#include "flow_table.h"
-#include "clock.h"
-#include "handoff.h"
-#include "nat.h"
-#include "stats.h"
-
-struct twheel;
-struct rte_timer;
-struct fx_expiry_ops;
+#include "timeouts.h"
 
 extern int fx_logtype;
 #define FX_LOG(level, fmt, ...) \
@@ -62,7 +72,6 @@ extern int fx_logtype;
 #define FX_EXPIRE_BUDGET_DEFAULT 256u
 #define FX_EXPIRE_BUDGET_MAX 65536u
 #define FX_TICK_US_DEFAULT 10000u
-#define FX_GONE_BATCH 64u           /* flows removed from the index together */
 
 /** How flows expire (--expiry). */
 enum fx_expiry {
@@ -74,6 +83,19 @@ enum fx_expiry {
 
 enum fx_lookup { FX_LOOKUP_LPM, FX_LOOKUP_EM };
 enum fx_full_policy { FX_FULL_DROP, FX_FULL_FORWARD, FX_FULL_EVICT };
+
+/** --affinity (affinity.h) */
+enum fx_affinity {
+	FX_AFFINITY_AUTO,     /**< rss where verified, else handoff */
+	FX_AFFINITY_RSS,      /**< the NIC; start-up fails if it cannot be verified */
+	FX_AFFINITY_HANDOFF,  /**< software handoff between workers */
+};
+
+/** --clock (clock.h) */
+enum fx_clock_src {
+	FX_CLOCK_TSC,
+	FX_CLOCK_PCAP,
+};
 
 /** A route: prefix and output port. */
 struct fx_route_rule {
@@ -120,64 +142,7 @@ struct fx_config {
 
 extern struct fx_config fx_conf;
 
-struct fx_rxq {
-	uint16_t port_id;
-	uint16_t queue_id;
-};
-
-/** Packets waiting to go out on one port. */
-struct fx_txbuf {
-	uint16_t n;
-	struct rte_mbuf *m[MAX_PKT_BURST];
-};
-
-/** One worker lcore: everything it owns. */
-struct fx_lcore {
-	/* set up by the main lcore before launch, then read-only */
-	uint32_t lcore_id;
-	uint16_t worker_idx;            /**< 0..nb_workers-1 (RCU thread id) */
-	uint16_t n_rxq;
-	struct fx_rxq rxq[MAX_RX_QUEUE_PER_LCORE];
-	uint16_t tx_queue[RTE_MAX_ETHPORTS];
-	const struct fx_expiry_ops *ops;   /**< NULL with --expiry none */
-	uint64_t tmo_cycles[FX_TMO_MAX];
-	uint64_t stall_cycles;          /**< a loop longer than this is a stall */
-
-	/* owner-only state */
-	struct fx_flow_table ft;
-	struct twheel *wheel;           /**< twheel back-end */
-	struct rte_timer *timers;       /**< rte_timer back-end, by slot */
-	uint32_t scan_cursor;           /**< scan back-end */
-	uint64_t scan_slot_fp;          /**< scan: TSC cycles per slot, 16.16 fixed point */
-	uint64_t scan_last;             /**< scan: TSC time the cursor is due at */
-	uint32_t drain_cursor;          /**< shutdown walk of the slab */
-	uint64_t next_fid;              /**< fids for rte_timer and scan */
-	void *scratch;                  /**< back-end work area (twheel: records) */
-	uint64_t now;                   /**< time of the current burst */
-	uint32_t n_gone;                /**< flows unpublished, to delete (gone[]) */
-	struct fx_flow *gone[FX_GONE_BATCH];
-	uint32_t gone_sig[FX_GONE_BATCH];   /**< their keys' hashes */
-	uint32_t reset_seen;
-	struct fx_txbuf tx[RTE_MAX_ETHPORTS];
-	struct fx_handoff ho;           /**< rings to and from the other workers */
-	struct fx_evict ev;             /**< --table-full evict: flows by age */
-	struct fx_nat nat;              /**< masquerade (--nat-pool) */
-	uint64_t vnow;                  /**< --clock pcap: the latest packet time */
-	uint64_t jumped_rx;             /**< --clock pcap: last_rx when time last jumped */
-
-	uint32_t poll_removed;          /**< flows removed by the current poll */
-
-	/* written by the main lcore / telemetry thread, read by the owner */
-	uint32_t reset_req __rte_cache_aligned;   /**< reset maxima when != reset_seen */
-	uint64_t hold_until;            /**< TSC: no expiry poll before (--bench only) */
-
-	/* written by the owner only, read by anyone */
-	struct fx_lcore_stats st __rte_cache_aligned;
-};
-
-extern struct fx_lcore *fx_lcores[RTE_MAX_LCORE];   /**< by lcore id; NULL if not a worker */
-extern struct fx_lcore *fx_workers[RTE_MAX_LCORE];  /**< by worker index */
-extern unsigned int fx_nb_workers;
+/** Set by a signal or the main loop: the workers leave their loops. */
 extern volatile bool fx_force_quit;
 
 /** Name of an expiry mode, for tables and telemetry. */

@@ -20,26 +20,6 @@
 
 static void drop(struct fx_handoff *h, struct rte_mbuf **m, unsigned int n);
 
-enum fx_affinity_mode fx_affinity_mode = FX_AFF_SINGLE;
-char fx_affinity_reason[224];
-bool fx_handoff_active;
-uint16_t fx_rss_owner[FX_RSS_RETA_MAX];
-uint16_t fx_rss_reta_size = 1;
-
-const char *
-fx_affinity_name(enum fx_affinity_mode m)
-{
-	switch (m) {
-	case FX_AFF_SINGLE:
-		return "single";
-	case FX_AFF_RSS:
-		return "rss";
-	case FX_AFF_HANDOFF:
-		return "handoff";
-	}
-	return "?";
-}
-
 int
 fx_handoff_init(struct fx_handoff *const *h, const int *socket,
 		unsigned int nb_workers)

@@ -3,21 +3,8 @@
  */
 
 /*
- * Flow affinity: every packet of a flow, whichever direction and whichever
- * rx queue it arrived on, is processed by one worker, the flow's owner.
- *
- * Two ways to get there (--affinity):
- *   rss      the NIC does it: a symmetric hash and a redirection table
- *            that sends hash entry i to the queue of every port that one
- *            worker polls (ports.c sets both up and reads them back). The
- *            worker only checks: with the RSS hash in the mbuf, the owner
- *            of entry hash % reta_size must be itself.
- *   handoff  software does it, for any device: the owner is a function of
- *            the direction-independent hash of the symmetric flow key (the
- *            same CRC the flow table uses, mixed so that the owner does not
- *            correlate with the table's bucket bits). A worker keeps its own
- *            packets and passes the others to their owner over an rte_ring;
- *            the owner drains its rings before each rx poll.
+ * Handoff: the rings that carry packets from the worker that received
+ * them to the worker that owns them (affinity.h decides who that is).
  *
  * Rings: one single-producer single-consumer ring per ordered pair of
  * workers (sender -> owner), not one multi-producer ring per owner. SP/SC
@@ -37,19 +24,19 @@
  * and what overflows there the NIC counts (imissed), instead of being
  * parsed here only to be dropped at the ring. A burst that still finds a
  * ring full (more packets for one owner than FX_HANDOFF_BURST, which the
- * check and MAX_PKT_BURST leave no room for today) drops what does not fit
+ * check and MAX_PKT_BURST rule out) drops what does not fit
  * and counts it (handoff_dropped); nothing ever waits on a ring.
  *
  * The parse result travels with the packet, in the mbuf's private area
  * (struct fx_pkt, fx_pkt_of()), so the owner neither parses nor hashes
  * again. The receive port is m->port.
  *
- * The module is independent of what the owner does with the packet:
- * fx_handoff_dispatch() sends each packet to the owner its fx_pkt names,
- * set when it was parsed: the key's hash for a tracked flow, the public
- * port's owner for NAT's return traffic (nat.h); fx_handoff_send() and
- * fx_handoff_flush() serve any other owner function; fx_handoff_take() on
- * the owner.
+ * The module is independent of who owns what and of what the owner does
+ * with the packet: fx_handoff_dispatch() sends each packet to the owner
+ * its fx_pkt names, set when it was parsed: the key's hash for a tracked
+ * flow (fx_affinity_owner()), the public port's owner for NAT's return
+ * traffic (nat.h); fx_handoff_send() and fx_handoff_flush() serve any
+ * other owner function; fx_handoff_take() on the owner.
  */
 
 #ifndef _FX_HANDOFF_H_
@@ -65,23 +52,8 @@
 #include "parse.h"
 #include "stats.h"
 
-/** --affinity */
-enum fx_affinity {
-	FX_AFFINITY_AUTO,     /**< rss where verified, else handoff */
-	FX_AFFINITY_RSS,      /**< the NIC; start-up fails if it cannot be verified */
-	FX_AFFINITY_HANDOFF,  /**< software handoff between workers */
-};
-
-/** What a run uses, decided at start-up (ports.c). */
-enum fx_affinity_mode {
-	FX_AFF_SINGLE,        /**< one worker: nothing to do */
-	FX_AFF_RSS,
-	FX_AFF_HANDOFF,
-};
-
 #define FX_HANDOFF_RING_SIZE 1024u   /**< packets per sender -> owner ring */
 #define FX_HANDOFF_BURST 32u         /**< per sender ring per drain, and per enqueue */
-#define FX_RSS_RETA_MAX 2048u        /**< largest redirection table supported (ice PF: 2048) */
 
 /** Per-worker counters; written by that worker only. */
 struct fx_handoff_stats {
@@ -109,46 +81,6 @@ struct fx_handoff {
 	uint64_t pending;                 /**< owners (below 64) with packets in buf */
 	struct fx_handoff_stats st;
 };
-
-/** The affinity in use, set once before the workers start. */
-extern enum fx_affinity_mode fx_affinity_mode;
-/**
- * Whether packets travel between workers: under FX_AFF_HANDOFF, and with
- * NAT on several workers in any mode (inbound packets go to the owner of
- * their public port). Set once before the workers start.
- */
-extern bool fx_handoff_active;
-/** Why (for the log and the statistics). */
-extern char fx_affinity_reason[224];
-/** rss: the worker index that owns each redirection table entry. */
-extern uint16_t fx_rss_owner[FX_RSS_RETA_MAX];
-extern uint16_t fx_rss_reta_size;
-
-/** Name of a mode, for the log, tables and telemetry. */
-const char *fx_affinity_name(enum fx_affinity_mode m);
-
-/** The mbuf private area the parse result is kept in. */
-static inline struct fx_pkt *
-fx_pkt_of(struct rte_mbuf *m)
-{
-	return (struct fx_pkt *)rte_mbuf_to_priv(m);
-}
-
-/** Private area size the mbuf pools must be created with. */
-#define FX_MBUF_PRIV_SIZE RTE_ALIGN_CEIL(sizeof(struct fx_pkt), RTE_MBUF_PRIV_ALIGN)
-
-/** Owner of a flow under handoff: from the symmetric key's hash. */
-static inline uint16_t
-fx_handoff_owner(uint32_t sig, uint16_t nb_workers)
-{
-	/* murmur3's finaliser, then a multiply-shift onto 0..n-1 */
-	sig ^= sig >> 16;
-	sig *= 0x85ebca6bu;
-	sig ^= sig >> 13;
-	sig *= 0xc2b2ae35u;
-	sig ^= sig >> 16;
-	return (uint16_t)(((uint64_t)sig * nb_workers) >> 32);
-}
 
 /**
  * Create the rings between every pair of workers (before launch, on the
@@ -229,22 +161,6 @@ fx_handoff_room(struct fx_handoff *h)
 		}
 	}
 	return true;
-}
-
-/** Packets processed on a worker that does not own them (rss check or handoff check). */
-static inline bool
-fx_affinity_foreign(const struct fx_handoff *h, const struct rte_mbuf *m,
-		    uint32_t sig)
-{
-	switch (fx_affinity_mode) {
-	case FX_AFF_HANDOFF:
-		return fx_handoff_owner(sig, h->nb_workers) != h->self;
-	case FX_AFF_RSS:
-		return (m->ol_flags & RTE_MBUF_F_RX_RSS_HASH) &&
-			fx_rss_owner[m->hash.rss % fx_rss_reta_size] != h->self;
-	default:
-		return false;
-	}
 }
 
 #endif /* _FX_HANDOFF_H_ */

@@ -9,7 +9,8 @@
  * worker lcore with its rx queues; per worker the flow table (flow_table.c)
  * and the expiry back-end (expiry_*.c) - all memory the workers will use;
  * the route table and its RCU variable (route.c); the control ring and the
- * telemetry commands; the ports (ports.c). Then the workers are launched
+ * telemetry commands; the ports (ports.c) and, once they have started,
+ * the flow affinity (affinity.c). Then the workers are launched
  * (worker.c) and the main lcore loops: it carries out control requests
  * (control.c), prints the statistics table every -T seconds, and stops the
  * run on SIGINT/SIGTERM, after --duration, or with --exit-when-drained
@@ -34,17 +35,23 @@
 #include <rte_malloc.h>
 #include <rte_timer.h>
 
+#include "affinity.h"
 #include "args.h"
-#include "control.h"
 #include "clock.h"
+#include "control.h"
+#include "evict.h"
 #include "expiry.h"
+#include "flow_table.h"
 #include "flowexp.h"
+#include "handoff.h"
+#include "lcore.h"
 #include "nat.h"
 #include "nat_conf.h"
 #include "ports.h"
 #include "route.h"
 #include "stats.h"
 #include "telemetry.h"
+#include "timeouts.h"
 #include "worker.h"
 
 RTE_LOG_REGISTER(fx_logtype, app.l3fwd_flowexp, INFO);
@@ -88,7 +95,7 @@ setup_lcores(void)
 			lc->ops = fx_expiry_ops_get(fx_conf.expiry);
 			for (t = 0; t < FX_TMO_MAX; t++)
 				lc->tmo_cycles[t] = (uint64_t)(fx_conf.timeout_s[t] * (double)hz);
-			lc->stall_cycles = hz / 1000000 * STALL_US;
+			lc->loop.stall_cycles = hz / 1000000 * STALL_US;
 			lc->ho.self = lc->worker_idx;
 			fx_lcores[lp->lcore_id] = lc;
 			fx_workers[fx_nb_workers++] = lc;
@@ -132,8 +139,8 @@ setup_flow_state(void)
 				 lc->ops->name, rte_strerror(-rc));
 		if (!fx_nat_enabled())
 			continue;
-		rc = fx_nat_init(&lc->nat, lc->lcore_id, w, fx_conf.max_flows,
-				 fx_conf.expire_budget, lc->tmo_cycles,
+		rc = fx_nat_init(&lc->nat, lc->lcore_id, w, fx_nb_workers,
+				 fx_conf.max_flows, fx_conf.expire_budget, lc->tmo_cycles,
 				 (uint64_t)((double)rte_get_tsc_hz() * fx_conf.tick_us / 1e6),
 				 (int)rte_lcore_to_socket_id(lc->lcore_id));
 		if (rc != 0)
@@ -325,6 +332,7 @@ main(int argc, char **argv)
 		rte_exit(EXIT_FAILURE, "cannot create the control ring\n");
 	fx_telemetry_register();
 	fx_ports_init();
+	fx_affinity_decide();
 	fx_ports_check_link();
 	print_config();
 

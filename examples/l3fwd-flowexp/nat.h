@@ -5,6 +5,12 @@
 /*
  * Masquerade NAT in the worker: which packets are translated and by whom,
  * the per-packet step, and the mapping reaper on the worker's own wheel.
+ * Files, one concern each: nat_classify.c (on the receiving worker: the
+ * class and the owner), nat.c (set-up; the burst step on the owner),
+ * nat_in2out.c (outbound: mapping creation), nat_out2in.c (inbound),
+ * nat_icmp.c (ICMP errors both ways), nat_reap.c (the reaper),
+ * nat_format.c (statistics); the control path's flush by inside prefix is
+ * beside the flow flush (control.c).
  *
  * Who. A mapping lives on one worker, the one that made it, and takes its
  * public port from that worker's share (nat_ports.h). Outbound packets go
@@ -39,7 +45,8 @@
  * twheel_move(). Due: a LIVE mapping becomes HELD (its out key leaves the
  * table, its public tuple stays taken for --nat-holddown), a HELD one
  * leaves and its port unit is released. Flushes from the control path
- * cancel through twheel_remote_cancel() and end the same way.
+ * cancel through twheel_remote_cancel() and end the same way. Each poll
+ * says whether more may be due at its time, for --clock pcap.
  */
 
 #ifndef _FX_NAT_H_
@@ -51,16 +58,15 @@
 
 #include <rte_mbuf.h>
 
-#include "flow_table.h"
 #include "nat_conf.h"
 #include "nat_ports.h"
 #include "nat_table.h"
 #include "parse.h"
+#include "timeouts.h"
 
 struct twheel;
 struct twheel_fired;
 struct fx_emitter;
-struct fx_route_rule;
 
 /** fx_pkt.nat: the NAT class of a packet, then its verdict. */
 enum fx_nat_class {
@@ -111,23 +117,26 @@ fx_nat_enabled(void)
 int fx_nat_setup(unsigned int nb_workers);
 
 /**
- * Set up worker `w`'s NAT (table of `capacity` mappings, port share,
- * wheel), on `socket`. 0 or a negative errno.
+ * Set up the NAT of worker `w` of `nb_workers` (table of `capacity`
+ * mappings, port share, wheel), on `socket`. 0 or a negative errno.
  */
 int fx_nat_init(struct fx_nat *nt, unsigned int lcore_id, unsigned int w,
-		uint32_t capacity, uint32_t budget, const uint64_t *tmo_cycles,
-		uint64_t tick_cycles, int socket);
+		unsigned int nb_workers, uint32_t capacity, uint32_t budget,
+		const uint64_t *tmo_cycles, uint64_t tick_cycles, int socket);
 
 /** Free what fx_nat_init() made. */
 void fx_nat_fini(struct fx_nat *nt);
 
 /**
- * Receiving worker: the NAT class of a parsed packet, and its owner if it
- * is inbound: the owner of its public port, or `self` for a port outside
- * the range (*owner unchanged otherwise). Counts nat_handoff.
+ * Receiving worker `self` of `nb_workers`: the NAT class of a parsed
+ * packet, and its owner if it is inbound: the owner of its public port,
+ * or `self` for a port outside the range (an inside host's ICMP error
+ * under handoff: the owner of the connection it quotes; *owner unchanged
+ * otherwise). Counts nat_handoff.
  */
 uint8_t fx_nat_classify(struct fx_nat *nt, const struct rte_mbuf *m,
-			const struct fx_pkt *pk, uint16_t self, uint16_t *owner);
+			const struct fx_pkt *pk, uint16_t self, uint16_t nb_workers,
+			uint16_t *owner);
 
 /**
  * Owner: translate n packets of class FX_NAT_OUT / FX_NAT_IN at time now;
@@ -139,25 +148,13 @@ void fx_nat_translate(struct fx_nat *nt, uint64_t now, struct rte_mbuf **pkts,
 
 /**
  * Owner: one bounded sweep of the mapping wheel at time now.
- * @return with `ask`, whether more may be due at now (the budget ran out,
- *   or records were handled and may have scheduled hold-downs already
- *   over); false without.
+ * @return whether more may be due at now: the budget ran out, or records
+ *   were handled and may have scheduled hold-downs already over.
  */
-bool fx_nat_poll(struct fx_nat *nt, uint64_t now, bool ask);
+bool fx_nat_poll(struct fx_nat *nt, uint64_t now);
 
 /** Owner, at exit: end every mapping and release its port. */
 void fx_nat_drain(struct fx_nat *nt);
-
-/**
- * Control path (main lcore): walk at most `chunk` records of worker nt's
- * table from *cursor and cancel the live mappings whose inside host is in
- * prefix rule (through the wheel's remote ring, so the owner ends them at
- * its next sweep). Adds to *matched; a full ring leaves the cursor on that
- * record and adds to *enobufs. Returns true when the walk reached the end.
- */
-bool fx_nat_flush_step(struct fx_nat *nt, uint32_t *cursor, uint32_t chunk,
-		       const struct fx_route_rule *rule, uint64_t *matched,
-		       uint64_t *enobufs);
 
 /** Statistics of one worker (per lcore objects) and of all (totals). */
 void fx_nat_emit_lcore(const struct fx_nat *nt, const struct fx_emitter *e,

@@ -77,8 +77,7 @@ extern const char *const fx_cause_names[FX_CAUSE_MAX];
 
 /**
  * What parsing learned about one packet. Kept in the mbuf's private area
- * (handoff.h: fx_pkt_of), so it travels with a packet handed to another
- * worker.
+ * (fx_pkt_of()), so it travels with a packet handed to another worker.
  */
 struct fx_pkt {
 	struct fx_key key;
@@ -87,9 +86,19 @@ struct fx_pkt {
 	uint8_t tcp_flags;  /**< FX_TCP_* seen in this packet. */
 	uint8_t fragment;   /**< 1: an IP fragment, tracked without ports. */
 	uint8_t l2_len;     /**< Ethernet header and VLAN tags: where IP starts. */
-	uint16_t owner;     /**< Worker that handles it (handoff.h). */
+	uint16_t owner;     /**< Worker that handles it (affinity.h, handoff.h). */
 	uint8_t nat;        /**< enum fx_nat_class (nat.h). */
 };
+
+/** The mbuf private area the parse result is kept in. */
+static inline struct fx_pkt *
+fx_pkt_of(struct rte_mbuf *m)
+{
+	return (struct fx_pkt *)rte_mbuf_to_priv(m);
+}
+
+/** Private area size the mbuf pools must be created with. */
+#define FX_MBUF_PRIV_SIZE RTE_ALIGN_CEIL(sizeof(struct fx_pkt), RTE_MBUF_PRIV_ALIGN)
 
 /**
  * Put the endpoints of p's key in symmetric order, lower (address, port)

@@ -10,12 +10,33 @@
 #ifndef _FX_PORTS_H_
 #define _FX_PORTS_H_
 
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_ethdev.h>
 #include <rte_ether.h>
 
-#include "flowexp.h"
+#include "compat.h"
+
+/** Longest RSS key a device may ask for. */
+#define FX_RSS_KEY_LEN_MAX 128
 
 /** Source MAC of each port. */
 extern struct rte_ether_addr fx_port_mac[RTE_MAX_ETHPORTS];
+
+/** What a port's RSS was configured with, for the affinity decision. */
+struct fx_port_rss {
+	bool on;                        /**< RSS configured */
+	enum fx_rss_sym how;            /**< symmetric by algorithm, key, or not */
+	struct rte_eth_rss_conf want;   /**< as asked at configure */
+	uint16_t reta_size;             /**< the device's redirection table */
+};
+
+/** Port's RSS configuration (after fx_ports_init()). */
+const struct fx_port_rss *fx_ports_rss(uint16_t port);
+
+/** The rx queues of a port: its --config entries. */
+uint16_t fx_ports_rx_queues(uint16_t port);
 
 /**
  * Configure and start every port of the portmask for the workers in

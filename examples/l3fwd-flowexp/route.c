@@ -315,7 +315,8 @@ fx_route_change(const struct fx_route_rule *r, bool add)
 		return -ENOMEM;
 
 	old = fx_route_cur;
-	__atomic_store_n(&fx_route_cur, nt, __ATOMIC_RELEASE);
+	/* pairs with fx_route_get()'s acquire: a worker sees the whole table */
+	fx_store_release(&fx_route_cur, nt);
 	/* every worker has finished the bursts that could hold `old` */
 	token = rte_rcu_qsbr_start(fx_route_rcu);
 	while (rte_rcu_qsbr_check(fx_route_rcu, token, false) == 0)

@@ -32,6 +32,7 @@
 
 #include "compat.h"
 #include "flowexp.h"
+#include "fx_atomic.h"
 #include "parse.h"
 
 struct fx_route_table {
@@ -50,7 +51,8 @@ extern struct rte_rcu_qsbr *fx_route_rcu;
 static inline const struct fx_route_table *
 fx_route_get(void)
 {
-	return __atomic_load_n(&fx_route_cur, __ATOMIC_ACQUIRE);
+	/* pairs with fx_route_change()'s release: the table is whole */
+	return fx_load_acquire(&fx_route_cur);
 }
 
 /** A worker is between bursts and holds no table pointer. */

@@ -4,11 +4,20 @@
 
 /*
  * Statistics: per-lcore counters written by their worker only (relaxed
- * atomic stores, so any thread may read them while the worker runs), and
- * the three ways they are shown: the l2fwd-style periodic table (-T), the
- * telemetry command /l3fwd_flowexp/stats and the JSON file written at exit
- * (--stats-file). One walk over the counters (fx_stats_emit) feeds both
- * telemetry and the file, so their fields are the same.
+ * atomic stores, so any thread may read them while the worker runs), the
+ * worker's accounting of its own loop (fx_stats_loop()), and the three
+ * ways they are shown: the l2fwd-style periodic table (-T) and the summary
+ * (stats_print.c), the telemetry command /l3fwd_flowexp/stats (telemetry.c)
+ * and the JSON file written at exit (--stats-file, stats_json.c). One walk
+ * over the counters (fx_stats_emit(), stats.c) feeds both telemetry and
+ * the file, so their fields are the same.
+ *
+ * The loop's accounting, once per iteration: its length is "loop_max" at
+ * most, and one longer than the stall threshold (100 us) is a "stall"; the
+ * iterations that had packets add up to "busy_cycles" (TSC). A reset
+ * request (/l3fwd_flowexp/reset, control.c) is a count the worker compares
+ * with the last one it handled: it zeroes its own maxima and lag figures,
+ * so no other thread ever writes them.
  */
 
 #ifndef _FX_STATS_H_
@@ -17,10 +26,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_config.h>
+#include <rte_cycles.h>
 
-#include "flow_table.h"
+#include "fx_atomic.h"
 #include "parse.h"
+#include "timeouts.h"
 
 /** Plain per-lcore counters: the name is also the output field. */
 #define FX_COUNTERS(X) \
@@ -67,14 +79,61 @@ struct fx_lcore_stats {
 };
 
 /* Owner-side updates; a reader on another thread sees whole values. */
-#define FX_STAT_SET(st, field, v) \
-	__atomic_store_n(&(st)->field, (v), __ATOMIC_RELAXED)
+#define FX_STAT_SET(st, field, v) fx_store_relaxed(&(st)->field, (v))
 #define FX_STAT_ADD(st, field, n) FX_STAT_SET(st, field, (st)->field + (n))
 #define FX_STAT_MAX(st, field, v) do { \
 	if ((v) > (st)->field) \
 		FX_STAT_SET(st, field, v); \
 } while (0)
-#define FX_STAT_GET(st, field) __atomic_load_n(&(st)->field, __ATOMIC_RELAXED)
+#define FX_STAT_GET(st, field) fx_load_relaxed(&(st)->field)
+
+/** The worker's accounting of its loop (owner only). */
+struct fx_loop {
+	uint64_t prev;           /**< TSC at the end of the previous iteration */
+	uint64_t stall_cycles;   /**< a longer iteration is a stall */
+	uint32_t reset_seen;     /**< reset requests handled */
+};
+
+/** Zero the maxima and lag figures (owner, on a reset request). */
+static inline void
+fx_stats_reset_maxima(struct fx_lcore_stats *st)
+{
+	FX_STAT_SET(st, lag_max, 0);
+	FX_STAT_SET(st, lag_sum, 0);
+	FX_STAT_SET(st, lag_n, 0);
+	FX_STAT_SET(st, sweep_max, 0);
+	FX_STAT_SET(st, loop_max, 0);
+	FX_STAT_SET(st, poll_removed_max, 0);
+	FX_STAT_SET(st, stalls, 0);
+}
+
+/**
+ * End of a loop iteration at TSC `end`, which received `got` packets:
+ * count it, and act on a reset request (*reset_req, written by the
+ * control path). Owner only.
+ */
+static inline void
+fx_stats_loop(struct fx_lcore_stats *st, struct fx_loop *lp,
+	      const uint32_t *reset_req, uint64_t end, unsigned int got)
+{
+	uint64_t len = end - lp->prev;
+	uint32_t req;
+
+	FX_STAT_MAX(st, loop_max, len);
+	if (got != 0)
+		FX_STAT_ADD(st, busy_cycles, len);
+	if (unlikely(len > lp->stall_cycles))
+		FX_STAT_ADD(st, stalls, 1);
+	FX_STAT_ADD(st, loops, 1);
+	lp->prev = end;
+	/* a count, ordering nothing: the reset touches the owner's own fields */
+	req = fx_load_relaxed(reset_req);
+	if (unlikely(req != lp->reset_seen)) {
+		fx_stats_reset_maxima(st);
+		lp->reset_seen = req;
+		lp->prev = rte_rdtsc();
+	}
+}
 
 /** A sink for fx_stats_emit(): one level of nested dictionaries. */
 struct fx_emitter {
@@ -101,17 +160,13 @@ void fx_stats_summary(FILE *f);
 /** Write fx_stats_emit() as JSON to path. 0 or a negative errno. */
 int fx_stats_write_json(const char *path);
 
-/** Ask every worker to reset its maxima and lag figures. Any thread. */
-void fx_stats_reset_maxima(void);
-
-/**
- * Make every worker skip its expiry polls for ms milliseconds (forwarding
- * goes on), so that what comes due meanwhile is due all at once when the
- * hold ends: the benchmark's expiry storm. Any thread.
- */
-void fx_stats_hold_expiry(unsigned int ms);
-
 /** Start time of the run, for the uptime figure. */
 void fx_stats_start(void);
+
+/** The start time given to fx_stats_start(), and the previous table's time. */
+extern uint64_t fx_stats_start_tsc;
+
+/** TSC cycles in microseconds. */
+uint64_t fx_stats_us(uint64_t cycles);
 
 #endif /* _FX_STATS_H_ */

@@ -35,8 +35,8 @@
 #include "compat.h"
 #include "control.h"
 #include "flowexp.h"
+#include "lcore.h"
 #include "nat.h"
-#include "flowexp.h"
 #include "route.h"
 #include "stats.h"
 #include "telemetry.h"
@@ -134,7 +134,7 @@ cmd_reset(const char *cmd __rte_unused, const char *params __rte_unused,
 {
 	pthread_mutex_lock(&tel_lock);
 	if (!tel_stopped)
-		fx_stats_reset_maxima();
+		fx_control_reset_maxima();
 	pthread_mutex_unlock(&tel_lock);
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "status", "ok");
@@ -158,7 +158,7 @@ cmd_hold(const char *cmd __rte_unused, const char *params, struct rte_tel_data *
 	}
 	pthread_mutex_lock(&tel_lock);
 	if (!tel_stopped)
-		fx_stats_hold_expiry((unsigned int)ms);
+		fx_control_hold_expiry((unsigned int)ms);
 	pthread_mutex_unlock(&tel_lock);
 	rte_tel_data_add_dict_string(d, "status", "ok");
 	fx_tel_dict_u64(d, "hold_ms", ms);

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+/*
+ * Leaving the worker: a packet that is forwarded gets the output port's
+ * Ethernet addresses and its TTL or hop limit decremented (the IPv4
+ * header checksum updated incrementally, RFC 1624), then waits in the
+ * worker's buffer for that port; a buffer is sent when it holds a burst,
+ * and every buffer at the end of each loop iteration. What the port does
+ * not take is counted as dropped on the output port and freed; a packet
+ * the worker refuses is counted as dropped on its receive port. VLAN tags
+ * stay as they came: the IP header is after them (l2_len).
+ */
+
+#ifndef _FX_FORWARD_H_
+#define _FX_FORWARD_H_
+
+#include <stdint.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_byteorder.h>
+#include <rte_ethdev.h>
+#include <rte_ether.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+
+#include "flowexp.h"
+#include "lcore.h"
+#include "parse.h"
+#include "ports.h"
+#include "stats.h"
+
+/** Send what waits for port. Owner. */
+static inline void
+fx_tx_flush(struct fx_lcore *lc, uint16_t port)
+{
+	struct fx_txbuf *b = &lc->tx[port];
+	uint16_t sent;
+
+	sent = rte_eth_tx_burst(port, lc->tx_queue[port], b->m, b->n);
+	FX_STAT_ADD(&lc->st, tx[port], sent);
+	if (unlikely(sent < b->n)) {
+		FX_STAT_ADD(&lc->st, dropped[port], b->n - sent);
+		rte_pktmbuf_free_bulk(&b->m[sent], b->n - sent);
+	}
+	b->n = 0;
+}
+
+/** Send what waits for any port. Owner, once per loop iteration. */
+static inline void
+fx_tx_flush_all(struct fx_lcore *lc)
+{
+	uint16_t p;
+
+	for (p = 0; p < RTE_MAX_ETHPORTS; p++)
+		if (lc->tx[p].n != 0)
+			fx_tx_flush(lc, p);
+}
+
+/** Rewrite and queue parsed packet m on port out. Owner. */
+static inline void
+fx_forward(struct fx_lcore *lc, struct rte_mbuf *m, const struct fx_pkt *pk,
+	   uint16_t out)
+{
+	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	void *l3 = rte_pktmbuf_mtod_offset(m, void *, pk->l2_len);
+	struct fx_txbuf *b = &lc->tx[out];
+	struct rte_ipv4_hdr *ip4;
+	struct rte_ipv6_hdr *ip6;
+	uint32_t sum;
+
+	rte_ether_addr_copy(&fx_conf.eth_dest[out], &eth->dst_addr);
+	rte_ether_addr_copy(&fx_port_mac[out], &eth->src_addr);
+	if (pk->key.family == FX_FAMILY_V4) {
+		ip4 = l3;
+		ip4->time_to_live--;
+		/* RFC 1624: the TTL is the high byte of its 16-bit word */
+		sum = rte_be_to_cpu_16(ip4->hdr_checksum) + 0x0100;
+		sum = (sum & 0xffff) + (sum >> 16);
+		ip4->hdr_checksum = rte_cpu_to_be_16((uint16_t)sum);
+	} else {
+		ip6 = l3;
+		ip6->hop_limits--;
+	}
+	b->m[b->n++] = m;
+	if (b->n == MAX_PKT_BURST)
+		fx_tx_flush(lc, out);
+}
+
+/** Refuse packet m, received on in_port: counted, freed. Owner. */
+static inline void
+fx_drop(struct fx_lcore *lc, uint16_t in_port, struct rte_mbuf *m)
+{
+	FX_STAT_ADD(&lc->st, dropped[in_port], 1);
+	rte_pktmbuf_free(m);
+}
+
+#endif /* _FX_FORWARD_H_ */

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+/*
+ * NAT outbound step (owner): a packet from an inside host is translated
+ * with its live mapping, refreshing it, or makes one: TCP needs a SYN
+ * (else nat_non_syn); the port allocator of the worker's share picks a
+ * public port whose public 5-tuple is free (else nat_no_port, nat_ports.h);
+ * then a record in the table and an entry on the wheel (else
+ * nat_table_full). A failure at any step gives back what the earlier ones
+ * took.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_mbuf.h>
+
+#include <twheel.h>
+
+#include "flow_state.h"
+#include "nat.h"
+#include "nat_conf.h"
+#include "nat_ports.h"
+#include "nat_priv.h"
+#include "nat_table.h"
+#include "parse.h"
+#include "stats.h"
+
+struct taken_ctx {
+	const struct nat_table *tbl;
+	uint32_t pub_addr;
+	uint32_t rem_addr;
+	uint16_t rem_port;
+	uint8_t proto;
+};
+
+/* the allocator's question: is this public 5-tuple taken */
+static bool
+tuple_taken(uint16_t port, void *arg)
+{
+	const struct taken_ctx *t = arg;
+
+	return nat_table_tuple_taken(t->tbl, t->pub_addr, rte_cpu_to_be_16(port),
+				     t->rem_addr, t->rem_port, t->proto);
+}
+
+/* A new mapping for outbound packet pk with key k; NULL with the counter
+ * of the reason bumped. key_seen: the burst's lookup found k (for a
+ * mapping that did not qualify). */
+static struct nat_mapping *
+mapping_new(struct fx_nat *nt, uint64_t now, const struct fx_pkt *pk,
+	    const struct nat_key *k, bool key_seen)
+{
+	const struct nat_conf *c = &fx_nat_conf;
+	struct nat_mapping tmpl, *m;
+	struct taken_ctx tc;
+	enum nat_proto pc = nat_proto_class(k->proto);
+	uint16_t port;
+	uint64_t id;
+	int err;
+
+	if (k->proto == IPPROTO_TCP && !fx_state_is_syn(pk)) {
+		FX_STAT_ADD(&nt->st, nat_non_syn, 1);
+		return NULL;
+	}
+	memset(&tmpl, 0, sizeof(tmpl));
+	tmpl.in_addr = k->src;
+	tmpl.in_port = k->sport;
+	tmpl.rem_addr = k->dst;
+	tmpl.rem_port = k->dport;
+	tmpl.proto = k->proto;
+	tmpl.pool_idx = (uint16_t)nat_pool_index(c, k->src);
+	tmpl.pub_addr = c->pool[tmpl.pool_idx];
+	tc.tbl = &nt->tbl;
+	tc.pub_addr = tmpl.pub_addr;
+	tc.rem_addr = k->dst;
+	tc.rem_port = k->dport;
+	tc.proto = k->proto;
+	if (nat_ports_alloc(&nt->ports, tmpl.pool_idx, pc,
+			    rte_be_to_cpu_16(k->sport), tuple_taken, &tc,
+			    &port) != 0) {
+		FX_STAT_ADD(&nt->st, nat_no_port, 1);
+		return NULL;
+	}
+	tmpl.pub_port = rte_cpu_to_be_16(port);
+	tmpl.last = now;
+	tmpl.flags = 0;   /* made by an outbound packet: direction 0 */
+	if (pk->tcp_flags != 0) {
+		struct fx_pkt p = *pk;
+
+		p.dir = 0;
+		tmpl.flags = fx_state_first(&p);
+	}
+	tmpl.tmo = fx_state_class(tmpl.flags, k->proto);
+	/* the bulk lookup missed the out key, the allocator the in key; a
+	 * key found there that was not this mapping's (which classification
+	 * rules out) takes the checked path */
+	m = key_seen ? nat_table_add(&nt->tbl, &tmpl, &err) :
+		nat_table_insert(&nt->tbl, &tmpl, &err);
+	if (m == NULL)
+		goto full;
+	id = twheel_schedule(nt->wheel, nat_mapping_deadline(m, nt), m);
+	if (id == TWHEEL_ID_INVALID) {
+		nat_table_remove(&nt->tbl, m);
+		goto full;
+	}
+	nat_table_publish(m, id);
+	FX_STAT_ADD(&nt->st, nat_created, 1);
+	FX_STAT_SET(&nt->st, nat_active, nt->st.nat_active + 1);
+	return m;
+full:
+	nat_ports_put(&nt->ports, tmpl.pool_idx, pc, port);
+	FX_STAT_ADD(&nt->st, nat_table_full, 1);
+	return NULL;
+}
+
+bool
+nat_in2out(struct fx_nat *nt, uint64_t now, struct rte_mbuf *mb,
+	   struct fx_pkt *pk, const struct nat_key *k, struct nat_mapping *m,
+	   bool recheck)
+{
+	bool seen = m != NULL, made = false;
+
+	/* an earlier packet of this burst may have made it */
+	if (m == NULL && recheck)
+		nat_table_lookup_bulk(&nt->tbl, &k, 1, &m);
+	if (m != NULL && (m->state != NAT_LIVE || !nat_mapping_is_out(m, k)))
+		m = NULL;   /* held, or a tuple of the other direction */
+	if (m == NULL) {
+		m = mapping_new(nt, now, pk, k, seen);
+		if (m == NULL) {
+			pk->nat = FX_NAT_DROP;
+			return false;
+		}
+		made = true;
+	}
+	nat_mapping_refresh(nt, m, pk, true, now);
+	nat_translate_pkt(mb, pk, true, m->pub_addr, m->pub_port);
+	FX_STAT_ADD(&nt->st, nat_out, 1);
+	return made;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+/*
+ * NAT inbound step (owner): a packet from outside to a public tuple is
+ * translated back to the inside host when it matches a live mapping in
+ * the reply direction, refreshing it; anything else (no mapping, a held
+ * one, a tuple of the other direction) is dropped as nat_in_nomatch.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+
+#include "nat.h"
+#include "nat_priv.h"
+#include "nat_table.h"
+#include "parse.h"
+#include "stats.h"
+
+void
+nat_out2in(struct fx_nat *nt, uint64_t now, struct rte_mbuf *mb,
+	   struct fx_pkt *pk, const struct nat_key *k, struct nat_mapping *m)
+{
+	if (m == NULL || m->state != NAT_LIVE || nat_mapping_is_out(m, k)) {
+		FX_STAT_ADD(&nt->st, nat_in_nomatch, 1);
+		pk->nat = FX_NAT_DROP;
+		return;
+	}
+	nat_mapping_refresh(nt, m, pk, false, now);
+	nat_translate_pkt(mb, pk, false, m->in_addr, m->in_port);
+	FX_STAT_ADD(&nt->st, nat_in, 1);
+}

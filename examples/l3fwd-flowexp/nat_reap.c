@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+/*
+ * The mapping reaper on the worker's own wheel (nat.h has the design): a
+ * Due LIVE mapping becomes HELD for the hold-down, counted from its
+ * deadline, not from when the sweep got to it; a Due HELD one leaves and
+ * its port unit is released; a cancelled one (a control-path flush) is
+ * held from now. At exit every mapping ends and every port comes back.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_byteorder.h>
+#include <rte_common.h>
+#include <rte_hash.h>
+#include <rte_prefetch.h>
+
+#include <twheel.h>
+
+#include "nat.h"
+#include "nat_ports.h"
+#include "nat_priv.h"
+#include "nat_table.h"
+#include "stats.h"
+
+/* a mapping leaves: its record and keys, its port unit */
+static void
+mapping_release(struct fx_nat *nt, struct nat_mapping *m)
+{
+	nat_ports_release(&nt->ports, m->pool_idx, nat_proto_class(m->proto),
+			  rte_be_to_cpu_16(m->pub_port));
+	nat_table_remove(&nt->tbl, m);
+	FX_STAT_ADD(&nt->st, nat_released, 1);
+	FX_STAT_SET(&nt->st, nat_held, nt->st.nat_held - 1);
+}
+
+/* a live mapping ends (expired at, or flushed at) `at`: into hold-down */
+static void
+mapping_end(struct fx_nat *nt, struct nat_mapping *m, uint64_t at)
+{
+	uint64_t id;
+
+	nat_ports_hold(&nt->ports, m->pool_idx, nat_proto_class(m->proto),
+		       rte_be_to_cpu_16(m->pub_port));
+	FX_STAT_SET(&nt->st, nat_active, nt->st.nat_active - 1);
+	FX_STAT_SET(&nt->st, nat_held, nt->st.nat_held + 1);
+	m->held_until = at + nt->holddown_cycles;
+	id = twheel_schedule(nt->wheel, m->held_until, m);
+	nat_table_hold(&nt->tbl, m, m->held_until, id);   /* now HELD */
+	if (id == TWHEEL_ID_INVALID)   /* cannot happen: this entry just left */
+		mapping_release(nt, m);
+}
+
+static void
+records(struct fx_nat *nt, const struct twheel_fired *f, unsigned int n,
+	uint64_t now)
+{
+	struct nat_mapping *batch[RTE_HASH_LOOKUP_BULK_MAX], *m;
+	unsigned int i, j;
+
+	for (i = 0; i < n; i++)
+		rte_prefetch0(f[i].payload);
+	for (i = 0; i < n; i++) {
+		if (i % RTE_HASH_LOOKUP_BULK_MAX == 0) {
+			/* the keys the next records delete, looked up together */
+			for (j = 0; j < RTE_HASH_LOOKUP_BULK_MAX && i + j < n; j++)
+				batch[j] = f[i + j].payload;
+			nat_table_warm(&nt->tbl, batch, j);
+		}
+		m = f[i].payload;
+		if (m->state == NAT_HELD) {
+			mapping_release(nt, m);
+			continue;
+		}
+		if (f[i].reason == TWHEEL_DUE) {
+			FX_STAT_ADD(&nt->st, nat_expired, 1);
+			FX_STAT_ADD(&nt->st, nat_expired_tmo[m->tmo], 1);
+			/* the hold-down counts from the deadline, not from
+			 * when the sweep got to it */
+			mapping_end(nt, m, RTE_MIN(f[i].deadline, now));
+		} else {
+			FX_STAT_ADD(&nt->st, nat_flushed, 1);
+			mapping_end(nt, m, now);
+		}
+	}
+}
+
+/* whether a call that found budget_exhausted at `before` stopped at its
+ * budget with work left */
+static inline bool
+nat_exhausted(const struct twheel *w, uint64_t before)
+{
+	struct twheel_stats ws;
+
+	twheel_stats_get(w, &ws);
+	return ws.budget_exhausted != before;
+}
+
+static inline uint64_t
+nat_exhausted_count(const struct twheel *w)
+{
+	struct twheel_stats ws;
+
+	twheel_stats_get(w, &ws);
+	return ws.budget_exhausted;
+}
+
+bool
+fx_nat_poll(struct fx_nat *nt, uint64_t now)
+{
+	uint64_t before = nat_exhausted_count(nt->wheel);
+	unsigned int n;
+
+	n = twheel_sweep(nt->wheel, now, nt->budget, nt->fired);
+	records(nt, nt->fired, n, now);
+	/* more may be due: the budget ran out, or hold-downs were just
+	 * scheduled that may have ended by now already */
+	return nat_exhausted(nt->wheel, before) || n != 0;
+}
+
+void
+fx_nat_drain(struct fx_nat *nt)
+{
+	struct nat_mapping *m;
+	unsigned int n, i;
+	uint64_t before;
+	bool more;
+
+	do {
+		before = nat_exhausted_count(nt->wheel);
+		n = twheel_drain(nt->wheel, nt->budget, nt->fired);
+		for (i = 0; i < n; i++) {
+			m = nt->fired[i].payload;
+			if (m->state == NAT_LIVE) {
+				nat_ports_put(&nt->ports, m->pool_idx,
+					      nat_proto_class(m->proto),
+					      rte_be_to_cpu_16(m->pub_port));
+				nat_table_remove(&nt->tbl, m);
+				FX_STAT_SET(&nt->st, nat_active, nt->st.nat_active - 1);
+			} else {
+				mapping_release(nt, m);
+			}
+		}
+		more = n != 0 || nat_exhausted(nt->wheel, before);
+	} while (more);
+}
