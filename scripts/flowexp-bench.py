@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The twheel authors
-"""Benchmarks of dpdk-l3fwd-flowexp (doc/example.md quotes its output).
+"""Benchmarks of dpdk-l3fwd-flowexp (doc/performance.md quotes its output).
 
 Traffic: dpdk-testpmd --forward-mode=flowgen over net_memif, driven over its
 stdin (start/stop). CPUs: the example's worker lcore alone on CPU 0; its
@@ -462,10 +462,10 @@ def mem_available_mb():
 
 
 def rate_ex_mb(mode, max_flows):
-    """The example's -m: the heap it allocated with --max-flows 16M (route
-    tables, mbufs and the flow state; telemetry /eal/heap_info) was 2765 MiB
-    for scan, 3327 for twheel and 4657 for rte_timer, so about 172, 208 and
-    295 B per flow, plus room to spare."""
+    """The example's -m: about 175, 210 and 300 B per flow for scan, twheel
+    and rte_timer (the heap a --max-flows 16M run allocates, route tables,
+    mbufs and flow state together: telemetry /eal/heap_info, doc/bench/),
+    and 768 MiB besides, with room to spare."""
     per_flow = {"scan": 175, "twheel": 210, "rte_timer": 300}[mode]
     return 768 + max_flows * per_flow // 1048576
 

@@ -141,8 +141,8 @@ ft_key_word(const struct fx_key *k, unsigned int i)
 
 /*
  * Keys compared as five 8-byte words. Word by word, so the compiler loads
- * them: copying each key into an array first compiled to two `rep movs`
- * per compare, which cost the worker some 50 cycles a packet.
+ * them: a copy of each key into an array compiles to two `rep movs` per
+ * compare, some 50 cycles a packet in the worker.
  */
 static inline bool
 ft_key_eq(const struct fx_key *a, const struct fx_key *b)

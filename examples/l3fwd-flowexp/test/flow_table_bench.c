@@ -3,16 +3,16 @@
  */
 
 /*
- * Benchmark: the flow table's index (flow_table.h) against the rte_hash
- * it replaced, on the worker's hit path, in one process.
+ * Benchmark: the flow table's index (flow_table.h) against rte_hash, on
+ * the worker's hit path, in one process.
  *
  *   flowexp-flow-table-bench EAL-ARGS -- [FLOWS] [ROUNDS] [MAX_FLOWS]
  *
  * FLOWS distinct keys (default 1M) are added to both, tables made for
- * MAX_FLOWS (default FLOWS); the old layout is
- * rte_hash (the flow table's former parameters: an eighth of headroom,
- * extendable buckets, 40-byte keys compared as five words) with a 64-byte
- * slab line per position. Then bursts of 32 keys, in the order they were
+ * MAX_FLOWS (default FLOWS); the rte_hash layout has the parameters a
+ * flow table would give it (an eighth of headroom, extendable buckets,
+ * 40-byte keys compared as five words) and a 64-byte slab line per
+ * position. Then bursts of 32 keys, in the order they were
  * made (as flowgen walks its flows: random in memory), go through what the
  * worker does per burst: hash each key and do about as much other work as
  * parsing a packet takes (PARSE_WORK), then look the burst up and refresh
@@ -20,7 +20,7 @@
  * twice: as the worker does it (the burst's buckets prefetched and read
  * after the parse loop), and with each bucket prefetched as its key is
  * hashed and read AHEAD keys later inside the parse loop (tried for the
- * worker, where it did not pay: doc/example.md). A fourth round
+ * worker, where it does not pay: doc/performance.md). A fourth round
  * does the hashing and parse work alone, the floor the lookups add to.
  * Rounds of 2^16 bursts alternate; the medians of the cycles per key are
  * printed, and the ratio. Nothing but this loop runs in the process; the
@@ -92,7 +92,7 @@ make_key(struct fx_key *k, uint32_t i)
 	k->family = FX_FAMILY_V4;
 }
 
-/* one round of the old layout: rte_hash, then the slab line */
+/* one round of the rte_hash layout: rte_hash, then the slab line */
 static uint64_t
 round_rte_hash(const struct rte_hash *h, struct fx_flow *slab,
 	       const struct fx_key *keys, uint32_t n, uint32_t *cursor)
@@ -124,7 +124,7 @@ round_rte_hash(const struct rte_hash *h, struct fx_flow *slab,
  * One round of the new index as the worker does it (ahead 0): after the
  * parse loop, the burst's buckets prefetched, then read for the candidate
  * flows (prefetching them), then each key compared in its flow. Or, tried
- * and not used (see doc/example.md): each bucket prefetched as its key is
+ * and not used (see doc/performance.md): each bucket prefetched as its key is
  * hashed and read `ahead` keys later inside the parse loop.
  */
 static uint64_t
