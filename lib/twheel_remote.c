@@ -40,7 +40,13 @@
 #include <rte_ring.h>
 #include <rte_ring_elem.h>
 
-#include "twheel_private.h"
+#include "twheel_atomic.h"
+#include "twheel_id.h"
+#include "twheel_layout.h"
+#include "twheel_log.h"
+#include "twheel_name.h"
+#include "twheel_ops.h"
+#include "twheel_remote.h"
 #include "twheel_slab.h"
 
 enum twheel_msg_type {

@@ -15,7 +15,9 @@
 
 #include <rte_mempool.h>
 
-#include "twheel_private.h"
+#include "twheel_atomic.h"
+#include "twheel_layout.h"
+#include "twheel_remote.h"
 
 #define LOAD(f) twheel_atomic_load(&w->st.f)
 

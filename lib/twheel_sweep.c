@@ -69,9 +69,13 @@
 #include <rte_prefetch.h>
 #include <rte_ring.h>
 
-#include "twheel_private.h"
+#include "twheel_atomic.h"
 #include "twheel_bucket.h"
+#include "twheel_id.h"
+#include "twheel_layout.h"
+#include "twheel_remote.h"
 #include "twheel_slab.h"
+#include "twheel_time.h"
 
 static inline void
 prefetch_chunk_entries(const struct twheel *w, const struct twheel_chunk *c,
