@@ -29,6 +29,10 @@
  * one sweep does at most @c budget units of work; a stale id, or one of
  * another wheel, is inert.
  *
+ * API tiers: the functions marked __twheel_experimental are the
+ * experimental tier (see there); every other function is stable, versioned
+ * TWHEEL_0, and keeps its signature and ABI.
+ *
  * Errors, as in DPDK's rte_ring: a function that returns a pointer or an id
  * returns NULL or TWHEEL_ID_INVALID on failure and sets rte_errno; one that
  * returns an int returns 0 or a negative errno value (-ENOENT, -ENOBUFS,
@@ -41,6 +45,26 @@
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+/**
+ * Marks a function of the experimental tier, as DPDK's __rte_experimental
+ * does: its name, signature or behaviour may still change in a later
+ * release, and the shared library versions it in the EXPERIMENTAL node
+ * rather than in the stable TWHEEL_0. A call to one compiles with a
+ * deprecation warning unless the program defines, before including this
+ * header, TWHEEL_ALLOW_EXPERIMENTAL_API (twheel's experimental functions)
+ * or DPDK's ALLOW_EXPERIMENTAL_API (every library's, twheel's included).
+ * The functions live in the section .text.experimental, so a binary's use
+ * of them can be found.
+ */
+#if defined(TWHEEL_ALLOW_EXPERIMENTAL_API) || defined(ALLOW_EXPERIMENTAL_API)
+#define __twheel_experimental \
+	__attribute__((section(".text.experimental")))
+#else
+#define __twheel_experimental \
+	__attribute__((deprecated("twheel experimental API: define TWHEEL_ALLOW_EXPERIMENTAL_API to use it"), \
+		       section(".text.experimental")))
 #endif
 
 /** Opaque wheel, one per owner lcore. */
