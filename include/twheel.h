@@ -40,8 +40,9 @@
  * each element's int result in their @c rc array.
  */
 
-#include <stdint.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -322,6 +323,9 @@ struct twheel_fired {
  * over every bucket examines each waiting entry once or twice (within the
  * budget, over as many calls as it takes).
  *
+ * A sweep that stops at its budget with work left counts in
+ * @c budget_exhausted; twheel_sweep_more() also tells the caller.
+ *
  * @param w
  *   The wheel.
  * @param now
@@ -337,6 +341,47 @@ unsigned int twheel_sweep(struct twheel *w, uint64_t now, unsigned int budget,
 			  struct twheel_fired *out);
 
 /**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * twheel_sweep(), and whether it stopped at its budget with work left.
+ * Owner lcore only, like twheel_sweep(), whose work, records and
+ * statistics it has in every respect; as rte_ring_dequeue_burst() reports
+ * @c available, it adds the answer to "is there more?".
+ *
+ * @p *more is true exactly when this call counted in @c budget_exhausted:
+ * it used its whole budget and something it would have done at @p now is
+ * still left (an entry of an elapsed tick not yet examined, the rest of a
+ * bucket it stopped in, a message published in the remote ring), so a
+ * call at the same @p now would do more. It is false when the call did
+ * everything due at @p now, also when that took exactly @p budget units
+ * of work, and when @p budget is 0 (such a call does nothing). A call can
+ * spend its budget on ring messages that write no record (an adoption, a
+ * cancel of an entry already gone): it returns 0 and sets @p *more to true.
+ * So "sweep while @p *more" runs the wheel up to @p now without a
+ * twheel_stats_get() around each call.
+ *
+ * The call has no error: it returns a count and leaves rte_errno alone.
+ *
+ * @param w
+ *   The wheel.
+ * @param now
+ *   Current time in TSC cycles.
+ * @param budget
+ *   Units of work at most; 0 does nothing.
+ * @param out
+ *   Room for @p budget records.
+ * @param more
+ *   If not NULL, set as above; with NULL the call is twheel_sweep().
+ * @return
+ *   Records written to @p out, at most @p budget.
+ */
+__twheel_experimental
+unsigned int twheel_sweep_more(struct twheel *w, uint64_t now,
+			       unsigned int budget, struct twheel_fired *out,
+			       bool *more);
+
+/**
  * Hand back every live entry as TWHEEL_CANCELLED, for shutdown and port
  * reset. Owner lcore only.
  *
@@ -346,9 +391,10 @@ unsigned int twheel_sweep(struct twheel *w, uint64_t now, unsigned int budget,
  * record (an adoption, whose entry a later call hands back, or a cancel of
  * an entry already gone), so a call can spend its budget and return 0 with
  * work left; such a call, like any drain that stops at its budget with
- * something left, is counted in @c budget_exhausted. So drain until a call
- * returns 0 without @c budget_exhausted moving (twheel_stats_get()); with a
- * budget larger than the messages in the ring, until it returns 0.
+ * something left, is counted in @c budget_exhausted. To empty a wheel,
+ * call twheel_drain_more() until it sets @c *more to false; with a budget
+ * larger than the messages in the ring, calling this until it returns 0
+ * does the same.
  *
  * @param w
  *   The wheel.
@@ -361,6 +407,40 @@ unsigned int twheel_sweep(struct twheel *w, uint64_t now, unsigned int budget,
  */
 unsigned int twheel_drain(struct twheel *w, unsigned int budget,
 			  struct twheel_fired *out);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * twheel_drain(), and whether it stopped at its budget with work left.
+ * Owner lcore only, like twheel_drain(), whose work, records and
+ * statistics it has in every respect.
+ *
+ * @p *more is true exactly when this call counted in @c budget_exhausted:
+ * it used its whole budget and, when it finished, the wheel still held an
+ * entry or the remote ring a published message. It is false when the
+ * wheel is empty and the ring was empty when the call looked at it last,
+ * and when @p budget is 0. A call that spent its budget on adoptions or
+ * stale cancels returns 0 with @p *more true. So "drain while @p *more"
+ * empties the wheel; messages that producers publish after the last call
+ * stay in the ring (stop the producers first at shutdown).
+ *
+ * The call has no error: it returns a count and leaves rte_errno alone.
+ *
+ * @param w
+ *   The wheel.
+ * @param budget
+ *   Units of work at most; 0 does nothing.
+ * @param out
+ *   Room for @p budget records.
+ * @param more
+ *   If not NULL, set as above; with NULL the call is twheel_drain().
+ * @return
+ *   Records written to @p out, at most @p budget.
+ */
+__twheel_experimental
+unsigned int twheel_drain_more(struct twheel *w, unsigned int budget,
+			       struct twheel_fired *out, bool *more);
 
 /**
  * Ask the owner to cancel an entry. Any lcore or thread; lock-free and
@@ -410,7 +490,7 @@ struct twheel_stats {
 	uint64_t remote_full;      /**< Remote calls that returned -ENOBUFS. */
 	uint64_t rejected;         /**< TWHEEL_REJECTED records. */
 	uint64_t sweeps;           /**< Calls to twheel_sweep(). */
-	uint64_t budget_exhausted; /**< Sweeps and drains that stopped at the budget with work left. */
+	uint64_t budget_exhausted; /**< Sweeps and drains that stopped at the budget with work left (the calls whose *more the _more variants set). */
 	uint64_t max_lag_cycles;   /**< Largest (now - deadline) of a Due record. */
 };
 

@@ -27,7 +27,17 @@
  * the bucket of d, or the cursor's bucket if d's tick was already passed (a
  * revisit). Every message and every entry examined is one unit of work;
  * the sweep stops when the budget is spent, and since the detached bucket
- * stays in pending, the next sweep resumes exactly there.
+ * stays in pending, the next sweep resumes exactly there. A sweep that
+ * spent its whole budget asks, read-only, whether anything is left at this
+ * now (pending entries, published messages, an elapsed bucket not yet
+ * detached: work_left()), and counts budget_exhausted if so.
+ *
+ * "Is work left?" for the caller: twheel_sweep_more() and
+ * twheel_drain_more() call the plain functions (through hidden aliases, so
+ * the call is direct in the shared library too) and report whether the
+ * call counted budget_exhausted. The owner is the counter's only writer,
+ * so the answer and the count agree by construction, and the plain
+ * functions' code is the same as without the variants.
  *
  * Why this is never early: a Due record needs d <= now at that moment.
  * Why nothing is lost: an entry is always in exactly one list, the cursor
@@ -64,6 +74,9 @@
  * (prefetch_ahead()): chunk lines four chunks ahead, entries three ahead,
  * payload lines (read by deadline_fn) two ahead.
  */
+
+#include <stdbool.h>
+#include <stdint.h>
 
 #include <rte_common.h>
 #include <rte_prefetch.h>
@@ -433,4 +446,38 @@ twheel_drain(struct twheel *w, unsigned int budget, struct twheel_fired *out)
 	    (w->ring != NULL && rte_ring_count(w->ring) != 0)))
 		TWHEEL_STAT_ADD(w, budget_exhausted, 1);
 	return nout;
+}
+
+/*
+ * The plain functions under names of the library's own: a call through
+ * them binds inside the library, where one through the exported name
+ * would go through the PLT (the exported name may be interposed).
+ */
+extern __typeof__(twheel_sweep) twheel_sweep_internal
+	__attribute__((alias("twheel_sweep"), visibility("hidden")));
+extern __typeof__(twheel_drain) twheel_drain_internal
+	__attribute__((alias("twheel_drain"), visibility("hidden")));
+
+unsigned int
+twheel_sweep_more(struct twheel *w, uint64_t now, unsigned int budget,
+		  struct twheel_fired *out, bool *more)
+{
+	uint64_t exhausted = w->st.budget_exhausted;
+	unsigned int n = twheel_sweep_internal(w, now, budget, out);
+
+	if (more != NULL)
+		*more = w->st.budget_exhausted != exhausted;
+	return n;
+}
+
+unsigned int
+twheel_drain_more(struct twheel *w, unsigned int budget,
+		  struct twheel_fired *out, bool *more)
+{
+	uint64_t exhausted = w->st.budget_exhausted;
+	unsigned int n = twheel_drain_internal(w, budget, out);
+
+	if (more != NULL)
+		*more = w->st.budget_exhausted != exhausted;
+	return n;
 }

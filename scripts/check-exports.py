@@ -4,18 +4,20 @@
 """Check that a shared library exports exactly the functions its public
 header declares, each in the version node its tier says.
 
-  check-exports.py LIBRARY.so HEADER.h
+  check-exports.py LIBRARY.so HEADER.h [ARCHIVE.a]
 
 The header's functions (comments and preprocessor lines stripped) are of
 two tiers: those whose declaration carries __twheel_experimental belong to
 the EXPERIMENTAL node, every other one to the stable node (TWHEEL_0).
 `nm -D --defined-only --with-symbol-versions` of the library must show
-each declared function, versioned in its tier's node, and nothing else;
-`objdump -T` must show the experimental ones, and only those, in the
-section .text.experimental. Any difference fails: an export not declared
-(an internal function leaking), a declaration not exported, an export
-without a version, a marked function in TWHEEL_0 or an unmarked one in
-EXPERIMENTAL. Exit 0 when they agree."""
+each declared function, versioned in its tier's node, and nothing else.
+With the static archive of the same objects, `objdump -t` must show the
+experimental functions, and only those, in the section .text.experimental
+(the linker merges that section into .text in the shared library). Any
+difference fails: an export not declared (an internal function leaking),
+a declaration not exported, an export without a version, a marked
+function in TWHEEL_0 or an unmarked one in EXPERIMENTAL. Exit 0 when they
+agree."""
 import re
 import subprocess
 import sys
@@ -63,24 +65,25 @@ def exported(lib):
     return syms, versions
 
 
-def in_section(lib, section):
-    """Defined dynamic symbols that objdump places in section."""
-    out = subprocess.run(["objdump", "-T", lib], check=True,
+def in_section(archive, section):
+    """Global functions of the archive's objects that are in section."""
+    out = subprocess.run(["objdump", "-t", archive], check=True,
                          capture_output=True, text=True).stdout
     names = set()
     for line in out.splitlines():
+        # address, flags (g: global, F: function), section, size, name
         parts = line.split()
-        # address, flags..., section, size, [version], name
-        if section in parts and parts[-1].startswith("twheel_"):
+        if len(parts) >= 5 and parts[1] == "g" and parts[-3] == section:
             names.add(parts[-1])
     return names
 
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 4):
         print(__doc__)
         return 2
-    lib, header = sys.argv[1:]
+    lib, header = sys.argv[1:3]
+    archive = sys.argv[3] if len(sys.argv) == 4 else None
     want = declared(header)
     have, versions = exported(lib)
     ok = True
@@ -100,13 +103,14 @@ def main():
                   f" not {want[name]}")
             ok = False
     experimental = {n for n, v in want.items() if v == EXPERIMENTAL}
-    placed = in_section(lib, SECTION)
-    for name in sorted(experimental & set(have) - placed):
-        print(f"FAIL experimental {name} is not in section {SECTION}")
-        ok = False
-    for name in sorted(placed - experimental):
-        print(f"FAIL {name} is in section {SECTION} but not marked {MARKER}")
-        ok = False
+    if archive is not None:
+        placed = in_section(archive, SECTION)
+        for name in sorted(experimental - placed):
+            print(f"FAIL experimental {name} is not in section {SECTION} of {archive}")
+            ok = False
+        for name in sorted(placed - experimental):
+            print(f"FAIL {name} is in section {SECTION} but not marked {MARKER}")
+            ok = False
     print(f"{len(have)} exported, {len(want)} declared"
           f" ({len(experimental)} experimental), versions {sorted(versions)}")
     print("exports match the header" if ok else "exports differ from the header")

@@ -2,7 +2,11 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Install a build into a scratch prefix and build programs against it with
 # nothing but pkg-config, as a user would:
-#   - doc/usage.c with `pkg-config --cflags --libs libtwheel` (shared), run;
+#   - doc/usage.c with `pkg-config --cflags --libs libtwheel` (shared),
+#     warnings as errors, run;
+#   - a call of an experimental function: refused (deprecation warning as
+#     an error) unless TWHEEL_ALLOW_EXPERIMENTAL_API or DPDK's
+#     ALLOW_EXPERIMENTAL_API is defined;
 #   - app/test-twheel/install_telemetry.c the same way, and again against a
 #     prefix that holds only libtwheel.a (as -Ddefault_library=static
 #     installs it), so the linker takes from the archive only the objects
@@ -29,8 +33,35 @@ sed -i "s#^prefix=#prefix=$dest#" "$pcdir/libtwheel.pc"
 # shared
 export PKG_CONFIG_PATH=$pcdir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 export LD_LIBRARY_PATH=$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-cc -O2 -o "$dest/usage" "$src/doc/usage.c" $(pkg-config --cflags --libs libtwheel)
+cc -O2 -Wall -Wextra -Werror -o "$dest/usage" "$src/doc/usage.c" \
+	$(pkg-config --cflags --libs libtwheel)
 "$dest/usage" "${eal[@]}" --file-prefix "usage_$run_id"
+
+# the experimental tier, as a program sees it
+cat >"$dest/experimental.c" <<'EOF'
+#include <twheel.h>
+unsigned int probe(struct twheel *w, struct twheel_fired *out);
+unsigned int
+probe(struct twheel *w, struct twheel_fired *out)
+{
+	bool more;
+
+	return twheel_sweep_more(w, 0, 1, out, &more) + more;
+}
+EOF
+probe_cc() {
+	cc -c -Wall -Werror "$@" $(pkg-config --cflags libtwheel) \
+		-o "$dest/experimental.o" "$dest/experimental.c"
+}
+if probe_cc 2>"$dest/experimental.err" ||
+   ! grep -q 'deprecated' "$dest/experimental.err"; then
+	echo "experimental: a call compiled without the opt-in, or failed otherwise:" >&2
+	cat "$dest/experimental.err" >&2
+	exit 1
+fi
+probe_cc -DTWHEEL_ALLOW_EXPERIMENTAL_API
+probe_cc -DALLOW_EXPERIMENTAL_API
+echo "experimental: refused without the opt-in, built with either macro"
 cc -O2 -o "$dest/tel_shared" "$src/app/test-twheel/install_telemetry.c" \
 	$(pkg-config --cflags --libs libtwheel)
 echo -n "shared: "

@@ -583,6 +583,136 @@ test_inv4_budget_counts_revisits(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Invariant 4, the caller's side: *more of twheel_sweep_more() and
+ * twheel_drain_more() is true exactly when the call counted in
+ * budget_exhausted. more_call() checks that for every call below; the
+ * cases are the edges: a budget exactly equal to the work (false), one
+ * unit short (true), a budget spent on revisits or on ring messages that
+ * wrote no record (true, 0 records), budget 0 (false, nothing done), a
+ * drain after adoptions, and more == NULL.
+ */
+struct more_case {
+	struct twheel *w;
+	struct twheel_fired out[16];
+	bool more;
+	bool failed;
+};
+
+static unsigned int
+more_call(struct more_case *c, bool drain, uint64_t now, unsigned int budget)
+{
+	struct twheel_stats a, b;
+	unsigned int n;
+
+	twheel_stats_get(c->w, &a);
+	c->more = !drain || budget != 0;   /* a value the call must overwrite */
+	n = drain ? twheel_drain_more(c->w, budget, c->out, &c->more) :
+		twheel_sweep_more(c->w, now, budget, c->out, &c->more);
+	twheel_stats_get(c->w, &b);
+	if (c->more != (b.budget_exhausted - a.budget_exhausted == 1) ||
+	    b.budget_exhausted - a.budget_exhausted > 1) {
+		printf("%s(budget %u): more %d, budget_exhausted moved by %" PRIu64 "\n",
+		       drain ? "drain" : "sweep", budget, c->more,
+		       b.budget_exhausted - a.budget_exhausted);
+		c->failed = true;
+	}
+	return n;
+}
+
+static void
+count_adopt(void *payload __rte_unused, twheel_id_t id __rte_unused, void *arg)
+{
+	(*(unsigned int *)arg)++;
+}
+
+static int
+test_inv4_more_iff_budget_exhausted(void)
+{
+	struct twheel_config cfg;
+	struct more_case c = { .failed = false };
+	struct tw_payload p[4];
+	unsigned int adopted = 0, i, n;
+
+	twheel_config_standard(&cfg, "more", 64, SOCKET_ID_ANY);
+	cfg.slots = 8;
+	cfg.tick_cycles = 10;
+	cfg.remote_ring_size = 16;
+	cfg.deadline_fn = tw_payload_deadline;
+	cfg.adopt_fn = count_adopt;
+	cfg.adopt_arg = &adopted;
+	c.w = twheel_create(&cfg);
+	TEST_ASSERT_NOT_NULL(c.w, "create: %s", rte_strerror(rte_errno));
+	for (i = 0; i < 4; i++)
+		p[i].deadline = 15;
+
+	/* the budget exactly the work: finished, nothing left */
+	for (i = 0; i < 4; i++)
+		TEST_ASSERT(twheel_schedule(c.w, 15, &p[i]) != 0, "schedule");
+	n = more_call(&c, false, 100, 4);
+	TEST_ASSERT(n == 4 && !c.more, "exact budget: %u records, more %d", n, c.more);
+	/* one short, then the rest exactly */
+	for (i = 0; i < 4; i++)
+		TEST_ASSERT(twheel_schedule(c.w, 115, &p[i]) != 0, "schedule");
+	for (i = 0; i < 4; i++)
+		p[i].deadline = 115;
+	n = more_call(&c, false, 200, 3);
+	TEST_ASSERT(n == 3 && c.more, "short budget: %u records, more %d", n, c.more);
+	/* budget 0 does nothing and says nothing is left to do by it */
+	n = more_call(&c, false, 200, 0);
+	TEST_ASSERT(n == 0 && !c.more, "budget 0: %u records, more %d", n, c.more);
+	n = more_call(&c, false, 200, 1);
+	TEST_ASSERT(n == 1 && !c.more, "last unit: %u records, more %d", n, c.more);
+	n = more_call(&c, false, 200, 8);
+	TEST_ASSERT(n == 0 && !c.more, "idle sweep: %u records, more %d", n, c.more);
+
+	/* revisits only: the budget spent, no record, more */
+	for (i = 0; i < 4; i++) {
+		p[i].deadline = 215;
+		TEST_ASSERT(twheel_schedule(c.w, 215, &p[i]) != 0, "schedule");
+		p[i].deadline = 10000;              /* refreshed */
+	}
+	n = more_call(&c, false, 300, 2);
+	TEST_ASSERT(n == 0 && c.more, "revisits: %u records, more %d", n, c.more);
+	n = more_call(&c, false, 300, 2);
+	TEST_ASSERT(n == 0 && !c.more, "revisits done: %u records, more %d", n,
+		    c.more);
+
+	/* messages that write no record: adoptions and a stale cancel */
+	for (i = 0; i < 3; i++)
+		TEST_ASSERT_SUCCESS(twheel_remote_schedule(c.w, 5000, &p[i]), "rs");
+	TEST_ASSERT_SUCCESS(twheel_remote_cancel(c.w, UINT64_C(3) << 32), "rc");
+	n = more_call(&c, false, 300, 3);
+	TEST_ASSERT(n == 0 && c.more && adopted == 3,
+		    "messages: %u records, more %d, %u adopted", n, c.more, adopted);
+	n = more_call(&c, false, 300, 1);
+	TEST_ASSERT(n == 0 && !c.more, "last message: %u records, more %d", n,
+		    c.more);
+	/* with more == NULL the call is the plain one */
+	TEST_ASSERT_EQUAL(twheel_sweep_more(c.w, 300, 4, c.out, NULL), 0u,
+			  "sweep_more with more NULL");
+
+	/* drain: budget 0, after adoptions, exactly, and empty */
+	n = more_call(&c, true, 0, 0);
+	TEST_ASSERT(n == 0 && !c.more, "drain budget 0: %u, more %d", n, c.more);
+	TEST_ASSERT_SUCCESS(twheel_remote_schedule(c.w, 6000, &p[3]), "rs");
+	/* 4 refreshed + 3 + 1 adopted live; the ring holds one adoption */
+	n = more_call(&c, true, 0, 1);
+	TEST_ASSERT(n == 0 && c.more && adopted == 4,
+		    "drain spent on an adoption: %u records, more %d", n, c.more);
+	n = more_call(&c, true, 0, 7);
+	TEST_ASSERT(n == 7 && c.more, "drain short: %u records, more %d", n, c.more);
+	n = more_call(&c, true, 0, 1);
+	TEST_ASSERT(n == 1 && !c.more, "drain exact: %u records, more %d", n, c.more);
+	n = more_call(&c, true, 0, 4);
+	TEST_ASSERT(n == 0 && !c.more, "drain empty: %u records, more %d", n, c.more);
+	TEST_ASSERT_EQUAL(twheel_drain_more(c.w, 4, c.out, NULL), 0u,
+			  "drain_more with more NULL");
+	TEST_ASSERT(!c.failed, "more and budget_exhausted disagreed");
+	twheel_free(c.w);
+	return TEST_SUCCESS;
+}
+
 /* Invariant 7: a deadline past the span wraps and is revisited. */
 static int
 test_inv7_wrap_revisit(void)
@@ -1137,18 +1267,12 @@ test_drain(void)
 	return TEST_SUCCESS;
 }
 
-static void
-count_adopt(void *payload __rte_unused, twheel_id_t id __rte_unused, void *arg)
-{
-	(*(unsigned int *)arg)++;
-}
-
 /*
  * Drain counts remote messages against its budget as the sweep does: with
  * budget 1 a call applies one message or hands back one entry, never the
  * whole ring. A call whose budget went to messages that wrote no record
  * (adoptions, stale cancels) returns 0 and counts in budget_exhausted; the
- * loop "until it returns 0 and budget_exhausted stays" hands back everything.
+ * loop "until *more is false" hands back everything.
  */
 static int
 test_drain_budget_counts_messages(void)
@@ -1159,6 +1283,7 @@ test_drain_budget_counts_messages(void)
 	struct twheel_fired out[2];
 	struct twheel *w;
 	unsigned int adopted = 0, got = 0, calls = 0, i, n;
+	bool more;
 
 	twheel_config_standard(&cfg, "drain_msgs", 256, SOCKET_ID_ANY);
 	cfg.slots = 16;
@@ -1184,16 +1309,19 @@ test_drain_budget_counts_messages(void)
 			  "a drain that stopped at its budget was not counted");
 	do {
 		prev = st;
-		n = twheel_drain(w, 2, out);
+		n = twheel_drain_more(w, 2, out, &more);
 		twheel_stats_get(w, &st);
 		TEST_ASSERT(n <= 2, "drain budget overrun");
 		TEST_ASSERT(st.remote_cancels + st.remote_schedules +
 			    st.cancelled - prev.remote_cancels -
 			    prev.remote_schedules - prev.cancelled <= 2,
 			    "a drain with budget 2 did more than 2 units of work");
+		TEST_ASSERT(more == (st.budget_exhausted != prev.budget_exhausted),
+			    "more %d, budget_exhausted %" PRIu64 " -> %" PRIu64,
+			    more, prev.budget_exhausted, st.budget_exhausted);
 		got += n;
 		calls++;
-	} while (n != 0 || st.budget_exhausted != prev.budget_exhausted);
+	} while (more);
 	TEST_ASSERT(got == nsched && adopted == nsched && st.live == 0 &&
 		    st.remote_stale == nstale, "drained %u of %u, %u adopted, "
 		    "%" PRIu64 " live, %" PRIu64 " stale", got, nsched, adopted,
@@ -1278,6 +1406,7 @@ static struct unit_test_suite twheel_suite = {
 		TEST_CASE(test_inv3_bounded_lateness),
 		TEST_CASE(test_inv4_budget_bound_and_resume),
 		TEST_CASE(test_inv4_budget_counts_revisits),
+		TEST_CASE(test_inv4_more_iff_budget_exhausted),
 		TEST_CASE(test_inv5_stale_id_reused_slot),
 		TEST_CASE(test_inv5_id_of_another_wheel),
 		TEST_CASE(test_inv6_capacity_enospc),
