@@ -24,6 +24,32 @@
  * if that lies in the future. Extending a deadline is then a plain store in
  * the payload. Shortening one needs twheel_move().
  *
+ * Remote calls (twheel_remote_cancel(), twheel_remote_schedule()):
+ * - Producers: any thread, EAL lcore or not, the owner included, from
+ *   twheel_create() until twheel_free() is called.
+ * - Progress: lock-free and non-blocking. The ring enqueues in RTS mode
+ *   with the producers' head allowed the whole ring ahead of the tail, so
+ *   a producer never waits for another, even one pre-empted in the middle
+ *   of its enqueue; a full ring, slots reserved by such a producer
+ *   included, is -ENOBUFS with nothing enqueued (counted in
+ *   @c remote_full). The owner never waits for a producer either: it takes
+ *   what has been published.
+ * - Ordering: a call that returned 0 has published its message with a
+ *   store-release of the ring's tail, which the owner load-acquires. So
+ *   everything the producer wrote before the call (the payload's fields,
+ *   its lazy deadline) is visible to the owner when it applies the
+ *   message, in the @c adopt_fn and @c deadline_fn calls included.
+ * - Delivery: each message is applied exactly once, by the first
+ *   twheel_sweep() or twheel_drain() (or their _more variants) on the
+ *   owner that finds it published, as one unit of that call's budget, at
+ *   the start of the call; what the budget leaves waits for the next call.
+ *   Messages of one producer are applied in the order it sent them; those
+ *   of different producers in the order they reserved ring slots, with no
+ *   order against anything else the producers do.
+ * - At twheel_free() the messages still in the ring are dropped unapplied:
+ *   no record, no @c adopt_fn call, so the payloads of remote schedules
+ *   still in flight stay the producers' to free. Stop the producers first.
+ *
  * Guarantees (see doc/guide.md for the proofs and the tests that check them):
  * a Due record is never early; every scheduled entry leaves exactly once;
  * one sweep does at most @c budget units of work; a stale id, or one of
@@ -110,8 +136,11 @@ typedef uint64_t (*twheel_deadline_fn)(void *payload, void *arg);
 /**
  * Tell the owner which id a remote schedule received.
  *
- * Called on the owner lcore during twheel_sweep() when a message from
- * twheel_remote_schedule() is inserted. It must not call into the same wheel.
+ * Called on the owner lcore during the twheel_sweep() or twheel_drain()
+ * that applies a message of twheel_remote_schedule(), once the entry is in
+ * the wheel. It sees everything the producer wrote before its call (see
+ * "Remote calls" above). It must not call into the same wheel; the id may
+ * be stored (in the payload) for a later twheel_cancel() or twheel_move().
  *
  * @param payload
  *   The payload given to twheel_remote_schedule().
@@ -172,8 +201,9 @@ struct twheel *twheel_create(const struct twheel_config *cfg);
 
 /**
  * Free a wheel and all of its memory. Live entries are forgotten without a
- * record: use twheel_drain() first to get their payloads back. Messages still
- * in the remote ring are dropped too. NULL is a no-op.
+ * record: use twheel_drain_more() first to get their payloads back.
+ * Messages still in the remote ring are dropped unapplied (no record, no
+ * adopt_fn call). NULL is a no-op.
  *
  * No other thread may use the wheel, including its remote functions, once
  * this is called.
@@ -444,27 +474,34 @@ unsigned int twheel_drain_more(struct twheel *w, unsigned int budget,
 
 /**
  * Ask the owner to cancel an entry. Any lcore or thread; lock-free and
- * non-blocking: a producer never waits for another, even one stopped in the
- * middle of its own enqueue (a full ring, its reserved slots included, is
- * -ENOBUFS). The owner applies it at its next sweep: a live entry is handed
- * back as TWHEEL_CANCELLED, a stale id is counted in @c remote_stale.
+ * non-blocking, with the ordering and delivery of "Remote calls" above.
+ *
+ * The owner applies the message at its next sweep or drain: a live entry
+ * is handed back as TWHEEL_CANCELLED (the owner frees its payload); an id
+ * whose entry has left, in that race with its deadline too, or one never
+ * valid is counted in @c remote_stale and changes nothing. The call does
+ * not wait for that.
  *
  * @param w
  *   The wheel.
  * @param id
  *   The entry's id.
  * @return
- *   0 once the message is in the ring; -ENOBUFS if the ring is full
- *   (nothing was enqueued); -ENOTSUP if the wheel has no ring.
+ *   0 once the message is published; -ENOBUFS if the ring is full, its
+ *   reserved slots included (nothing was enqueued, @c remote_full counts
+ *   it); -ENOTSUP if the wheel has no ring. rte_errno is left alone.
  */
 int twheel_remote_cancel(struct twheel *w, twheel_id_t id);
 
 /**
  * Ask the owner to schedule an entry. Any lcore or thread; lock-free and
- * non-blocking, as twheel_remote_cancel(). At its next sweep the owner
- * inserts it and calls
+ * non-blocking, with the ordering and delivery of "Remote calls" above.
+ *
+ * At its next sweep or drain the owner inserts the entry and calls
  * @c adopt_fn with the new id, or, if the wheel is full, hands the payload
- * back as TWHEEL_REJECTED.
+ * back as TWHEEL_REJECTED. Once the call returned 0 the payload is the
+ * owner's side: change it (its lazy deadline included) only in step with
+ * the owner.
  *
  * @param w
  *   The wheel.
@@ -473,7 +510,8 @@ int twheel_remote_cancel(struct twheel *w, twheel_id_t id);
  * @param payload
  *   The entry's payload.
  * @return
- *   0, -ENOBUFS or -ENOTSUP as for twheel_remote_cancel().
+ *   0, -ENOBUFS or -ENOTSUP as for twheel_remote_cancel(); after -ENOBUFS
+ *   the payload is still the caller's.
  */
 int twheel_remote_schedule(struct twheel *w, uint64_t deadline, void *payload);
 
