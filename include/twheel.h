@@ -564,6 +564,41 @@ struct twheel_mem_info {
 void twheel_mem_info_get(const struct twheel *w, struct twheel_mem_info *mi);
 
 /**
+ * The entry slab as DPDK sees it: the mempool that holds a wheel's entries
+ * and the size of each object in it.
+ */
+struct twheel_slab_info {
+	const char *mempool_name; /**< For rte_mempool_lookup(); valid until twheel_free(). */
+	uint32_t header_size;     /**< The mempool's object header before each entry, bytes. */
+	uint32_t entry_size;      /**< The wheel's state per entry (the mempool's element size), bytes. */
+	uint32_t trailer_size;    /**< The mempool's object trailer after each entry, bytes. */
+	uint32_t stride;          /**< From one entry to the next: header + entry + trailer, bytes. */
+	uint32_t capacity;        /**< Entries in the slab: the configured capacity. */
+};
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Describe a wheel's entry slab: the name of its rte_mempool (to find it
+ * with rte_mempool_lookup(), for rte_mempool_dump() or the /mempool
+ * telemetry) and the layout of its objects. Any thread, any time while the
+ * wheel exists. It complements twheel_mem_info_get(), whose structure is
+ * stable and keeps its layout; slab_bytes there is at least
+ * stride * capacity.
+ *
+ * @param w
+ *   The wheel.
+ * @param si
+ *   Filled with the slab's description.
+ * @return
+ *   0, or -EINVAL if @p w or @p si is NULL (then nothing is written).
+ *   rte_errno is left alone.
+ */
+__twheel_experimental
+int twheel_slab_info_get(const struct twheel *w, struct twheel_slab_info *si);
+
+/**
  * The name a wheel was created with.
  *
  * @param w

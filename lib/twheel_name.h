@@ -8,6 +8,7 @@
  * derives memzone names by appending ("MP_<pool>", "MP_<pool>_<n>",
  * "RG_<ring>"); with the length up front no two wheel names, of any
  * characters, give the same string, as "TW_x" + "_0" and "TW_x_0" would.
+ * twheel_slab_info_get() reports the mempool's name to applications.
  */
 
 #ifndef _TWHEEL_NAME_H_

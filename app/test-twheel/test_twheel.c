@@ -21,6 +21,7 @@
 #include <rte_errno.h>
 #include <rte_lcore.h>
 #include <rte_mempool.h>
+#include <rte_string_fns.h>
 
 #include <twheel.h>
 
@@ -168,11 +169,31 @@ test_create_names_never_collide(void)
 	return TEST_SUCCESS;
 }
 
+/* The name of the mempool a wheel of this name gets, asked of one. */
+static int
+slab_mempool_name(const char *name, char *buf, size_t size)
+{
+	struct twheel *w = tw_make(name, 16, 8, 10, false);
+	struct twheel_slab_info si;
+	int ret;
+
+	if (w == NULL)
+		return -rte_errno;
+	ret = twheel_slab_info_get(w, &si);
+	if (ret == 0)
+		strlcpy(buf, si.mempool_name, size);
+	twheel_free(w);
+	return ret;
+}
+
 static int
 test_create_no_memory(void)
 {
+	char mp_name[RTE_MEMPOOL_NAMESIZE];
 	struct twheel *w;
 
+	TEST_ASSERT_SUCCESS(slab_mempool_name("hugecap", mp_name, sizeof(mp_name)),
+			    "slab info");
 	/* 2^30 entries would need 48 GiB: refused cleanly, name reusable */
 	rte_errno = 0;
 	w = tw_make("hugecap", TWHEEL_CAPACITY_MAX, 8, 10, false);
@@ -180,29 +201,58 @@ test_create_no_memory(void)
 		twheel_free(w);
 	TEST_ASSERT_NULL(w, "a 48 GiB wheel was created");
 	TEST_ASSERT_EQUAL(rte_errno, ENOMEM, "rte_errno %d, want ENOMEM", rte_errno);
-	TEST_ASSERT_NULL(rte_mempool_lookup("TW7_hugecap"), "mempool left behind");
+	TEST_ASSERT_NULL(rte_mempool_lookup(mp_name), "mempool %s left behind",
+			 mp_name);
 	w = tw_make("hugecap", 16, 8, 10, false);
 	TEST_ASSERT_NOT_NULL(w, "name not reusable after a failed create");
 	twheel_free(w);
 	return TEST_SUCCESS;
 }
 
+/*
+ * The slab is an rte_mempool that twheel_slab_info_get() names and
+ * describes: its objects are the entries back to back (no trailer, no
+ * padding to a cache line), within the 64-byte budget per entry, and the
+ * generic mempool API can see but not take them.
+ */
 static int
 test_mempool_slab(void)
 {
 	struct twheel *w = tw_make("slab", 100, 8, 10, false);
+	char mp_name[RTE_MEMPOOL_NAMESIZE];
+	struct twheel_slab_info si;
+	struct twheel_mem_info mi;
 	struct tw_payload p[10];
 	struct rte_mempool *mp;
 	unsigned int i;
 
 	TEST_ASSERT_NOT_NULL(w, "create: %s", rte_strerror(rte_errno));
-	mp = rte_mempool_lookup("TW4_slab");
-	TEST_ASSERT_NOT_NULL(mp, "mempool TW_slab not found");
+	TEST_ASSERT_EQUAL(twheel_slab_info_get(NULL, &si), -EINVAL, "NULL wheel");
+	TEST_ASSERT_EQUAL(twheel_slab_info_get(w, NULL), -EINVAL, "NULL info");
+	TEST_ASSERT_SUCCESS(twheel_slab_info_get(w, &si), "slab info");
+	/* the documented scheme, TW<length of the name>_<name> */
+	TEST_ASSERT(strcmp(si.mempool_name, "TW4_slab") == 0, "mempool name %s",
+		    si.mempool_name);
+	strlcpy(mp_name, si.mempool_name, sizeof(mp_name));
+	mp = rte_mempool_lookup(si.mempool_name);
+	TEST_ASSERT_NOT_NULL(mp, "mempool %s not found", si.mempool_name);
 	TEST_ASSERT_EQUAL(mp->size, 100u, "mempool size %u", mp->size);
+	TEST_ASSERT_EQUAL(si.capacity, 100u, "slab info capacity %u", si.capacity);
 	TEST_ASSERT_EQUAL(mp->cache_size, 0u, "mempool has a per-lcore cache");
-	TEST_ASSERT_EQUAL(mp->header_size + mp->elt_size + mp->trailer_size, 48u,
-			  "object takes %u bytes, want 48 (24 header + 24 entry)",
-			  mp->header_size + mp->elt_size + mp->trailer_size);
+	TEST_ASSERT(si.header_size == mp->header_size &&
+		    si.entry_size == mp->elt_size &&
+		    si.trailer_size == mp->trailer_size &&
+		    si.stride == si.header_size + si.entry_size + si.trailer_size,
+		    "slab info %u + %u + %u = %u, mempool %u + %u + %u",
+		    si.header_size, si.entry_size, si.trailer_size, si.stride,
+		    mp->header_size, mp->elt_size, mp->trailer_size);
+	TEST_ASSERT(si.trailer_size == 0 && si.stride <= 64,
+		    "object takes %u bytes (trailer %u), want the entry behind"
+		    " its header within 64", si.stride, si.trailer_size);
+	twheel_mem_info_get(w, &mi);
+	TEST_ASSERT(mi.slab_bytes >= (size_t)si.stride * si.capacity,
+		    "slab %zu bytes for %u objects of %u", mi.slab_bytes,
+		    si.capacity, si.stride);
 	TEST_ASSERT(strcmp(rte_mempool_get_ops(mp->ops_index)->name,
 			   "twheel_slab") == 0, "mempool driver is %s",
 		    rte_mempool_get_ops(mp->ops_index)->name);
@@ -228,7 +278,8 @@ test_mempool_slab(void)
 	}
 	rte_mempool_audit(mp);
 	twheel_free(w);
-	TEST_ASSERT_NULL(rte_mempool_lookup("TW4_slab"), "mempool not freed");
+	TEST_ASSERT_NULL(rte_mempool_lookup(mp_name), "mempool %s not freed",
+			 mp_name);
 	return TEST_SUCCESS;
 }
 
@@ -1336,12 +1387,15 @@ static int
 test_mem_info(void)
 {
 	struct twheel *w = tw_make("meminfo", 1000, 64, 10, false);
+	struct twheel_slab_info si;
 	struct twheel_mem_info mi;
 
 	TEST_ASSERT_NOT_NULL(w, "create");
 	twheel_mem_info_get(w, &mi);
+	TEST_ASSERT_SUCCESS(twheel_slab_info_get(w, &si), "slab info");
 	TEST_ASSERT_EQUAL(mi.capacity, 1000u, "capacity");
-	TEST_ASSERT(mi.slab_bytes >= 1000u * 48, "slab %zu", mi.slab_bytes);
+	TEST_ASSERT(mi.slab_bytes >= 1000u * (size_t)si.stride, "slab %zu",
+		    mi.slab_bytes);
 	TEST_ASSERT(mi.bucket_bytes > 0 && mi.ring_bytes == 0, "bucket/ring bytes");
 	TEST_ASSERT_EQUAL(mi.total_bytes, mi.slab_bytes + mi.bucket_bytes +
 			  mi.ring_bytes + mi.wheel_bytes, "total");
