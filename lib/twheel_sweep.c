@@ -54,9 +54,9 @@
  * Re-basing: when now goes back by more than a rotation (from the latest
  * now, w->now), waiting for time to catch up would hold every entry filed
  * meanwhile at the cursor, far ahead: after one sweep at UINT64_MAX every
- * later entry sat in the end-of-time bucket and was revisited at every
- * sweep. Instead the sweep takes now as the wheel's time (w->now) and moves
- * the cursor back to tick(now). Nothing is lost: every entry is in a list,
+ * later entry would sit in the end-of-time bucket and be revisited at
+ * every sweep. Instead the sweep takes now as the wheel's time (w->now) and
+ * moves the cursor back to tick(now). Nothing is lost: every entry is in a list,
  * and the cursor reaches every bucket within a rotation; nothing fires
  * early, as ever; an entry filed before at a tick the cursor had passed
  * waits at most a rotation, and what is filed afterwards is on time. A

@@ -2,6 +2,12 @@
  * Copyright(c) 2026 The twheel authors
  */
 
+/*
+ * Helpers shared by the test files (test_twheel_util.h): a lazy payload,
+ * small wheels without a ring, a sweep that runs a wheel up to now, and a
+ * view of the DPDK and libc heaps for the tests that prove no allocation.
+ */
+
 #include <malloc.h>
 #include <string.h>
 
