@@ -82,8 +82,9 @@ extern "C" {
  * deprecation warning unless the program defines, before including this
  * header, TWHEEL_ALLOW_EXPERIMENTAL_API (twheel's experimental functions)
  * or DPDK's ALLOW_EXPERIMENTAL_API (every library's, twheel's included).
- * The functions live in the section .text.experimental, so a binary's use
- * of them can be found.
+ * A program linked to the shared library names the EXPERIMENTAL version
+ * for each one it calls (objdump -T shows them); in the library's objects
+ * they are in the section .text.experimental.
  */
 #if defined(TWHEEL_ALLOW_EXPERIMENTAL_API) || defined(ALLOW_EXPERIMENTAL_API)
 #define __twheel_experimental \
