@@ -388,9 +388,9 @@ unsigned int twheel_sweep(struct twheel *w, uint64_t now, unsigned int budget,
  * everything due at @p now, also when that took exactly @p budget units
  * of work, and when @p budget is 0 (such a call does nothing). A call can
  * spend its budget on ring messages that write no record (an adoption, a
- * cancel of an entry already gone): it returns 0 and sets @p *more to true.
- * So "sweep while @p *more" runs the wheel up to @p now without a
- * twheel_stats_get() around each call.
+ * cancel of an entry already gone) and return 0 with work left, so "until
+ * it returns 0" is not the test: "sweep while @p *more" runs the wheel up
+ * to @p now, without a twheel_stats_get() around each call.
  *
  * The call has no error: it returns a count and leaves rte_errno alone.
  *
@@ -452,9 +452,10 @@ unsigned int twheel_drain(struct twheel *w, unsigned int budget,
  * entry or the remote ring a published message. It is false when the
  * wheel is empty and the ring was empty when the call looked at it last,
  * and when @p budget is 0. A call that spent its budget on adoptions or
- * stale cancels returns 0 with @p *more true. So "drain while @p *more"
- * empties the wheel; messages that producers publish after the last call
- * stay in the ring (stop the producers first at shutdown).
+ * stale cancels returns 0 whether or not work is left, so "drain while
+ * @p *more" is the loop that empties the wheel; messages that producers
+ * publish after the last call stay in the ring (stop the producers first
+ * at shutdown).
  *
  * The call has no error: it returns a count and leaves rte_errno alone.
  *

@@ -640,8 +640,9 @@ test_inv4_budget_counts_revisits(void)
  * budget_exhausted. more_call() checks that for every call below; the
  * cases are the edges: a budget exactly equal to the work (false), one
  * unit short (true), a budget spent on revisits or on ring messages that
- * wrote no record (true, 0 records), budget 0 (false, nothing done), a
- * drain after adoptions, and more == NULL.
+ * wrote no record (0 records; true while work is left, false after the
+ * last), budget 0 (false, nothing done), a drain after adoptions, and
+ * more == NULL.
  */
 struct more_case {
 	struct twheel *w;
@@ -757,6 +758,12 @@ test_inv4_more_iff_budget_exhausted(void)
 	TEST_ASSERT(n == 1 && !c.more, "drain exact: %u records, more %d", n, c.more);
 	n = more_call(&c, true, 0, 4);
 	TEST_ASSERT(n == 0 && !c.more, "drain empty: %u records, more %d", n, c.more);
+	/* the budget spent on stale cancels, nothing left after them */
+	for (i = 0; i < 2; i++)
+		TEST_ASSERT_SUCCESS(twheel_remote_cancel(c.w, UINT64_C(5) << 32), "rc");
+	n = more_call(&c, true, 0, 2);
+	TEST_ASSERT(n == 0 && !c.more, "drain of stale cancels: %u records, more %d",
+		    n, c.more);
 	TEST_ASSERT_EQUAL(twheel_drain_more(c.w, 4, c.out, NULL), 0u,
 			  "drain_more with more NULL");
 	TEST_ASSERT(!c.failed, "more and budget_exhausted disagreed");
