@@ -24,10 +24,40 @@
  * if that lies in the future. Extending a deadline is then a plain store in
  * the payload. Shortening one needs twheel_move().
  *
+ * Remote calls (twheel_remote_cancel(), twheel_remote_schedule()):
+ * - Producers: any thread, EAL lcore or not, the owner included, from
+ *   twheel_create() until twheel_free() is called.
+ * - Progress: lock-free and non-blocking. The ring enqueues in RTS mode
+ *   with the producers' head allowed the whole ring ahead of the tail, so
+ *   a producer never waits for another, even one pre-empted in the middle
+ *   of its enqueue; a full ring, slots reserved by such a producer
+ *   included, is -ENOBUFS with nothing enqueued (counted in
+ *   @c remote_full). The owner never waits for a producer either: it takes
+ *   what has been published.
+ * - Ordering: a call that returned 0 has published its message with a
+ *   store-release of the ring's tail, which the owner load-acquires. So
+ *   everything the producer wrote before the call (the payload's fields,
+ *   its lazy deadline) is visible to the owner when it applies the
+ *   message, in the @c adopt_fn and @c deadline_fn calls included.
+ * - Delivery: each message is applied exactly once, by the first
+ *   twheel_sweep() or twheel_drain() (or their _more variants) on the
+ *   owner that finds it published, as one unit of that call's budget, at
+ *   the start of the call; what the budget leaves waits for the next call.
+ *   Messages of one producer are applied in the order it sent them; those
+ *   of different producers in the order they reserved ring slots, with no
+ *   order against anything else the producers do.
+ * - At twheel_free() the messages still in the ring are dropped unapplied:
+ *   no record, no @c adopt_fn call, so the payloads of remote schedules
+ *   still in flight stay the producers' to free. Stop the producers first.
+ *
  * Guarantees (see doc/guide.md for the proofs and the tests that check them):
  * a Due record is never early; every scheduled entry leaves exactly once;
  * one sweep does at most @c budget units of work; a stale id, or one of
  * another wheel, is inert.
+ *
+ * API tiers: the functions marked __twheel_experimental are the
+ * experimental tier (see there); every other function is stable, versioned
+ * TWHEEL_0, and keeps its signature and ABI.
  *
  * Errors, as in DPDK's rte_ring: a function that returns a pointer or an id
  * returns NULL or TWHEEL_ID_INVALID on failure and sets rte_errno; one that
@@ -36,11 +66,33 @@
  * each element's int result in their @c rc array.
  */
 
-#include <stdint.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+/**
+ * Marks a function of the experimental tier, as DPDK's __rte_experimental
+ * does: its name, signature or behaviour may still change in a later
+ * release, and the shared library versions it in the EXPERIMENTAL node
+ * rather than in the stable TWHEEL_0. A call to one compiles with a
+ * deprecation warning unless the program defines, before including this
+ * header, TWHEEL_ALLOW_EXPERIMENTAL_API (twheel's experimental functions)
+ * or DPDK's ALLOW_EXPERIMENTAL_API (every library's, twheel's included).
+ * A program linked to the shared library names the EXPERIMENTAL version
+ * for each one it calls (objdump -T shows them); in the library's objects
+ * they are in the section .text.experimental.
+ */
+#if defined(TWHEEL_ALLOW_EXPERIMENTAL_API) || defined(ALLOW_EXPERIMENTAL_API)
+#define __twheel_experimental \
+	__attribute__((section(".text.experimental")))
+#else
+#define __twheel_experimental \
+	__attribute__((deprecated("twheel experimental API: define TWHEEL_ALLOW_EXPERIMENTAL_API to use it"), \
+		       section(".text.experimental")))
 #endif
 
 /** Opaque wheel, one per owner lcore. */
@@ -85,8 +137,11 @@ typedef uint64_t (*twheel_deadline_fn)(void *payload, void *arg);
 /**
  * Tell the owner which id a remote schedule received.
  *
- * Called on the owner lcore during twheel_sweep() when a message from
- * twheel_remote_schedule() is inserted. It must not call into the same wheel.
+ * Called on the owner lcore during the twheel_sweep() or twheel_drain()
+ * that applies a message of twheel_remote_schedule(), once the entry is in
+ * the wheel. It sees everything the producer wrote before its call (see
+ * "Remote calls" above). It must not call into the same wheel; the id may
+ * be stored (in the payload) for a later twheel_cancel() or twheel_move().
  *
  * @param payload
  *   The payload given to twheel_remote_schedule().
@@ -147,8 +202,9 @@ struct twheel *twheel_create(const struct twheel_config *cfg);
 
 /**
  * Free a wheel and all of its memory. Live entries are forgotten without a
- * record: use twheel_drain() first to get their payloads back. Messages still
- * in the remote ring are dropped too. NULL is a no-op.
+ * record: use twheel_drain_more() first to get their payloads back.
+ * Messages still in the remote ring are dropped unapplied (no record, no
+ * adopt_fn call). NULL is a no-op.
  *
  * No other thread may use the wheel, including its remote functions, once
  * this is called.
@@ -298,6 +354,9 @@ struct twheel_fired {
  * over every bucket examines each waiting entry once or twice (within the
  * budget, over as many calls as it takes).
  *
+ * A sweep that stops at its budget with work left counts in
+ * @c budget_exhausted; twheel_sweep_more() also tells the caller.
+ *
  * @param w
  *   The wheel.
  * @param now
@@ -313,6 +372,47 @@ unsigned int twheel_sweep(struct twheel *w, uint64_t now, unsigned int budget,
 			  struct twheel_fired *out);
 
 /**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * twheel_sweep(), and whether it stopped at its budget with work left.
+ * Owner lcore only, like twheel_sweep(), whose work, records and
+ * statistics it has in every respect; as rte_ring_dequeue_burst() reports
+ * @c available, it adds the answer to "is there more?".
+ *
+ * @p *more is true exactly when this call counted in @c budget_exhausted:
+ * it used its whole budget and something it would have done at @p now is
+ * still left (an entry of an elapsed tick not yet examined, the rest of a
+ * bucket it stopped in, a message published in the remote ring), so a
+ * call at the same @p now would do more. It is false when the call did
+ * everything due at @p now, also when that took exactly @p budget units
+ * of work, and when @p budget is 0 (such a call does nothing). A call can
+ * spend its budget on ring messages that write no record (an adoption, a
+ * cancel of an entry already gone) and return 0 with work left, so "until
+ * it returns 0" is not the test: "sweep while @p *more" runs the wheel up
+ * to @p now, without a twheel_stats_get() around each call.
+ *
+ * The call has no error: it returns a count and leaves rte_errno alone.
+ *
+ * @param w
+ *   The wheel.
+ * @param now
+ *   Current time in TSC cycles.
+ * @param budget
+ *   Units of work at most; 0 does nothing.
+ * @param out
+ *   Room for @p budget records.
+ * @param more
+ *   If not NULL, set as above; with NULL the call is twheel_sweep().
+ * @return
+ *   Records written to @p out, at most @p budget.
+ */
+__twheel_experimental
+unsigned int twheel_sweep_more(struct twheel *w, uint64_t now,
+			       unsigned int budget, struct twheel_fired *out,
+			       bool *more);
+
+/**
  * Hand back every live entry as TWHEEL_CANCELLED, for shutdown and port
  * reset. Owner lcore only.
  *
@@ -322,9 +422,10 @@ unsigned int twheel_sweep(struct twheel *w, uint64_t now, unsigned int budget,
  * record (an adoption, whose entry a later call hands back, or a cancel of
  * an entry already gone), so a call can spend its budget and return 0 with
  * work left; such a call, like any drain that stops at its budget with
- * something left, is counted in @c budget_exhausted. So drain until a call
- * returns 0 without @c budget_exhausted moving (twheel_stats_get()); with a
- * budget larger than the messages in the ring, until it returns 0.
+ * something left, is counted in @c budget_exhausted. To empty a wheel,
+ * call twheel_drain_more() until it sets @c *more to false; with a budget
+ * larger than the messages in the ring, calling this until it returns 0
+ * does the same.
  *
  * @param w
  *   The wheel.
@@ -339,28 +440,70 @@ unsigned int twheel_drain(struct twheel *w, unsigned int budget,
 			  struct twheel_fired *out);
 
 /**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * twheel_drain(), and whether it stopped at its budget with work left.
+ * Owner lcore only, like twheel_drain(), whose work, records and
+ * statistics it has in every respect.
+ *
+ * @p *more is true exactly when this call counted in @c budget_exhausted:
+ * it used its whole budget and, when it finished, the wheel still held an
+ * entry or the remote ring a published message. It is false when the
+ * wheel is empty and the ring was empty when the call looked at it last,
+ * and when @p budget is 0. A call that spent its budget on adoptions or
+ * stale cancels returns 0 whether or not work is left, so "drain while
+ * @p *more" is the loop that empties the wheel; messages that producers
+ * publish after the last call stay in the ring (stop the producers first
+ * at shutdown).
+ *
+ * The call has no error: it returns a count and leaves rte_errno alone.
+ *
+ * @param w
+ *   The wheel.
+ * @param budget
+ *   Units of work at most; 0 does nothing.
+ * @param out
+ *   Room for @p budget records.
+ * @param more
+ *   If not NULL, set as above; with NULL the call is twheel_drain().
+ * @return
+ *   Records written to @p out, at most @p budget.
+ */
+__twheel_experimental
+unsigned int twheel_drain_more(struct twheel *w, unsigned int budget,
+			       struct twheel_fired *out, bool *more);
+
+/**
  * Ask the owner to cancel an entry. Any lcore or thread; lock-free and
- * non-blocking: a producer never waits for another, even one stopped in the
- * middle of its own enqueue (a full ring, its reserved slots included, is
- * -ENOBUFS). The owner applies it at its next sweep: a live entry is handed
- * back as TWHEEL_CANCELLED, a stale id is counted in @c remote_stale.
+ * non-blocking, with the ordering and delivery of "Remote calls" above.
+ *
+ * The owner applies the message at its next sweep or drain: a live entry
+ * is handed back as TWHEEL_CANCELLED (the owner frees its payload); an id
+ * whose entry has left, in that race with its deadline too, or one never
+ * valid is counted in @c remote_stale and changes nothing. The call does
+ * not wait for that.
  *
  * @param w
  *   The wheel.
  * @param id
  *   The entry's id.
  * @return
- *   0 once the message is in the ring; -ENOBUFS if the ring is full
- *   (nothing was enqueued); -ENOTSUP if the wheel has no ring.
+ *   0 once the message is published; -ENOBUFS if the ring is full, its
+ *   reserved slots included (nothing was enqueued, @c remote_full counts
+ *   it); -ENOTSUP if the wheel has no ring. rte_errno is left alone.
  */
 int twheel_remote_cancel(struct twheel *w, twheel_id_t id);
 
 /**
  * Ask the owner to schedule an entry. Any lcore or thread; lock-free and
- * non-blocking, as twheel_remote_cancel(). At its next sweep the owner
- * inserts it and calls
+ * non-blocking, with the ordering and delivery of "Remote calls" above.
+ *
+ * At its next sweep or drain the owner inserts the entry and calls
  * @c adopt_fn with the new id, or, if the wheel is full, hands the payload
- * back as TWHEEL_REJECTED.
+ * back as TWHEEL_REJECTED. Once the call returned 0 the payload is the
+ * owner's side: change it (its lazy deadline included) only in step with
+ * the owner.
  *
  * @param w
  *   The wheel.
@@ -369,7 +512,8 @@ int twheel_remote_cancel(struct twheel *w, twheel_id_t id);
  * @param payload
  *   The entry's payload.
  * @return
- *   0, -ENOBUFS or -ENOTSUP as for twheel_remote_cancel().
+ *   0, -ENOBUFS or -ENOTSUP as for twheel_remote_cancel(); after -ENOBUFS
+ *   the payload is still the caller's.
  */
 int twheel_remote_schedule(struct twheel *w, uint64_t deadline, void *payload);
 
@@ -386,7 +530,7 @@ struct twheel_stats {
 	uint64_t remote_full;      /**< Remote calls that returned -ENOBUFS. */
 	uint64_t rejected;         /**< TWHEEL_REJECTED records. */
 	uint64_t sweeps;           /**< Calls to twheel_sweep(). */
-	uint64_t budget_exhausted; /**< Sweeps and drains that stopped at the budget with work left. */
+	uint64_t budget_exhausted; /**< Sweeps and drains that stopped at the budget with work left (the calls whose *more the _more variants set). */
 	uint64_t max_lag_cycles;   /**< Largest (now - deadline) of a Due record. */
 };
 
@@ -420,6 +564,41 @@ struct twheel_mem_info {
  *   Filled with the sizes.
  */
 void twheel_mem_info_get(const struct twheel *w, struct twheel_mem_info *mi);
+
+/**
+ * The entry slab as DPDK sees it: the mempool that holds a wheel's entries
+ * and the size of each object in it.
+ */
+struct twheel_slab_info {
+	const char *mempool_name; /**< For rte_mempool_lookup(); valid until twheel_free(). */
+	uint32_t header_size;     /**< The mempool's object header before each entry, bytes. */
+	uint32_t entry_size;      /**< The wheel's state per entry (the mempool's element size), bytes. */
+	uint32_t trailer_size;    /**< The mempool's object trailer after each entry, bytes. */
+	uint32_t stride;          /**< From one entry to the next: header + entry + trailer, bytes. */
+	uint32_t capacity;        /**< Entries in the slab: the configured capacity. */
+};
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Describe a wheel's entry slab: the name of its rte_mempool (to find it
+ * with rte_mempool_lookup(), for rte_mempool_dump() or the /mempool
+ * telemetry) and the layout of its objects. Any thread, any time while the
+ * wheel exists. It complements twheel_mem_info_get(), whose structure is
+ * stable and keeps its layout; slab_bytes there is at least
+ * stride * capacity.
+ *
+ * @param w
+ *   The wheel.
+ * @param si
+ *   Filled with the slab's description.
+ * @return
+ *   0, or -EINVAL if @p w or @p si is NULL (then nothing is written).
+ *   rte_errno is left alone.
+ */
+__twheel_experimental
+int twheel_slab_info_get(const struct twheel *w, struct twheel_slab_info *si);
 
 /**
  * The name a wheel was created with.

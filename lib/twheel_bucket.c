@@ -49,8 +49,8 @@
 #include <rte_malloc.h>
 #include <rte_prefetch.h>
 
-#include "twheel_private.h"
 #include "twheel_bucket.h"
+#include "twheel_layout.h"
 
 int
 twheel_lists_init(struct twheel *w)

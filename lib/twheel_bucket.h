@@ -3,19 +3,74 @@
  */
 
 /*
- * The O(1) list operations of twheel_bucket.c, inline for the schedule,
- * cancel and sweep paths: the chunk pool, the occupancy bitmap, insert and
- * remove. See twheel_bucket.c for the layout. The slab's free stack, kept
- * in chunks of the same pool, is twheel_slab.h's.
+ * Lists and buckets as the rest of the library sees them: where a
+ * deadline is filed, and the O(1) list operations, inline for the
+ * schedule, cancel and sweep paths (the chunk pool, the occupancy bitmap,
+ * insert and remove). twheel_bucket.c has the layout, its allocation and
+ * the bucket search. The slab's free stack, kept in chunks of the same
+ * pool, is twheel_slab.h's.
  */
 
 #ifndef _TWHEEL_BUCKET_H_
 #define _TWHEEL_BUCKET_H_
 
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_branch_prediction.h>
 #include <rte_debug.h>
 #include <rte_prefetch.h>
 
-#include "twheel_private.h"
+#include "twheel_layout.h"
+#include "twheel_time.h"
+
+/* Made and released with the wheel (twheel_bucket.c). */
+int twheel_lists_init(struct twheel *w);
+void twheel_lists_free(struct twheel *w);
+
+/* Swap a bucket's list with the empty pending list (twheel_bucket.c). */
+void twheel_bucket_detach(struct twheel *w, uint32_t bucket);
+/*
+ * Offset of the first non-empty bucket among ticks from_tick .. from_tick
+ * + count - 1 (count <= slots), or -1 (twheel_bucket.c).
+ */
+int64_t twheel_bucket_find(const struct twheel *w, uint64_t from_tick,
+			   uint64_t count);
+
+static inline bool
+twheel_list_empty(const struct twheel *w, uint32_t list)
+{
+	return w->lists[list].head == TWHEEL_NIL;
+}
+
+/*
+ * The bucket list for deadline d: its tick's bucket, but never a tick the
+ * cursor has passed (those go to the cursor's bucket, at most one tick
+ * late). At the end of time (cursor == end_tick) that is end_tick's bucket,
+ * which every sweep then examines once.
+ */
+static inline uint32_t
+twheel_bucket_list_for(const struct twheel *w, uint64_t d)
+{
+	uint64_t t = twheel_tick(w, d);
+
+	if (t < w->cursor)
+		t = w->cursor;
+	return w->bucket_list[t & w->mask];
+}
+
+/*
+ * The list a newly set deadline d belongs in: at or before the latest
+ * sweep's now it is overdue and goes to pending, which the next sweep
+ * examines first; otherwise its bucket.
+ */
+static inline uint32_t
+twheel_list_for(const struct twheel *w, uint64_t d)
+{
+	if (d <= w->now)
+		return w->pending;
+	return twheel_bucket_list_for(w, d);
+}
 
 /*
  * Chunks leave the pool in the order they came back, which after a sweep

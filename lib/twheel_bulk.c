@@ -54,8 +54,9 @@
 #include <rte_common.h>
 #include <rte_prefetch.h>
 
-#include "twheel_private.h"
 #include "twheel_bucket.h"
+#include "twheel_id.h"
+#include "twheel_layout.h"
 #include "twheel_slab.h"
 
 /* The burst is walked in groups small enough for the lines to stay in L1. */

@@ -32,8 +32,15 @@
 #include <rte_memory.h>
 #include <rte_mempool.h>
 
-#include "twheel_private.h"
+#include "twheel_atomic.h"
+#include "twheel_bucket.h"
+#include "twheel_layout.h"
+#include "twheel_log.h"
+#include "twheel_name.h"
+#include "twheel_registry.h"
+#include "twheel_remote.h"
 #include "twheel_slab.h"
+#include "twheel_time.h"
 
 RTE_LOG_REGISTER(twheel_logtype, lib.twheel, INFO);
 
@@ -110,7 +117,7 @@ config_check(const struct twheel_config *cfg)
 }
 
 /*
- * Id salts: even, so generations keep their parity (twheel_private.h), and
+ * Id salts: even, so generations keep their parity (twheel_id.h), and
  * different for every wheel this process creates: 2 * (base + k * 2^32/phi)
  * for the k-th wheel. Two wheels' ids only meet where the generations of
  * one slot differ by exactly the salts' difference; the golden-ratio step

@@ -5,13 +5,9 @@
 /*
  * The owner's O(1) operations: schedule, cancel, move.
  *
- * An id is ((generation + salt) << 32 | slab index). A live entry's
- * generation is odd; releasing the slot makes it even and the next
- * allocation odd again, so an id goes stale the moment its entry leaves and
- * stays stale when the slot is reused (until the 32-bit generation wraps
- * after 2^31 reuses of that one slot). The wheel's salt makes ids of
- * different wheels differ (twheel_private.h). Every operation on an id
- * starts with that check.
+ * Every operation on an id starts with the id check (twheel_id.h): the
+ * generation and the wheel's salt in the id must match the entry's, so a
+ * stale id, or one of another wheel, changes nothing.
  *
  * Where an entry is filed is decided by twheel_list_for(): a deadline at or
  * before the latest sweep's now goes to the pending list and fires at the
@@ -34,8 +30,10 @@
 #include <rte_common.h>
 #include <rte_errno.h>
 
-#include "twheel_private.h"
 #include "twheel_bucket.h"
+#include "twheel_id.h"
+#include "twheel_layout.h"
+#include "twheel_ops.h"
 #include "twheel_slab.h"
 
 /* Insert a new entry: its id, or TWHEEL_ID_INVALID when the slab is full. */

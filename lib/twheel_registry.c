@@ -15,7 +15,8 @@
 
 #include <rte_spinlock.h>
 
-#include "twheel_private.h"
+#include "twheel_layout.h"
+#include "twheel_registry.h"
 
 static TAILQ_HEAD(, twheel) registry = TAILQ_HEAD_INITIALIZER(registry);
 static rte_spinlock_t registry_lock = RTE_SPINLOCK_INITIALIZER;

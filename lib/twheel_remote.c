@@ -8,8 +8,10 @@
  *
  * Only the owner changes the wheel. Any other thread (EAL lcore or not)
  * enqueues a fixed-size message and returns; the owner applies the messages
- * at the start of its next sweep, inside the sweep's budget. A full ring is
- * reported to the producer as -ENOBUFS with nothing enqueued, and counted.
+ * at the start of its next sweep or drain, inside that call's budget. A
+ * full ring is reported to the producer as -ENOBUFS with nothing enqueued,
+ * and counted. The guarantees a producer gets are stated in twheel.h
+ * ("Remote calls"); this is how the ring gives them.
  *
  * Sync mode: producers enqueue in RTS (relaxed tail sync) mode. In the
  * default MP mode a producer that is pre-empted between reserving its slot
@@ -17,19 +19,20 @@
  * with RTS the others complete and only the publication of the tail waits
  * for the slow one. RTS bounds how far producers' heads may run ahead of the
  * published tail (capacity / 8 by default, 0 for rings under 8 messages),
- * and a producer past that bound spins: the bound is set to the ring's
- * capacity, which the heads can never exceed, so no producer ever waits:
- * it enqueues or, the ring full (slots reserved by a stalled producer
- * included), gets -ENOBUFS. The consumer never waits either: it takes what
- * has been published. HTS would serialise producers completely and is the
- * worst of the three for pre-emption.
+ * and a producer past that bound spins: twheel_remote_init() sets the bound
+ * to the ring's capacity, which the heads can never exceed, so no producer
+ * ever waits: it enqueues or, the ring full (slots reserved by a stalled
+ * producer included), gets -ENOBUFS. The consumer never waits either: it
+ * takes what has been published. HTS would serialise producers completely
+ * and is the worst of the three for pre-emption.
  *
  * Ordering: the ring's tail store has release semantics and the consumer's
- * load of it acquire semantics, so the owner sees a message's contents once
- * it sees the message. Messages from one producer are applied in the order
- * that producer enqueued them; messages of different producers in the order
- * they reserved ring slots. A message is applied at the first sweep that
- * finds it published.
+ * load of it acquire semantics, so the owner sees a message's contents, and
+ * what the producer wrote before it, once it sees the message. Messages from
+ * one producer are applied in the order that producer enqueued them;
+ * messages of different producers in the order they reserved ring slots. A
+ * message is applied at the first sweep or drain that finds it published.
+ * At twheel_free() the ring goes with what it holds, unapplied.
  */
 
 #include <errno.h>
@@ -40,7 +43,13 @@
 #include <rte_ring.h>
 #include <rte_ring_elem.h>
 
-#include "twheel_private.h"
+#include "twheel_atomic.h"
+#include "twheel_id.h"
+#include "twheel_layout.h"
+#include "twheel_log.h"
+#include "twheel_name.h"
+#include "twheel_ops.h"
+#include "twheel_remote.h"
 #include "twheel_slab.h"
 
 enum twheel_msg_type {
@@ -101,8 +110,9 @@ twheel_remote_init(struct twheel *w, uint32_t ring_size)
 	/*
 	 * A producer's head may run ahead of the published tail by the whole
 	 * ring: it then never waits for a slower producer, and a full ring
-	 * (reserved slots included) is -ENOBUFS. RTS's default, capacity / 8
-	 * (0 below 8), made producers spin behind a pre-empted one.
+	 * (reserved slots included) is -ENOBUFS. Under RTS's default bound,
+	 * capacity / 8 (0 below 8), producers would spin behind a pre-empted
+	 * one.
 	 */
 	return rte_ring_set_prod_htd_max(w->ring, rte_ring_get_capacity(w->ring));
 }

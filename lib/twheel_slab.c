@@ -37,7 +37,8 @@
 #include <rte_malloc.h>
 #include <rte_mempool.h>
 
-#include "twheel_private.h"
+#include "twheel_atomic.h"
+#include "twheel_layout.h"
 #include "twheel_slab.h"
 
 const char twheel_slab_ops_name[] = "twheel_slab";

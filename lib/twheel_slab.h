@@ -18,10 +18,23 @@
 #ifndef _TWHEEL_SLAB_H_
 #define _TWHEEL_SLAB_H_
 
-#include <rte_prefetch.h>
+#include <stdint.h>
 
-#include "twheel_private.h"
+#include <rte_branch_prediction.h>
+#include <rte_common.h>
+#include <rte_prefetch.h>
+#include <rte_reciprocal.h>
+
+#include "twheel.h"
 #include "twheel_bucket.h"
+#include "twheel_id.h"
+#include "twheel_layout.h"
+#include "twheel_time.h"
+
+/* The mempool driver's name, registered when the library loads. */
+extern const char twheel_slab_ops_name[];
+/* 0 once the driver is registered, -ENOTSUP if registration failed. */
+int twheel_slab_ops_ready(void);
 
 /* The slab, the mempool ops' private data (twheel_slab.c). */
 struct twheel_slab {

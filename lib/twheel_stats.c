@@ -11,11 +11,20 @@
  * but the counters are not a snapshot of one instant: live may be read
  * before and scheduled after the same schedule call. remote_full is the
  * one counter producers write, with an atomic add, on its own cache line.
+ *
+ * The memory figures are read from what twheel_create() made: the entry
+ * mempool's memory chunks and object sizes, the bucket structures' sizes
+ * as allocated, the ring's size as DPDK computes it.
  */
+
+#include <errno.h>
+#include <stddef.h>
 
 #include <rte_mempool.h>
 
-#include "twheel_private.h"
+#include "twheel_atomic.h"
+#include "twheel_layout.h"
+#include "twheel_remote.h"
 
 #define LOAD(f) twheel_atomic_load(&w->st.f)
 
@@ -57,4 +66,18 @@ twheel_mem_info_get(const struct twheel *w, struct twheel_mem_info *mi)
 	mi->total_bytes = mi->slab_bytes + mi->bucket_bytes + mi->ring_bytes +
 		mi->wheel_bytes;
 	mi->capacity = w->capacity;
+}
+
+int
+twheel_slab_info_get(const struct twheel *w, struct twheel_slab_info *si)
+{
+	if (w == NULL || si == NULL)
+		return -EINVAL;
+	si->mempool_name = w->mp->name;
+	si->header_size = w->mp->header_size;
+	si->entry_size = w->mp->elt_size;
+	si->trailer_size = w->mp->trailer_size;
+	si->stride = w->stride;
+	si->capacity = w->mp->size;
+	return 0;
 }

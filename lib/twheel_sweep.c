@@ -27,7 +27,17 @@
  * the bucket of d, or the cursor's bucket if d's tick was already passed (a
  * revisit). Every message and every entry examined is one unit of work;
  * the sweep stops when the budget is spent, and since the detached bucket
- * stays in pending, the next sweep resumes exactly there.
+ * stays in pending, the next sweep resumes exactly there. A sweep that
+ * spent its whole budget asks, read-only, whether anything is left at this
+ * now (pending entries, published messages, an elapsed bucket not yet
+ * detached: work_left()), and counts budget_exhausted if so.
+ *
+ * "Is work left?" for the caller: twheel_sweep_more() and
+ * twheel_drain_more() call the plain functions (through hidden aliases, so
+ * the call is direct in the shared library too) and report whether the
+ * call counted budget_exhausted. The owner is the counter's only writer,
+ * so the answer and the count agree by construction, and the plain
+ * functions' code is the same as without the variants.
  *
  * Why this is never early: a Due record needs d <= now at that moment.
  * Why nothing is lost: an entry is always in exactly one list, the cursor
@@ -44,9 +54,9 @@
  * Re-basing: when now goes back by more than a rotation (from the latest
  * now, w->now), waiting for time to catch up would hold every entry filed
  * meanwhile at the cursor, far ahead: after one sweep at UINT64_MAX every
- * later entry sat in the end-of-time bucket and was revisited at every
- * sweep. Instead the sweep takes now as the wheel's time (w->now) and moves
- * the cursor back to tick(now). Nothing is lost: every entry is in a list,
+ * later entry would sit in the end-of-time bucket and be revisited at
+ * every sweep. Instead the sweep takes now as the wheel's time (w->now) and
+ * moves the cursor back to tick(now). Nothing is lost: every entry is in a list,
  * and the cursor reaches every bucket within a rotation; nothing fires
  * early, as ever; an entry filed before at a tick the cursor had passed
  * waits at most a rotation, and what is filed afterwards is on time. A
@@ -65,13 +75,20 @@
  * payload lines (read by deadline_fn) two ahead.
  */
 
+#include <stdbool.h>
+#include <stdint.h>
+
 #include <rte_common.h>
 #include <rte_prefetch.h>
 #include <rte_ring.h>
 
-#include "twheel_private.h"
+#include "twheel_atomic.h"
 #include "twheel_bucket.h"
+#include "twheel_id.h"
+#include "twheel_layout.h"
+#include "twheel_remote.h"
 #include "twheel_slab.h"
+#include "twheel_time.h"
 
 static inline void
 prefetch_chunk_entries(const struct twheel *w, const struct twheel_chunk *c,
@@ -429,4 +446,38 @@ twheel_drain(struct twheel *w, unsigned int budget, struct twheel_fired *out)
 	    (w->ring != NULL && rte_ring_count(w->ring) != 0)))
 		TWHEEL_STAT_ADD(w, budget_exhausted, 1);
 	return nout;
+}
+
+/*
+ * The plain functions under names of the library's own: a call through
+ * them binds inside the library, where one through the exported name
+ * would go through the PLT (the exported name may be interposed).
+ */
+extern __typeof__(twheel_sweep) twheel_sweep_internal
+	__attribute__((alias("twheel_sweep"), visibility("hidden")));
+extern __typeof__(twheel_drain) twheel_drain_internal
+	__attribute__((alias("twheel_drain"), visibility("hidden")));
+
+unsigned int
+twheel_sweep_more(struct twheel *w, uint64_t now, unsigned int budget,
+		  struct twheel_fired *out, bool *more)
+{
+	uint64_t exhausted = w->st.budget_exhausted;
+	unsigned int n = twheel_sweep_internal(w, now, budget, out);
+
+	if (more != NULL)
+		*more = w->st.budget_exhausted != exhausted;
+	return n;
+}
+
+unsigned int
+twheel_drain_more(struct twheel *w, unsigned int budget,
+		  struct twheel_fired *out, bool *more)
+{
+	uint64_t exhausted = w->st.budget_exhausted;
+	unsigned int n = twheel_drain_internal(w, budget, out);
+
+	if (more != NULL)
+		*more = w->st.budget_exhausted != exhausted;
+	return n;
 }

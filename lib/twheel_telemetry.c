@@ -20,7 +20,8 @@
 #include <rte_telemetry.h>
 #include <rte_version.h>
 
-#include "twheel_private.h"
+#include "twheel_layout.h"
+#include "twheel_registry.h"
 
 /* _u64 is deprecated from 23.03 (for _uint) and gone in 25.11 */
 #if RTE_VERSION >= RTE_VERSION_NUM(23, 3, 0, 0)

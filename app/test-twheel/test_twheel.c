@@ -21,6 +21,7 @@
 #include <rte_errno.h>
 #include <rte_lcore.h>
 #include <rte_mempool.h>
+#include <rte_string_fns.h>
 
 #include <twheel.h>
 
@@ -168,11 +169,31 @@ test_create_names_never_collide(void)
 	return TEST_SUCCESS;
 }
 
+/* The name of the mempool a wheel of this name gets, asked of one. */
+static int
+slab_mempool_name(const char *name, char *buf, size_t size)
+{
+	struct twheel *w = tw_make(name, 16, 8, 10, false);
+	struct twheel_slab_info si;
+	int ret;
+
+	if (w == NULL)
+		return -rte_errno;
+	ret = twheel_slab_info_get(w, &si);
+	if (ret == 0)
+		strlcpy(buf, si.mempool_name, size);
+	twheel_free(w);
+	return ret;
+}
+
 static int
 test_create_no_memory(void)
 {
+	char mp_name[RTE_MEMPOOL_NAMESIZE];
 	struct twheel *w;
 
+	TEST_ASSERT_SUCCESS(slab_mempool_name("hugecap", mp_name, sizeof(mp_name)),
+			    "slab info");
 	/* 2^30 entries would need 48 GiB: refused cleanly, name reusable */
 	rte_errno = 0;
 	w = tw_make("hugecap", TWHEEL_CAPACITY_MAX, 8, 10, false);
@@ -180,29 +201,58 @@ test_create_no_memory(void)
 		twheel_free(w);
 	TEST_ASSERT_NULL(w, "a 48 GiB wheel was created");
 	TEST_ASSERT_EQUAL(rte_errno, ENOMEM, "rte_errno %d, want ENOMEM", rte_errno);
-	TEST_ASSERT_NULL(rte_mempool_lookup("TW7_hugecap"), "mempool left behind");
+	TEST_ASSERT_NULL(rte_mempool_lookup(mp_name), "mempool %s left behind",
+			 mp_name);
 	w = tw_make("hugecap", 16, 8, 10, false);
 	TEST_ASSERT_NOT_NULL(w, "name not reusable after a failed create");
 	twheel_free(w);
 	return TEST_SUCCESS;
 }
 
+/*
+ * The slab is an rte_mempool that twheel_slab_info_get() names and
+ * describes: its objects are the entries back to back (no trailer, no
+ * padding to a cache line), within the 64-byte budget per entry, and the
+ * generic mempool API can see but not take them.
+ */
 static int
 test_mempool_slab(void)
 {
 	struct twheel *w = tw_make("slab", 100, 8, 10, false);
+	char mp_name[RTE_MEMPOOL_NAMESIZE];
+	struct twheel_slab_info si;
+	struct twheel_mem_info mi;
 	struct tw_payload p[10];
 	struct rte_mempool *mp;
 	unsigned int i;
 
 	TEST_ASSERT_NOT_NULL(w, "create: %s", rte_strerror(rte_errno));
-	mp = rte_mempool_lookup("TW4_slab");
-	TEST_ASSERT_NOT_NULL(mp, "mempool TW_slab not found");
+	TEST_ASSERT_EQUAL(twheel_slab_info_get(NULL, &si), -EINVAL, "NULL wheel");
+	TEST_ASSERT_EQUAL(twheel_slab_info_get(w, NULL), -EINVAL, "NULL info");
+	TEST_ASSERT_SUCCESS(twheel_slab_info_get(w, &si), "slab info");
+	/* the documented scheme, TW<length of the name>_<name> */
+	TEST_ASSERT(strcmp(si.mempool_name, "TW4_slab") == 0, "mempool name %s",
+		    si.mempool_name);
+	strlcpy(mp_name, si.mempool_name, sizeof(mp_name));
+	mp = rte_mempool_lookup(si.mempool_name);
+	TEST_ASSERT_NOT_NULL(mp, "mempool %s not found", si.mempool_name);
 	TEST_ASSERT_EQUAL(mp->size, 100u, "mempool size %u", mp->size);
+	TEST_ASSERT_EQUAL(si.capacity, 100u, "slab info capacity %u", si.capacity);
 	TEST_ASSERT_EQUAL(mp->cache_size, 0u, "mempool has a per-lcore cache");
-	TEST_ASSERT_EQUAL(mp->header_size + mp->elt_size + mp->trailer_size, 48u,
-			  "object takes %u bytes, want 48 (24 header + 24 entry)",
-			  mp->header_size + mp->elt_size + mp->trailer_size);
+	TEST_ASSERT(si.header_size == mp->header_size &&
+		    si.entry_size == mp->elt_size &&
+		    si.trailer_size == mp->trailer_size &&
+		    si.stride == si.header_size + si.entry_size + si.trailer_size,
+		    "slab info %u + %u + %u = %u, mempool %u + %u + %u",
+		    si.header_size, si.entry_size, si.trailer_size, si.stride,
+		    mp->header_size, mp->elt_size, mp->trailer_size);
+	TEST_ASSERT(si.trailer_size == 0 && si.stride <= 64,
+		    "object takes %u bytes (trailer %u), want the entry behind"
+		    " its header within 64", si.stride, si.trailer_size);
+	twheel_mem_info_get(w, &mi);
+	TEST_ASSERT(mi.slab_bytes >= (size_t)si.stride * si.capacity,
+		    "slab %zu bytes for %u objects of %u", mi.slab_bytes,
+		    si.capacity, si.stride);
 	TEST_ASSERT(strcmp(rte_mempool_get_ops(mp->ops_index)->name,
 			   "twheel_slab") == 0, "mempool driver is %s",
 		    rte_mempool_get_ops(mp->ops_index)->name);
@@ -228,7 +278,8 @@ test_mempool_slab(void)
 	}
 	rte_mempool_audit(mp);
 	twheel_free(w);
-	TEST_ASSERT_NULL(rte_mempool_lookup("TW4_slab"), "mempool not freed");
+	TEST_ASSERT_NULL(rte_mempool_lookup(mp_name), "mempool %s not freed",
+			 mp_name);
 	return TEST_SUCCESS;
 }
 
@@ -580,6 +631,143 @@ test_inv4_budget_counts_revisits(void)
 	TEST_ASSERT_EQUAL(st.budget_exhausted, 2u, "last sweep had work left?");
 	TEST_ASSERT_EQUAL(tw_sweep_all(w, 10010, out, 20), 20u, "entries lost");
 	twheel_free(w);
+	return TEST_SUCCESS;
+}
+
+/*
+ * Invariant 4, the caller's side: *more of twheel_sweep_more() and
+ * twheel_drain_more() is true exactly when the call counted in
+ * budget_exhausted. more_call() checks that for every call below; the
+ * cases are the edges: a budget exactly equal to the work (false), one
+ * unit short (true), a budget spent on revisits or on ring messages that
+ * wrote no record (0 records; true while work is left, false after the
+ * last), budget 0 (false, nothing done), a drain after adoptions, and
+ * more == NULL.
+ */
+struct more_case {
+	struct twheel *w;
+	struct twheel_fired out[16];
+	bool more;
+	bool failed;
+};
+
+static unsigned int
+more_call(struct more_case *c, bool drain, uint64_t now, unsigned int budget)
+{
+	struct twheel_stats a, b;
+	unsigned int n;
+
+	twheel_stats_get(c->w, &a);
+	c->more = !drain || budget != 0;   /* a value the call must overwrite */
+	n = drain ? twheel_drain_more(c->w, budget, c->out, &c->more) :
+		twheel_sweep_more(c->w, now, budget, c->out, &c->more);
+	twheel_stats_get(c->w, &b);
+	if (c->more != (b.budget_exhausted - a.budget_exhausted == 1) ||
+	    b.budget_exhausted - a.budget_exhausted > 1) {
+		printf("%s(budget %u): more %d, budget_exhausted moved by %" PRIu64 "\n",
+		       drain ? "drain" : "sweep", budget, c->more,
+		       b.budget_exhausted - a.budget_exhausted);
+		c->failed = true;
+	}
+	return n;
+}
+
+static void
+count_adopt(void *payload __rte_unused, twheel_id_t id __rte_unused, void *arg)
+{
+	(*(unsigned int *)arg)++;
+}
+
+static int
+test_inv4_more_iff_budget_exhausted(void)
+{
+	struct twheel_config cfg;
+	struct more_case c = { .failed = false };
+	struct tw_payload p[4];
+	unsigned int adopted = 0, i, n;
+
+	twheel_config_standard(&cfg, "more", 64, SOCKET_ID_ANY);
+	cfg.slots = 8;
+	cfg.tick_cycles = 10;
+	cfg.remote_ring_size = 16;
+	cfg.deadline_fn = tw_payload_deadline;
+	cfg.adopt_fn = count_adopt;
+	cfg.adopt_arg = &adopted;
+	c.w = twheel_create(&cfg);
+	TEST_ASSERT_NOT_NULL(c.w, "create: %s", rte_strerror(rte_errno));
+	for (i = 0; i < 4; i++)
+		p[i].deadline = 15;
+
+	/* the budget exactly the work: finished, nothing left */
+	for (i = 0; i < 4; i++)
+		TEST_ASSERT(twheel_schedule(c.w, 15, &p[i]) != 0, "schedule");
+	n = more_call(&c, false, 100, 4);
+	TEST_ASSERT(n == 4 && !c.more, "exact budget: %u records, more %d", n, c.more);
+	/* one short, then the rest exactly */
+	for (i = 0; i < 4; i++)
+		TEST_ASSERT(twheel_schedule(c.w, 115, &p[i]) != 0, "schedule");
+	for (i = 0; i < 4; i++)
+		p[i].deadline = 115;
+	n = more_call(&c, false, 200, 3);
+	TEST_ASSERT(n == 3 && c.more, "short budget: %u records, more %d", n, c.more);
+	/* budget 0 does nothing and says nothing is left to do by it */
+	n = more_call(&c, false, 200, 0);
+	TEST_ASSERT(n == 0 && !c.more, "budget 0: %u records, more %d", n, c.more);
+	n = more_call(&c, false, 200, 1);
+	TEST_ASSERT(n == 1 && !c.more, "last unit: %u records, more %d", n, c.more);
+	n = more_call(&c, false, 200, 8);
+	TEST_ASSERT(n == 0 && !c.more, "idle sweep: %u records, more %d", n, c.more);
+
+	/* revisits only: the budget spent, no record, more */
+	for (i = 0; i < 4; i++) {
+		p[i].deadline = 215;
+		TEST_ASSERT(twheel_schedule(c.w, 215, &p[i]) != 0, "schedule");
+		p[i].deadline = 10000;              /* refreshed */
+	}
+	n = more_call(&c, false, 300, 2);
+	TEST_ASSERT(n == 0 && c.more, "revisits: %u records, more %d", n, c.more);
+	n = more_call(&c, false, 300, 2);
+	TEST_ASSERT(n == 0 && !c.more, "revisits done: %u records, more %d", n,
+		    c.more);
+
+	/* messages that write no record: adoptions and a stale cancel */
+	for (i = 0; i < 3; i++)
+		TEST_ASSERT_SUCCESS(twheel_remote_schedule(c.w, 5000, &p[i]), "rs");
+	TEST_ASSERT_SUCCESS(twheel_remote_cancel(c.w, UINT64_C(3) << 32), "rc");
+	n = more_call(&c, false, 300, 3);
+	TEST_ASSERT(n == 0 && c.more && adopted == 3,
+		    "messages: %u records, more %d, %u adopted", n, c.more, adopted);
+	n = more_call(&c, false, 300, 1);
+	TEST_ASSERT(n == 0 && !c.more, "last message: %u records, more %d", n,
+		    c.more);
+	/* with more == NULL the call is the plain one */
+	TEST_ASSERT_EQUAL(twheel_sweep_more(c.w, 300, 4, c.out, NULL), 0u,
+			  "sweep_more with more NULL");
+
+	/* drain: budget 0, after adoptions, exactly, and empty */
+	n = more_call(&c, true, 0, 0);
+	TEST_ASSERT(n == 0 && !c.more, "drain budget 0: %u, more %d", n, c.more);
+	TEST_ASSERT_SUCCESS(twheel_remote_schedule(c.w, 6000, &p[3]), "rs");
+	/* 4 refreshed + 3 + 1 adopted live; the ring holds one adoption */
+	n = more_call(&c, true, 0, 1);
+	TEST_ASSERT(n == 0 && c.more && adopted == 4,
+		    "drain spent on an adoption: %u records, more %d", n, c.more);
+	n = more_call(&c, true, 0, 7);
+	TEST_ASSERT(n == 7 && c.more, "drain short: %u records, more %d", n, c.more);
+	n = more_call(&c, true, 0, 1);
+	TEST_ASSERT(n == 1 && !c.more, "drain exact: %u records, more %d", n, c.more);
+	n = more_call(&c, true, 0, 4);
+	TEST_ASSERT(n == 0 && !c.more, "drain empty: %u records, more %d", n, c.more);
+	/* the budget spent on stale cancels, nothing left after them */
+	for (i = 0; i < 2; i++)
+		TEST_ASSERT_SUCCESS(twheel_remote_cancel(c.w, UINT64_C(5) << 32), "rc");
+	n = more_call(&c, true, 0, 2);
+	TEST_ASSERT(n == 0 && !c.more, "drain of stale cancels: %u records, more %d",
+		    n, c.more);
+	TEST_ASSERT_EQUAL(twheel_drain_more(c.w, 4, c.out, NULL), 0u,
+			  "drain_more with more NULL");
+	TEST_ASSERT(!c.failed, "more and budget_exhausted disagreed");
+	twheel_free(c.w);
 	return TEST_SUCCESS;
 }
 
@@ -1137,18 +1325,12 @@ test_drain(void)
 	return TEST_SUCCESS;
 }
 
-static void
-count_adopt(void *payload __rte_unused, twheel_id_t id __rte_unused, void *arg)
-{
-	(*(unsigned int *)arg)++;
-}
-
 /*
  * Drain counts remote messages against its budget as the sweep does: with
  * budget 1 a call applies one message or hands back one entry, never the
  * whole ring. A call whose budget went to messages that wrote no record
  * (adoptions, stale cancels) returns 0 and counts in budget_exhausted; the
- * loop "until it returns 0 and budget_exhausted stays" hands back everything.
+ * loop "until *more is false" hands back everything.
  */
 static int
 test_drain_budget_counts_messages(void)
@@ -1159,6 +1341,7 @@ test_drain_budget_counts_messages(void)
 	struct twheel_fired out[2];
 	struct twheel *w;
 	unsigned int adopted = 0, got = 0, calls = 0, i, n;
+	bool more;
 
 	twheel_config_standard(&cfg, "drain_msgs", 256, SOCKET_ID_ANY);
 	cfg.slots = 16;
@@ -1184,16 +1367,19 @@ test_drain_budget_counts_messages(void)
 			  "a drain that stopped at its budget was not counted");
 	do {
 		prev = st;
-		n = twheel_drain(w, 2, out);
+		n = twheel_drain_more(w, 2, out, &more);
 		twheel_stats_get(w, &st);
 		TEST_ASSERT(n <= 2, "drain budget overrun");
 		TEST_ASSERT(st.remote_cancels + st.remote_schedules +
 			    st.cancelled - prev.remote_cancels -
 			    prev.remote_schedules - prev.cancelled <= 2,
 			    "a drain with budget 2 did more than 2 units of work");
+		TEST_ASSERT(more == (st.budget_exhausted != prev.budget_exhausted),
+			    "more %d, budget_exhausted %" PRIu64 " -> %" PRIu64,
+			    more, prev.budget_exhausted, st.budget_exhausted);
 		got += n;
 		calls++;
-	} while (n != 0 || st.budget_exhausted != prev.budget_exhausted);
+	} while (more);
 	TEST_ASSERT(got == nsched && adopted == nsched && st.live == 0 &&
 		    st.remote_stale == nstale, "drained %u of %u, %u adopted, "
 		    "%" PRIu64 " live, %" PRIu64 " stale", got, nsched, adopted,
@@ -1208,12 +1394,15 @@ static int
 test_mem_info(void)
 {
 	struct twheel *w = tw_make("meminfo", 1000, 64, 10, false);
+	struct twheel_slab_info si;
 	struct twheel_mem_info mi;
 
 	TEST_ASSERT_NOT_NULL(w, "create");
 	twheel_mem_info_get(w, &mi);
+	TEST_ASSERT_SUCCESS(twheel_slab_info_get(w, &si), "slab info");
 	TEST_ASSERT_EQUAL(mi.capacity, 1000u, "capacity");
-	TEST_ASSERT(mi.slab_bytes >= 1000u * 48, "slab %zu", mi.slab_bytes);
+	TEST_ASSERT(mi.slab_bytes >= 1000u * (size_t)si.stride, "slab %zu",
+		    mi.slab_bytes);
 	TEST_ASSERT(mi.bucket_bytes > 0 && mi.ring_bytes == 0, "bucket/ring bytes");
 	TEST_ASSERT_EQUAL(mi.total_bytes, mi.slab_bytes + mi.bucket_bytes +
 			  mi.ring_bytes + mi.wheel_bytes, "total");
@@ -1278,6 +1467,7 @@ static struct unit_test_suite twheel_suite = {
 		TEST_CASE(test_inv3_bounded_lateness),
 		TEST_CASE(test_inv4_budget_bound_and_resume),
 		TEST_CASE(test_inv4_budget_counts_revisits),
+		TEST_CASE(test_inv4_more_iff_budget_exhausted),
 		TEST_CASE(test_inv5_stale_id_reused_slot),
 		TEST_CASE(test_inv5_id_of_another_wheel),
 		TEST_CASE(test_inv6_capacity_enospc),

@@ -3,9 +3,8 @@
  */
 
 /*
- * twheel_faults_autotest: the wheel under the faults of issue 6, each case
- * built so that the fault it is named after would make it fail if handled
- * wrongly:
+ * twheel_faults_autotest: the wheel under faults, each case built so that
+ * the fault it is named after would make it fail if handled wrongly:
  *
  *   slab exhausted        ENOSPC locally, REJECTED remotely; nothing else
  *                         moves, every entry still fires once, on time

@@ -3,8 +3,8 @@
  */
 
 /*
- * twheel_layout_perf_autotest: the bucket layout decision of design.md,
- * measured. The library's chunked buckets (lists of 64-byte chunks of 14
+ * twheel_layout_perf_autotest: the bucket layout decision (doc/guide.md,
+ * "The bucket layout, and why"), measured. The library's chunked buckets (lists of 64-byte chunks of 14
  * slab indices) against a minimal wheel whose buckets are intrusive doubly
  * linked lists (twheel_dll_wheel.c): same entry size and stride, same free
  * list, same geometry, head insertion, the same lazy deadline in a 64-byte

@@ -155,10 +155,13 @@ print_tally(const struct model_geometry *g, struct tw_model *m, const char *name
 	       " of the other wheel), %" PRIu64 " sweeps, %" PRIu64 " due, %"
 	       PRIu64 " revisits, %" PRIu64 " drained, %" PRIu64
 	       " lateness checks, %" PRIu64 " jumps, %" PRIu64 " backwards (%"
-	       PRIu64 " by more than a rotation)\n", name, tw_model_steps(m),
+	       PRIu64 " by more than a rotation); %" PRIu64 " sweeps stopped"
+	       " with work left, %" PRIu64 " finished on the budget's last"
+	       " unit\n", name, tw_model_steps(m),
 	       t.schedules, t.enospc, t.cancels, t.moves, t.refreshes, t.stale,
 	       t.forged, t.foreign, t.sweeps, t.due, t.revisits, t.drained,
-	       t.lateness_checks, t.jumps, t.backwards, t.rebases);
+	       t.lateness_checks, t.jumps, t.backwards, t.rebases, t.more,
+	       t.exact);
 	if (g->ring_size != 0)
 		printf("  %-10s remote (ring %u): %" PRIu64 " schedules (%" PRIu64
 		       " adopted, %" PRIu64 " rejected), %" PRIu64 " cancels (%"

@@ -10,8 +10,8 @@
  *   [2] flow-expiry workloads at 1M and 4M entries (twheel_perf_flow.c)
  *   [3] memory per entry of both (twheel_perf_mem.c)
  *   [4] the targets, judged from the figures of this same run, and the
- *       comparison with VPP's tw_timer figures (anchors.md), converted from
- *       cycles with rte_get_tsc_hz()
+ *       comparison with VPP's tw_timer figures (doc/performance.md,
+ *       "Targets"), converted from cycles with rte_get_tsc_hz()
  *
  * The test fails when a library misbehaves (an entry lost, early or twice,
  * an operation failing). A missed speed target is printed as MISS and fails
@@ -30,7 +30,7 @@
 #include "test.h"
 #include "twheel_perf.h"
 
-/* VPP tw_timer, 1 level x 2048 slots, random access (anchors.md), ns */
+/* VPP tw_timer, 1 level x 2048 slots, random access (doc/performance.md), ns */
 static const struct {
 	uint32_t n;
 	double rearm, expire;

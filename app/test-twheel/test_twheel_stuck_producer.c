@@ -133,7 +133,9 @@ sp_run(uint32_t ring_size)
 	cfg.remote_ring_size = ring_size;
 	w = twheel_create(&cfg);
 	TEST_ASSERT_NOT_NULL(w, "create: %s", rte_strerror(rte_errno));
-	snprintf(rname, sizeof(rname), "TWR%zu_%s", strlen(wname), wname);
+	/* the documented scheme, TWR<length of the name>_<name> */
+	TEST_ASSERT(snprintf(rname, sizeof(rname), "TWR%zu_%s", strlen(wname),
+			     wname) < (int)sizeof(rname), "ring name too long");
 	memset(&hold, 0, sizeof(hold));
 	hold.r = rte_ring_lookup(rname);
 	TEST_ASSERT_NOT_NULL(hold.r, "ring %s not found", rname);

@@ -2,6 +2,12 @@
  * Copyright(c) 2026 The twheel authors
  */
 
+/*
+ * Helpers shared by the test files (test_twheel_util.h): a lazy payload,
+ * small wheels without a ring, a sweep that runs a wheel up to now, and a
+ * view of the DPDK and libc heaps for the tests that prove no allocation.
+ */
+
 #include <malloc.h>
 #include <string.h>
 
@@ -39,20 +45,13 @@ unsigned int
 tw_sweep_all(struct twheel *w, uint64_t now, struct twheel_fired *out,
 	     unsigned int max)
 {
-	unsigned int total = 0, n;
-	struct twheel_stats st;
-	uint64_t exhausted;
+	unsigned int total = 0;
+	bool more = true;
 
-	/* until a sweep finishes within its budget, or max records */
-	while (total < max) {
-		twheel_stats_get(w, &st);
-		exhausted = st.budget_exhausted;
-		n = twheel_sweep(w, now, max - total, out + total);
-		total += n;
-		twheel_stats_get(w, &st);
-		if (n == 0 && st.budget_exhausted == exhausted)
-			break;
-	}
+	/* until a sweep leaves nothing at now, or max records */
+	while (more && total < max)
+		total += twheel_sweep_more(w, now, max - total, out + total,
+					   &more);
 	return total;
 }
 

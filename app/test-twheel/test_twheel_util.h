@@ -46,7 +46,7 @@ tw_make_lazy(const char *name, uint32_t capacity, uint32_t slots,
 	return tw_make(name, capacity, slots, tick_cycles, true);
 }
 
-/* Sweep at now until a sweep ends within its budget or max records; total. */
+/* Sweep at now until nothing is left at now, or max records; total. */
 unsigned int tw_sweep_all(struct twheel *w, uint64_t now,
 			  struct twheel_fired *out, unsigned int max);
 

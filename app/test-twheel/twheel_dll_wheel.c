@@ -31,9 +31,6 @@
 
 #include "twheel_dll_wheel.h"
 
-#define DLL_STRIDE 48        /* the library's slab stride */
-#define DLL_HEADER 24        /* where the library's mempool header sits */
-
 struct dll_entry {
 	void *payload;
 	uint64_t deadline;
@@ -43,6 +40,8 @@ struct dll_entry {
 
 struct dll_wheel {
 	uint8_t *slab;
+	uint32_t stride;             /* the library's slab stride */
+	uint32_t header;             /* the library's object header, before an entry */
 	uint32_t *free_idx;          /* LIFO of free slab indices */
 	uint32_t nb_free;
 	uint32_t capacity;
@@ -59,7 +58,35 @@ struct dll_wheel {
 static inline struct dll_entry *
 entry_at(const struct dll_wheel *w, uint32_t idx)
 {
-	return (struct dll_entry *)(w->slab + (size_t)idx * DLL_STRIDE + DLL_HEADER);
+	return (struct dll_entry *)(w->slab + (size_t)idx * w->stride + w->header);
+}
+
+/*
+ * The library's slab layout, asked of a one-entry wheel: the baseline lays
+ * its entries out the same way.
+ */
+static int
+library_slab_layout(struct dll_wheel *w)
+{
+	struct twheel_config cfg;
+	struct twheel_slab_info si;
+	struct twheel *tw;
+	int ret;
+
+	twheel_config_standard(&cfg, "dll_layout", 1, SOCKET_ID_ANY);
+	cfg.slots = 2;
+	cfg.tick_cycles = 1;
+	cfg.remote_ring_size = 0;
+	tw = twheel_create(&cfg);
+	if (tw == NULL)
+		return -1;
+	ret = twheel_slab_info_get(tw, &si);
+	twheel_free(tw);
+	if (ret != 0 || si.entry_size < sizeof(struct dll_entry))
+		return -1;
+	w->stride = si.stride;
+	w->header = si.header_size;
+	return 0;
 }
 
 struct dll_wheel *
@@ -71,7 +98,11 @@ dll_wheel_create(uint32_t capacity, uint32_t slots, uint64_t tick_cycles,
 
 	if (w == NULL)
 		return NULL;
-	w->slab = rte_zmalloc_socket("dll_slab", (size_t)capacity * DLL_STRIDE,
+	if (library_slab_layout(w) != 0) {
+		free(w);
+		return NULL;
+	}
+	w->slab = rte_zmalloc_socket("dll_slab", (size_t)capacity * w->stride,
 				     RTE_CACHE_LINE_SIZE, socket_id);
 	w->free_idx = rte_malloc_socket("dll_free", sizeof(uint32_t) * capacity,
 					RTE_CACHE_LINE_SIZE, socket_id);
@@ -112,7 +143,7 @@ dll_wheel_free(struct dll_wheel *w)
 size_t
 dll_wheel_bytes(const struct dll_wheel *w)
 {
-	return (size_t)w->capacity * (DLL_STRIDE + sizeof(uint32_t)) +
+	return (size_t)w->capacity * (w->stride + sizeof(uint32_t)) +
 		sizeof(uint32_t) * (w->slots + 1) + sizeof(*w);
 }
 

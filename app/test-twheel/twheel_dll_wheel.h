@@ -4,14 +4,15 @@
 
 /*
  * A minimal wheel whose buckets are intrusive doubly linked lists: the
- * baseline that design.md asks the library's chunked buckets to be measured
- * against (twheel_layout_perf_autotest). Test code only.
+ * baseline the library's chunked buckets are measured against
+ * (twheel_layout_perf_autotest; doc/performance.md, "Bucket layout").
+ * Test code only.
  *
  * Everything but the bucket layout is kept equal to the library: 24-byte
- * entries at a 48-byte stride (the library's mempool object: a 24-byte
- * header, then the entry), a LIFO free list of slab indices, the same
- * geometry, lazy deadlines asked of the payload, the pending list, and a
- * sweep bounded by a budget that resumes where it stopped.
+ * entries laid out as the library's slab lays out its objects (stride and
+ * header from twheel_slab_info_get()), a LIFO free list of slab indices,
+ * the same geometry, lazy deadlines asked of the payload, the pending list,
+ * and a sweep bounded by a budget that resumes where it stopped.
  */
 
 #ifndef _TWHEEL_DLL_WHEEL_H_
@@ -25,7 +26,7 @@
 
 struct dll_wheel;
 
-/* NULL when there is no memory. */
+/* NULL when there is no memory (or the library's slab cannot be asked). */
 struct dll_wheel *dll_wheel_create(uint32_t capacity, uint32_t slots,
 				   uint64_t tick_cycles, twheel_deadline_fn fn,
 				   void *fn_arg, int socket_id);

@@ -784,6 +784,33 @@ apply_messages(struct tw_model *m, unsigned int max_msgs, unsigned int max_out,
 
 /* Sweep and drain ------------------------------------------------------- */
 
+/*
+ * The three ways to call a sweep or a drain, taken in turn: the plain
+ * call, the _more variant with an answer (checked against budget_exhausted)
+ * and the _more variant with more == NULL.
+ */
+enum { MODEL_CALL_PLAIN, MODEL_CALL_MORE, MODEL_CALL_MORE_NULL };
+
+static unsigned int
+call_sweep(struct twheel *w, uint64_t now, unsigned int budget,
+	   struct twheel_fired *out, unsigned int how, bool *more)
+{
+	if (how == MODEL_CALL_PLAIN)
+		return twheel_sweep(w, now, budget, out);
+	return twheel_sweep_more(w, now, budget, out,
+				 how == MODEL_CALL_MORE ? more : NULL);
+}
+
+static unsigned int
+call_drain(struct twheel *w, unsigned int budget, struct twheel_fired *out,
+	   unsigned int how, bool *more)
+{
+	if (how == MODEL_CALL_PLAIN)
+		return twheel_drain(w, budget, out);
+	return twheel_drain_more(w, budget, out,
+				 how == MODEL_CALL_MORE ? more : NULL);
+}
+
 static int
 check_lateness(struct tw_model *m, uint64_t now)
 {
@@ -811,9 +838,9 @@ tw_model_sweep(struct tw_model *m, uint64_t now, unsigned int budget)
 {
 	struct twheel_fired *out = m->out;
 	struct twheel_stats before, after;
-	uint64_t revisits, work;
-	unsigned int n, i, pos = 0;
-	bool rebase;
+	uint64_t revisits, work, exhausted;
+	unsigned int n, i, pos = 0, how;
+	bool rebase, more;
 	int msgs;
 
 	m->steps++;
@@ -837,7 +864,9 @@ tw_model_sweep(struct tw_model *m, uint64_t now, unsigned int budget)
 	twheel_stats_get(m->w, &before);
 	m->adopt_n = 0;
 	m->adopt_overflow = false;
-	n = twheel_sweep(m->w, now, budget, out);
+	how = (unsigned int)(m->steps % 3);
+	more = budget == 0;             /* a value the call must overwrite */
+	n = call_sweep(m->w, now, budget, out, how, &more);
 	twheel_stats_get(m->w, &after);
 	if (budget != 0 && (!m->swept || now > m->max_now || rebase))
 		m->max_now = now;
@@ -886,14 +915,23 @@ tw_model_sweep(struct tw_model *m, uint64_t now, unsigned int budget)
 			    after.sweeps - before.sweeps);
 	if (check_stats(m, "sweep") != 0)
 		return -1;
-	if (work < budget) {
-		/* the sweep finished: nothing left that was due */
-		if (after.budget_exhausted != before.budget_exhausted)
-			return fail(m, "budget_exhausted counted with %" PRIu64
-				    " of %u budget used", work, budget);
+	exhausted = after.budget_exhausted - before.budget_exhausted;
+	if (exhausted > 1 || (exhausted == 1 && work < budget))
+		return fail(m, "budget_exhausted moved by %" PRIu64 " with %"
+			    PRIu64 " of %u budget used", exhausted, work, budget);
+	if (how == MODEL_CALL_MORE && more != (exhausted == 1))
+		return fail(m, "twheel_sweep_more: more %d, budget_exhausted moved"
+			    " by %" PRIu64 " (%" PRIu64 " of %u budget used)", more,
+			    exhausted, work, budget);
+	if (exhausted == 1)
+		m->tally.more++;
+	else if (budget != 0 && work == budget)
+		m->tally.exact++;
+	if (budget != 0 && exhausted == 0) {
+		/* the sweep finished, exactly at its budget or within it */
 		if (m->q_len != 0)
 			return fail(m, "%u messages left in the ring after a sweep"
-				    " within its budget", m->q_len);
+				    " that finished", m->q_len);
 		if (now == UINT64_MAX && m->live_n != 0 &&
 		    m->lateness_from < limit_of(m, now))
 			return fail(m, "%u entries live after a full sweep at "
@@ -908,9 +946,9 @@ tw_model_drain(struct tw_model *m, unsigned int budget)
 {
 	struct twheel_fired *out = m->out;
 	struct twheel_stats before, after;
-	unsigned int n, i, pos = 0;
+	unsigned int n, i, pos = 0, how;
 	uint64_t work;
-	bool left;
+	bool left, more;
 	int msgs;
 
 	m->steps++;
@@ -918,7 +956,9 @@ tw_model_drain(struct tw_model *m, unsigned int budget)
 	m->adopt_n = 0;
 	m->adopt_overflow = false;
 	twheel_stats_get(m->w, &before);
-	n = twheel_drain(m->w, budget, out);
+	how = (unsigned int)(m->steps % 3);
+	more = budget == 0;
+	n = call_drain(m->w, budget, out, how, &more);
 	twheel_stats_get(m->w, &after);
 	if (n > budget)
 		return fail(m, "drain returned %u records for budget %u", n, budget);
@@ -955,6 +995,11 @@ tw_model_drain(struct tw_model *m, unsigned int budget)
 			    " budget_exhausted moved by %" PRIu64, work, budget,
 			    left ? "something" : "nothing",
 			    after.budget_exhausted - before.budget_exhausted);
+	if (how == MODEL_CALL_MORE &&
+	    more != (budget != 0 && work == budget && left))
+		return fail(m, "twheel_drain_more: more %d after %" PRIu64
+			    " units for budget %u, %s left", more, work, budget,
+			    left ? "something" : "nothing");
 	return check_stats(m, "drain");
 }
 

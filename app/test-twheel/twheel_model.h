@@ -23,7 +23,11 @@
  *                      there, checked again once time has moved a
  *                      rotation on from the new now);
  *   4 bounded work     records + revisits <= budget; a sweep that did less
- *                      work than its budget must not count budget_exhausted;
+ *                      work than its budget must not count budget_exhausted,
+ *                      and one that does not count it has finished (the
+ *                      ring empty, nothing due left: the lateness check);
+ *                      *more of twheel_sweep_more() and twheel_drain_more()
+ *                      is true exactly when the call counted it;
  *   5 stale ids        cancel/move of dead or forged ids return -ENOENT and
  *                      change no statistic;
  *   6 capacity         schedule at capacity fails with ENOSPC, nothing moves;
@@ -156,6 +160,8 @@ struct tw_model_tally {
 	uint64_t adopted, rejected, remote_cancelled;
 	uint64_t foreign;      /* ids of the paired wheel tried here */
 	uint64_t rebases;      /* sweeps that went back more than a rotation */
+	uint64_t more;         /* sweeps that stopped at the budget, work left */
+	uint64_t exact;        /* sweeps that finished on the budget's last unit */
 };
 void tw_model_tally_get(const struct tw_model *m, struct tw_model_tally *t);
 void tw_model_note_time(struct tw_model *m, bool backwards, bool jump);
