@@ -150,48 +150,29 @@ tw_records(struct fx_lcore *lc, struct twheel_fired *out, unsigned int n,
 	}
 }
 
-/* whether a call that found budget_exhausted at `before` stopped at its
- * budget with work left */
-static inline bool
-tw_exhausted(const struct twheel *w, uint64_t before)
-{
-	struct twheel_stats ws;
-
-	twheel_stats_get(w, &ws);
-	return ws.budget_exhausted != before;
-}
-
-static inline uint64_t
-tw_exhausted_count(const struct twheel *w)
-{
-	struct twheel_stats ws;
-
-	twheel_stats_get(w, &ws);
-	return ws.budget_exhausted;
-}
-
 static bool
 tw_poll(struct fx_lcore *lc)
 {
 	struct tw_state *s = tw(lc);
-	uint64_t before = tw_exhausted_count(s->wheel);
 	unsigned int n;
+	bool more;
 
-	n = twheel_sweep(s->wheel, lc->now, fx_conf.expire_budget, s->out);
+	n = twheel_sweep_more(s->wheel, lc->now, fx_conf.expire_budget, s->out, &more);
 	tw_records(lc, s->out, n, false);
-	return tw_exhausted(s->wheel, before);
+	return more;
 }
 
 static bool
 tw_drain(struct fx_lcore *lc, unsigned int budget)
 {
 	struct tw_state *s = tw(lc);
-	uint64_t before = tw_exhausted_count(s->wheel);
 	unsigned int n;
+	bool more;
 
-	n = twheel_drain(s->wheel, RTE_MIN(budget, fx_conf.expire_budget), s->out);
+	n = twheel_drain_more(s->wheel, RTE_MIN(budget, fx_conf.expire_budget),
+			      s->out, &more);
 	tw_records(lc, s->out, n, true);
-	return tw_exhausted(s->wheel, before);
+	return more;
 }
 
 static int

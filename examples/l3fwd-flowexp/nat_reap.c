@@ -88,37 +88,17 @@ records(struct fx_nat *nt, const struct twheel_fired *f, unsigned int n,
 	}
 }
 
-/* whether a call that found budget_exhausted at `before` stopped at its
- * budget with work left */
-static inline bool
-nat_exhausted(const struct twheel *w, uint64_t before)
-{
-	struct twheel_stats ws;
-
-	twheel_stats_get(w, &ws);
-	return ws.budget_exhausted != before;
-}
-
-static inline uint64_t
-nat_exhausted_count(const struct twheel *w)
-{
-	struct twheel_stats ws;
-
-	twheel_stats_get(w, &ws);
-	return ws.budget_exhausted;
-}
-
 bool
 fx_nat_poll(struct fx_nat *nt, uint64_t now)
 {
-	uint64_t before = nat_exhausted_count(nt->wheel);
 	unsigned int n;
+	bool more;
 
-	n = twheel_sweep(nt->wheel, now, nt->budget, nt->fired);
+	n = twheel_sweep_more(nt->wheel, now, nt->budget, nt->fired, &more);
 	records(nt, nt->fired, n, now);
 	/* more may be due: the budget ran out, or hold-downs were just
 	 * scheduled that may have ended by now already */
-	return nat_exhausted(nt->wheel, before) || n != 0;
+	return more || n != 0;
 }
 
 void
@@ -126,12 +106,10 @@ fx_nat_drain(struct fx_nat *nt)
 {
 	struct nat_mapping *m;
 	unsigned int n, i;
-	uint64_t before;
 	bool more;
 
 	do {
-		before = nat_exhausted_count(nt->wheel);
-		n = twheel_drain(nt->wheel, nt->budget, nt->fired);
+		n = twheel_drain_more(nt->wheel, nt->budget, nt->fired, &more);
 		for (i = 0; i < n; i++) {
 			m = nt->fired[i].payload;
 			if (m->state == NAT_LIVE) {
@@ -144,6 +122,5 @@ fx_nat_drain(struct fx_nat *nt)
 				mapping_release(nt, m);
 			}
 		}
-		more = n != 0 || nat_exhausted(nt->wheel, before);
 	} while (more);
 }
