@@ -60,8 +60,10 @@ Exit status 0 when every check passed.
 """
 
 import ipaddress
+import itertools
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -87,6 +89,36 @@ LONG = ["--tick-us", "1000"] + [a for t in ("oneway", "tcp-syn", "tcp", "tcp-clo
 PMD = ["--parse-ptype", "--relax-rx-offload", "-T", "0"]
 
 failures = []
+_runs = itertools.count()
+
+
+def new_prefix(name):
+    """A --file-prefix no other DPDK process uses: the test's name, its PID
+    and a count of the processes this test started."""
+    return "fxe2e_%s_%d_%d" % (name, os.getpid(), next(_runs))
+
+
+def remove_runtime(prefix):
+    """Remove the runtime directory EAL made for prefix (its config,
+    fbarray and telemetry files); the tests take no hugepages (--no-huge)."""
+    shutil.rmtree(os.path.dirname(fxtel.socket_path(prefix)), ignore_errors=True)
+
+
+def run_dpdk(cmd, name, timeout=60):
+    """cmd (a DPDK program and its EAL options) with its own --file-prefix,
+    run to its end: (exit status, output). The runtime directory is
+    removed after; a run that outlives timeout is killed and reported."""
+    prefix = new_prefix(name)
+    i = cmd.index("--") if "--" in cmd else len(cmd)
+    cmd = cmd[:i] + ["--file-prefix", prefix] + cmd[i:]
+    try:
+        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout)
+        rc, out = r.returncode, r.stdout.decode(errors="replace")
+    except subprocess.TimeoutExpired as e:
+        rc, out = -1, (e.output or b"").decode(errors="replace")
+        check(False, "%s: still running after %d s (killed): %s" % (name, timeout, " ".join(cmd)))
+    remove_runtime(prefix)
+    return rc, out
 
 
 def check(cond, what):
@@ -100,7 +132,7 @@ class Example:
     """One run of the example, its log, and its telemetry socket."""
 
     def __init__(self, binary, name, eal, app, tmp):
-        self.prefix = "fxe2e_%s_%d" % (name, os.getpid())
+        self.prefix = new_prefix(name)
         self.log = os.path.join(tmp, name + ".log")
         self.stats_file = os.path.join(tmp, name + ".json")
         cmd = [binary] + eal + ["--file-prefix", self.prefix, "--"] + app + \
@@ -143,6 +175,7 @@ class Example:
             rc = self.proc.wait()
             check(False, "the example stopped within %.0f s" % timeout)
         self.logf.close()
+        remove_runtime(self.prefix)
         if rc != 0 or failures:
             with open(self.log) as f:
                 print("---- log of %s ----\n%s----" % (self.prefix, f.read()[-6000:]))
@@ -479,14 +512,10 @@ def test_cli(binary, tmp):
     for i, case in enumerate(CLI_BAD):
         what, args = case[0], case[1]
         msg = case[2] if len(case) > 2 else ""
-        cmd = [binary] + eal + ["--file-prefix", "fxe2e_cli%d_%d" % (i, os.getpid()),
-                                "--"] + args
-        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           timeout=60)
-        out = r.stdout.decode(errors="replace")
-        ok = check(r.returncode != 0 and USAGE in out and msg in out,
-                   "%s: usage%s and exit status %d" % (what, ", '%s'" % msg if msg else "",
-                                                        r.returncode))
+        cmd = [binary] + eal + ["--"] + args
+        rc, out = run_dpdk(cmd, "cli%d" % i)
+        ok = check(rc != 0 and USAGE in out and msg in out,
+                   "%s: usage%s and exit status %d" % (what, ", '%s'" % msg if msg else "", rc))
         if not ok:
             print(" ".join(cmd) + "\n" + out[-1500:])
     # the benchmark-only controls exist with --bench only
@@ -500,17 +529,13 @@ def test_cli(binary, tmp):
     bench.finish(stop=True)
     # what l3fwd accepts: spaces, hexadecimal
     eal[eal.index("64")] = "256"
-    cmd = [binary] + eal + ["--file-prefix", "fxe2e_cliok_%d" % os.getpid(), "--", "-p", "1",
-                            "--config", " ( 0 , 0x0 , 1 ) , (0,1, 0x1)", "-T", "0", "--relax-rx-offload", "--parse-ptype",
-                            "--max-flows", "1024", "--duration", "0.2"]
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
-    out = r.stdout.decode(errors="replace")
-    check(r.returncode == 0 and "lcore 1: rx (port 0, queue 0) rx (port 0, queue 1)" in out,
-          "--config with spaces and hex: two queues on lcore 1 (status %d)" % r.returncode)
-    r = subprocess.run([binary] + eal + ["--file-prefix", "fxe2e_clih_%d" % os.getpid(),
-                                         "--", "--help"],
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
-    check(r.returncode == 0 and USAGE.encode() in r.stdout, "--help: usage and exit status 0")
+    rc, out = run_dpdk([binary] + eal + ["--", "-p", "1",
+                       "--config", " ( 0 , 0x0 , 1 ) , (0,1, 0x1)", "-T", "0", "--relax-rx-offload",
+                       "--parse-ptype", "--max-flows", "1024", "--duration", "0.2"], "cliok")
+    check(rc == 0 and "lcore 1: rx (port 0, queue 0) rx (port 0, queue 1)" in out,
+          "--config with spaces and hex: two queues on lcore 1 (status %d)" % rc)
+    rc, out = run_dpdk([binary] + eal + ["--", "--help"], "clih")
+    check(rc == 0 and USAGE in out, "--help: usage and exit status 0")
 
 
 def in_prefix(endpoints, prefix):
@@ -718,10 +743,8 @@ def test_affinity_startup(binary, tmp):
     write_pcap(inp, [])
 
     def run(name, vdevs, args):
-        cmd = [binary] + eal + ["--file-prefix", "fxe2e_%s_%d" % (name, os.getpid())] + \
-            [a for v in vdevs for a in ("--vdev", v)] + ["--"] + args + app
-        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
-        return r.returncode, r.stdout.decode(errors="replace")
+        return run_dpdk([binary] + eal + [a for v in vdevs for a in ("--vdev", v)] +
+                        ["--"] + args + app, name)
 
     pcap2 = ["net_pcap0,rx_pcap=%s,rx_pcap=%s,tx_pcap=%s,tx_pcap=%s"
              % (inp, inp, os.path.join(tmp, "e1.pcap"), os.path.join(tmp, "e2.pcap"))]
@@ -761,9 +784,10 @@ def test_memif(binary, tmp):
                   "--duration", "60"], tmp)
     ex.wait_for(lambda s: s is not None, "the example answers")
     tp_log = open(os.path.join(tmp, "testpmd.log"), "w")
+    tp_prefix = new_prefix("tp")
     tp = subprocess.Popen(
         ["dpdk-testpmd", "--no-huge", "-m", "256", "--no-pci", "--lcores", "0@1,1@1",
-         "--log-level=lib.eal:error", "--file-prefix", "fxe2e_tp_%d" % os.getpid(),
+         "--log-level=lib.eal:error", "--file-prefix", tp_prefix,
          "--vdev", "net_memif0,role=client,socket=%s,socket-abstract=no" % sock, "--",
          "-i", "--forward-mode=flowgen", "--flowgen-flows=%d" % flows, "--txpkts=64",
          "--rxq", "2", "--txq", "2", "--total-num-mbufs=8192"],
@@ -788,6 +812,7 @@ def test_memif(binary, tmp):
             tp.kill()
             tp.wait()
         tp_log.close()
+        remove_runtime(tp_prefix)
     if st is None:
         return
     t = st["totals"]

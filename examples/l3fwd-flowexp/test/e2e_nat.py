@@ -476,16 +476,14 @@ def test_cli(binary, tmp):
     ]
     empty = os.path.join(tmp, "empty.pcap")
     E.write_pcap(empty, [])
-    import subprocess
-    for name, args in cases:
-        cmd = [binary] + E.EAL + ["-l", "0-1", "--file-prefix", "fxnatcli_%d" % os.getpid(),
+    for i, (name, args) in enumerate(cases):
+        cmd = [binary] + E.EAL + ["-l", "0-1",
                                   "--vdev", "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (empty, os.path.join(tmp, "o.pcap")),
                                   "--", "-p", "1", "-T", "0", "--duration", "0.2"] + args
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
-        out = (r.stdout + r.stderr).strip().splitlines()
-        msg = [l for l in out if "nat" in l.lower() or "clock" in l.lower() or "invalid" in l]
-        check(r.returncode != 0 and msg, "%s: refused with a message (%s)"
-              % (name, msg[:1]))
+        rc, out = E.run_dpdk(cmd, "natcli%d" % i)
+        msg = [l for l in out.strip().splitlines()
+               if "nat" in l.lower() or "clock" in l.lower() or "invalid" in l]
+        check(rc != 0 and msg, "%s: refused with a message (%s)" % (name, msg[:1]))
 
 
 def main(argv):

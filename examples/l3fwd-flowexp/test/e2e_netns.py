@@ -393,9 +393,7 @@ def run(binary, tmp, topo):
             bad = {k: v for k, v in snmp(topo, ns).items() if v}
             check(not bad, "%s: no IPv4 header or TCP / UDP checksum error (%s)" % (ns, bad))
     finally:
-        st = ex.finish(stop=True)
-        # the example's runtime directory (telemetry and mp sockets) goes too
-        shutil.rmtree(os.path.join("/var/run/dpdk", ex.prefix), ignore_errors=True)
+        st = ex.finish(stop=True)   # removes its runtime directory too
     if st is None:
         return
     t = st["totals"]
@@ -444,12 +442,11 @@ def json_lines_text(text):
 def driver_check(binary):
     """Skip where the DPDK the example runs on has no net_af_packet (the
     cut-down LTS builds of scripts/dpdk-compat.sh): EAL refuses the vdev."""
-    r = subprocess.run([binary, "--no-huge", "-m", "64", "--no-pci", "-l", "0",
-                        "--log-level=lib.eal:error", "--file-prefix",
-                        "fxnetns_probe_%d" % os.getpid(), "--vdev", "net_af_packet0,iface=lo",
-                        "--", "--help"], capture_output=True, text=True, timeout=60)
-    shutil.rmtree("/var/run/dpdk/fxnetns_probe_%d" % os.getpid(), ignore_errors=True)
-    if "failed to parse device" in r.stdout + r.stderr:
+    import e2e_flowexp as E
+    _, out = E.run_dpdk([binary, "--no-huge", "-m", "64", "--no-pci", "-l", "0",
+                         "--log-level=lib.eal:error", "--vdev", "net_af_packet0,iface=lo",
+                         "--", "--help"], "netns_probe")
+    if "failed to parse device" in out:
         raise Skip("this DPDK build has no net_af_packet driver")
 
 
