@@ -969,33 +969,55 @@ def tcp_conn(k, net, handshake=True):
 
 
 def test_evict(binary, tmp, expiry):
+    """A 64-flow table: 10 answered flows, a flood of 500 unanswered SYNs,
+    10 new answered flows, then one packet of every flow that must be in
+    the table at that point. Those packets are the snapshot of the table:
+    each must refresh its flow (a flow evicted or locked out would be made
+    again). Everything is read from the statistics at exit, so nothing
+    races the worker. twheel runs on the capture's clock (the whole capture
+    is within 1 ms of capture time, the timeouts are seconds: nothing can
+    expire before the capture ends); rte_timer and scan run on the TSC only
+    (the example refuses --clock pcap for them): there the replay, a few
+    hundred microseconds of work, must end before the 2 s SYN timeout."""
     cap, early, flood, late = 64, 10, 500, 10
     frames = G.interleave([tcp_conn(k, (21, 22)) for k in range(early)])
     frames += [f for k in range(flood) for f in tcp_conn(k, (23, 24), handshake=False)]
     frames += G.interleave([tcp_conn(k, (25, 26)) for k in range(late)])
-    inp = os.path.join(tmp, "flood.pcap")
-    write_pcap(inp, frames)
+    answered = [tcp_conn(k, (21, 22))[2] for k in range(early)]
+    syn = [tcp_conn(k, (23, 24), handshake=False)[0] for k in range(flood)]
+    clock = ["--clock", "pcap"] if expiry == "twheel" else []
     for policy in ("evict", "drop"):
+        # in the table after the flood: the answered flows (evict keeps
+        # them and the newest SYNs; drop: the early ones and the first SYNs)
+        if policy == "evict":
+            keep = answered + [tcp_conn(k, (25, 26))[2] for k in range(late)] + \
+                syn[flood - (cap - early - late):]
+        else:
+            keep = answered + syn[:cap - early]
+        inp = os.path.join(tmp, "flood_%s.pcap" % policy)
+        write_pcap(inp, frames + keep)
+        npk = len(frames) + len(keep)
         out = os.path.join(tmp, "flood_%s_out.pcap" % policy)
         ex = Example(binary, "evict_" + policy, EAL + ["-l", "0-1", "--vdev",
                      "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (inp, out)],
-                     ["-p", "1"] + PMD + ["--tick-us", "1000", "--timeout-tcp-syn", "2",
-                                          "--timeout-tcp", "3", "--max-flows", str(cap),
-                                          "--table-full", policy, "--expiry", expiry,
-                                          "--exit-when-drained",
-                                          "--duration", "60"], tmp)
-        s = ex.wait_for(lambda s: s["port_0"]["rx"] == len(frames),
-                        "%s: all %d packets in" % (policy, len(frames)))
-        st = ex.finish()
-        if s is None or st is None:
+                     ["-p", "1"] + PMD + clock + ["--tick-us", "1000", "--timeout-tcp-syn", "2",
+                                                  "--timeout-tcp", "3", "--max-flows", str(cap),
+                                                  "--table-full", policy, "--expiry", expiry,
+                                                  "--exit-when-drained",
+                                                  "--duration", "60"], tmp)
+        e = ex.finish()
+        if e is None:
             continue
-        t, e = s["totals"], st["totals"]
+        st, e = e, e["totals"]
+        check(st["port_0"]["rx"] == npk, "%s: all %d packets in (got %d)"
+              % (policy, npk, st["port_0"]["rx"]))
         if policy == "evict":
-            check(t["active"] == cap and t["active_tcp"] == early + late and
-                  t["active_tcp_syn"] == cap - early - late,
-                  "evict: the table full of the %d answered flows and the newest SYNs "
-                  "(active %d, tcp %d, syn %d)" % (early + late, t["active"], t["active_tcp"],
-                                                   t["active_tcp_syn"]))
+            check(e["created"] == early + flood + late and e["refreshed"] == 2 * (early + late) + cap,
+                  "evict: the table full of the %d answered flows and the newest SYNs: a packet "
+                  "of each of those %d refreshed it, none made a flow again (created %d, "
+                  "refreshed %d: got %d, %d)" % (early + late, cap, early + flood + late,
+                                                 2 * (early + late) + cap, e["created"],
+                                                 e["refreshed"]))
             check(e["created"] == early + flood + late and
                   e["evicted"] == early + flood + late - cap and
                   e["evict_miss"] == 0 and e["table_full"] == 0,
@@ -1003,12 +1025,18 @@ def test_evict(binary, tmp, expiry):
                   % (early + flood + late, early + flood + late - cap, e["created"],
                      e["evicted"], e["evict_miss"], e["table_full"]))
             check(e["expired_tcp"] == early + late and e["expired_tcp_syn"] == cap - early - late,
-                  "evict: every answered flow lived to its timeout (expired tcp %d)" % e["expired_tcp"])
-            check(st["port_0"]["tx"] == len(frames), "evict: every packet forwarded")
+                  "evict: every answered flow lived to its timeout (expired tcp %d, syn %d)"
+                  % (e["expired_tcp"], e["expired_tcp_syn"]))
+            check(st["port_0"]["tx"] == npk, "evict: every packet forwarded")
         else:
-            check(e["created"] == cap and e["evicted"] == 0 and t["active_tcp"] == early,
-                  "drop: the SYNs fill the table and the late flows stay out "
-                  "(created %d, active tcp %d)" % (e["created"], t["active_tcp"]))
+            check(e["created"] == cap and e["evicted"] == 0 and
+                  e["refreshed"] == 2 * early + cap and
+                  e["expired_tcp"] == early and e["expired_tcp_syn"] == cap - early,
+                  "drop: the SYNs fill the table and the late flows stay out: created %d, "
+                  "a packet of each flow in it refreshed it (refreshed %d), expired tcp %d, "
+                  "syn %d (got %d, %d, %d, %d)"
+                  % (cap, 2 * early + cap, early, cap - early, e["created"], e["refreshed"],
+                     e["expired_tcp"], e["expired_tcp_syn"]))
             check(e["table_full"] == flood - (cap - early) + 3 * late,
                   "drop: %d packets found the table full (got %d)"
                   % (flood - (cap - early) + 3 * late, e["table_full"]))
