@@ -39,7 +39,7 @@ extern int fx_clock_ts_offset;
 extern uint64_t fx_clock_ts_flag;
 extern uint64_t fx_clock_hz;
 
-/** --clock pcap: wall time without a packet after which time jumps (worker.c). */
+/** --clock pcap: wall time with every worker idle after which time jumps (worker.c). */
 #define FX_CLOCK_IDLE_MS 100
 
 /** Start-up: find the rx timestamp field for --clock pcap. 0 or -errno. */

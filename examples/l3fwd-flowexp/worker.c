@@ -580,22 +580,53 @@ owned(struct fx_lcore *lc, const struct fx_route_table *rt,
 	}
 }
 
+/* --clock pcap: is a packet waiting in a ring from another worker? */
+static bool
+handoff_waiting(const struct fx_lcore *lc)
+{
+	uint16_t s;
+
+	if (!fx_handoff_active || lc->ho.in == NULL)
+		return false;
+	for (s = 0; s < lc->ho.nb_workers; s++)
+		if (lc->ho.in[s] != NULL && rte_ring_count(lc->ho.in[s]) != 0)
+			return true;
+	return false;
+}
+
 /*
- * --clock pcap, no packet on any worker for FX_CLOCK_IDLE_MS of wall time:
- * the capture ended, so time jumps past every timeout and hold-down and
- * everything still tracked expires (once per idle period). Every worker
- * must be idle: one that is still reading its queue may yet hand a packet
- * to this one.
+ * --clock pcap, every worker idle for FX_CLOCK_IDLE_MS of wall time: the
+ * capture ended, so time jumps past every timeout and hold-down and
+ * everything still tracked expires (once per idle period). A worker is
+ * idle from the first iteration that polled all its rx queues and rings
+ * and got nothing (`idle`) until one that gets a packet: one that is still
+ * reading its queue may yet hand a packet to this one, however long it
+ * was kept off the CPU (a wall-time gap since the last packet received is
+ * not enough).
  */
 static void
-clock_idle(struct fx_lcore *lc, uint64_t tsc)
+clock_idle(struct fx_lcore *lc, uint64_t tsc, bool idle)
 {
-	uint64_t jump = 0, last = fx_stats_last_rx();
-	unsigned int t;
+	uint64_t jump = 0, since, last = fx_stats_last_rx();
+	uint64_t wait = rte_get_tsc_hz() / 1000 * FX_CLOCK_IDLE_MS;
+	unsigned int t, w;
 
-	/* another worker's packet may be newer than this worker's tsc */
-	if (last == 0 || last == lc->jumped_rx || last > tsc ||
-	    tsc - last < rte_get_tsc_hz() / 1000 * FX_CLOCK_IDLE_MS)
+	if (!idle) {
+		if (lc->idle_since != 0)
+			__atomic_store_n(&lc->idle_since, 0, __ATOMIC_RELEASE);
+		return;
+	}
+	if (lc->idle_since == 0)
+		__atomic_store_n(&lc->idle_since, tsc, __ATOMIC_RELEASE);
+	if (last == 0 || last == lc->jumped_rx)
+		return;
+	for (w = 0; w < fx_nb_workers; w++) {
+		since = __atomic_load_n(&fx_workers[w]->idle_since, __ATOMIC_ACQUIRE);
+		if (since == 0 || since > tsc || tsc - since < wait)
+			return;
+	}
+	/* handed over before its sender went idle, after this one polled */
+	if (handoff_waiting(lc))
 		return;
 	for (t = 0; t < FX_TMO_MAX; t++)
 		jump = RTE_MAX(jump, lc->tmo_cycles[t]);
@@ -714,8 +745,9 @@ fx_worker_main(void *arg __rte_unused)
 			stage_end(lc, FX_STAGE_TX, t0);
 
 		t0 = rte_rdtsc();
-		if (unlikely(fx_conf.clock == FX_CLOCK_PCAP) && got == 0)
-			clock_idle(lc, t0);
+		/* idle: every rx queue polled (none left for want of ring room) */
+		if (unlikely(fx_conf.clock == FX_CLOCK_PCAP))
+			clock_idle(lc, t0, got == 0 && i == lc->n_rxq);
 		if ((lc->ops != NULL || fx_nat_enabled()) &&
 		    likely(!expiry_held(lc, t0))) {
 			lc->now = fx_conf.clock == FX_CLOCK_TSC ? t0 : lc->vnow;
