@@ -188,10 +188,13 @@ class Example:
             return None
 
 
-def write_pcap(path, frames):
+def write_pcap(path, frames, ts=None):
+    """frames into a pcap, at capture time ts (seconds) each, or by default
+    1 s + 1 us per frame. With --clock pcap, a run of frames with one time
+    is handled as the bursts net_pcap reads it in, as on the TSC."""
     w = P.PcapWriter(path)
     for f in frames:
-        w.write(f)
+        w.write(f, ts)
     w.close()
 
 
@@ -241,28 +244,60 @@ def check_stage_cycles(t, bench):
           % (total, t["busy_cycles"]))
 
 
+TICK = 0.001   # --tick-us 1000
+
+
+def oneway_probes(n):
+    """A packet of each of flows_traffic(n)'s flows, to send after every
+    one-way timeout and before any two-way one: a one-way flow's first
+    packet (it must make the flow again, in the same class), a two-way
+    flow's last (it must refresh the flow and leave its class as it is)."""
+    out = []
+    for i in range(n):
+        pkts, cls = G.flow_packets(i)
+        out.append(pkts[0] if cls in ("oneway", "tcp_syn") else pkts[-1])
+    return out
+
+
 def test_pcap(binary, tmp, expiry):
+    """twheel on the capture's clock: the traffic at 1 s, then at
+    1 s + the one-way timeout + a tick + 50 ms a packet of every flow
+    (oneway_probes), so that which flows had expired by then is told by
+    created and refreshed, exactly. rte_timer and scan run on the TSC only
+    (the example refuses --clock pcap for them): the statistics are polled
+    until every one-way flow expired, and the two-way flows, 1.2 s from
+    their timeouts, must all be there still."""
     # scan_paced: --expiry scan making a full pass every 50 ms, not the
     # whole budget every iteration
     name = "pcap_" + expiry
     paced = ["--scan-interval", "0.05"] if expiry == "scan_paced" else []
     expiry = "scan" if paced else expiry
-    frames, exp = G.flows_traffic(600)
+    # (none has no timing claim: it keeps the TSC, where its expiry time is 0)
+    pcap_clock = expiry == "twheel"
+    nflows = 600
+    frames, exp = G.flows_traffic(nflows)
     inp, out = os.path.join(tmp, "in.pcap"), os.path.join(tmp, "out.pcap")
-    write_pcap(inp, frames)
+    ow = exp["classes"]["oneway"] + exp["classes"]["tcp_syn"]
+    probes = oneway_probes(nflows) if pcap_clock else []
+    w = P.PcapWriter(inp)
+    for f in frames:
+        w.write(f, 1.0)
+    for f in probes:
+        w.write(f, 1.0 + 0.3 + TICK + 0.05)
+    w.close()
     ex = Example(binary, name, EAL + ["-l", "0-1", "--vdev",
                  "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (inp, out)],
                  ["-p", "1"] + PMD + FAST + ["--max-flows", "4096", "--expiry", expiry,
                                               "--exit-when-drained", "--duration", "60"] + paced +
+                 (["--clock", "pcap"] if pcap_clock else []) +
                  # the per-stage cycle counts exist with --bench only
                  (["--bench"] if expiry == "twheel" else []), tmp)
-    npk = exp["packets"]
-    if expiry != "none":
+    npk = exp["packets"] + len(probes)
+    if not pcap_clock and expiry != "none":
         s = ex.wait_for(lambda s: s["port_0"]["rx"] == npk, "all %d packets received" % npk)
         # once every one-way flow expired (SYN_SENT for TCP), every two-way
         # flow must still be there: the two-way timeouts are 1.5 s and
-        # more, one-way 0.3 s
-        ow = exp["classes"]["oneway"] + exp["classes"]["tcp_syn"]
+        # more, one-way 0.3 s (all read from one reply's totals)
         s = ex.wait_for(lambda s: s["totals"]["expired_oneway"] + s["totals"]["expired_tcp_syn"] == ow,
                         "the %d one-way flows expire" % ow)
         if s:
@@ -287,17 +322,29 @@ def test_pcap(binary, tmp, expiry):
         check(t["expiry_cycles"] == 0, "no expiry work with --expiry none")
         return
     check(t["expiry_cycles"] > 0, "the expiry polls were timed (%d cycles)" % t["expiry_cycles"])
-    check(t["created"] == exp["flows"], "created == %d (got %d)" % (exp["flows"], t["created"]))
-    check(t["expired"] == exp["flows"] and t["active"] == 0,
+    again = ow if pcap_clock else 0
+    if pcap_clock:
+        check(t["created"] == exp["flows"] + ow and t["refreshed"] == npk - exp["flows"] - ow,
+              "a tick + 50 ms after the one-way timeout (capture time) every one-way flow had "
+              "expired (its packet made it again: created %d) and no two-way flow had (its "
+              "packet refreshed it: refreshed %d); got %d, %d"
+              % (exp["flows"] + ow, npk - exp["flows"] - ow, t["created"], t["refreshed"]))
+    else:
+        check(t["created"] == exp["flows"], "created == %d (got %d)" % (exp["flows"], t["created"]))
+        check(t["refreshed"] == npk - exp["flows"], "refreshed == packets - flows")
+    check(t["expired"] == exp["flows"] + again and t["active"] == 0,
           "every flow expired: expired %d active %d" % (t["expired"], t["active"]))
-    check(t["refreshed"] == npk - exp["flows"], "refreshed == packets - flows")
     for cls, n in exp["classes"].items():
+        n += n if pcap_clock and cls in ("oneway", "tcp_syn") else 0
         check(t["expired_" + cls] == n, "%d flows expired in class %s (got %d)" % (n, cls, t["expired_" + cls]))
     check(t["shortened"] == exp["shortened"],
           "FIN shortened %d deadlines (got %d)" % (exp["shortened"], t["shortened"]))
     check(t["invalidated"] == 0 and t["drained"] == 0 and t["table_full"] == 0,
           "no invalidation, nothing left at exit, table never full")
-    check(t["lag_max_us"] < 1000000, "expiry lag below 1 s (%d us)" % t["lag_max_us"])
+    if not pcap_clock:
+        # on the capture's clock the probes above say it to a tick; there
+        # the flows left at the end expire when time jumps, seconds late
+        check(t["lag_max_us"] < 1000000, "expiry lag below 1 s (%d us)" % t["lag_max_us"])
 
 
 def test_evict_burst(binary, tmp):
@@ -313,10 +360,16 @@ def test_evict_burst(binary, tmp):
     # fill the table; burst 3: flow 64 evicts flow 0, then flow 0 comes
     # back (and evicts flow 1), then 30 frames of flow 63
     frames = [flow(i) for i in range(64)] + [flow(64), flow(0)] + [flow(63)] * 30
-    write_pcap(inp, frames)
+    # the capture's clock, every frame at one time: each burst is handled
+    # whole (as on the TSC), and nothing can expire before the capture
+    # ends, however slowly it is replayed
+    w = P.PcapWriter(inp)
+    for f in frames:
+        w.write(f, ts=1.0)
+    w.close()
     ex = Example(binary, "evict_burst", EAL + ["-l", "0-1", "--vdev",
                  "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (inp, out)],
-                 ["-p", "1"] + PMD + ["--tick-us", "1000", "--timeout-oneway", "2",
+                 ["-p", "1"] + PMD + ["--clock", "pcap", "--tick-us", "1000", "--timeout-oneway", "2",
                                       "--max-flows", "64", "--table-full", "evict",
                                       "--exit-when-drained", "--duration", "30"], tmp)
     st = ex.finish()
@@ -364,12 +417,15 @@ def test_pcap_clock(binary, tmp, expiry):
 
 def run_frames(binary, tmp, name, frames, max_flows):
     """Frames through net_pcap, fast timeouts, until every flow expired:
-    the final statistics (or None) and the tx pcap's path."""
+    the final statistics (or None) and the tx pcap's path. On the capture's
+    clock, every frame at 1 s: no flow can expire before the capture ends,
+    however slowly it is replayed; then time jumps and every flow expires
+    in the class it is in."""
     inp, out = os.path.join(tmp, name + ".pcap"), os.path.join(tmp, name + "_out.pcap")
-    write_pcap(inp, frames)
+    write_pcap(inp, frames, ts=1.0)
     ex = Example(binary, name, EAL + ["-l", "0-1", "--vdev",
                  "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (inp, out)],
-                 ["-p", "1"] + PMD + FAST + ["--max-flows", str(max_flows),
+                 ["-p", "1"] + PMD + FAST + ["--clock", "pcap", "--max-flows", str(max_flows),
                                               "--exit-when-drained", "--duration", "60"], tmp)
     return ex.finish(), out
 
