@@ -926,88 +926,101 @@ TCP_TMO = {"tcp_syn": 0.5, "tcp_rst": 1.0, "oneway": 1.5, "tcp_close": 2.0, "tcp
 
 
 def tcp_state_flows(n):
-    """n connections of each kind: (frames per kind, final class, reopens)."""
+    """n connections of each kind: (frames per kind, final class, reopens),
+    and per connection (class, probe, class of a flow the probe makes):
+    the probe is a packet that refreshes the connection without changing
+    its state (flow_state.h), or, once it expired, opens a new flow."""
     A, R, S, F = P.TCP_ACK, P.TCP_RST | P.TCP_ACK, P.TCP_SYN, P.TCP_FIN | P.TCP_ACK
     c, s = "c", "s"   # who sends
-    kinds = {
-        "syn_only": ([(c, S)], "tcp_syn", 0),
-        "midstream": ([(c, A), (c, A)], "oneway", 0),
-        "established": ([(c, S), (s, S | A), (c, A)], "tcp", 0),
-        "fin": ([(c, S), (s, S | A), (c, F), (s, F), (c, A)], "tcp_close", 0),
-        "rst": ([(c, S), (s, S | A), (s, R)], "tcp_rst", 0),
-        "rst_then_syn": ([(c, S), (s, S | A), (c, R), (c, S)], "tcp_syn", 1),
-        "fin_then_syn": ([(c, S), (s, S | A), (c, F), (s, F), (c, S), (s, S | A)], "tcp", 1),
+    kinds = {  # steps, final class, reopens, probe, the probe's own class
+        "syn_only": ([(c, S)], "tcp_syn", 0, (c, S), "tcp_syn"),
+        "midstream": ([(c, A), (c, A)], "oneway", 0, (c, A), "oneway"),
+        "established": ([(c, S), (s, S | A), (c, A)], "tcp", 0, (c, A), "oneway"),
+        "fin": ([(c, S), (s, S | A), (c, F), (s, F), (c, A)], "tcp_close", 0, (c, A), "oneway"),
+        "rst": ([(c, S), (s, S | A), (s, R)], "tcp_rst", 0, (s, R), "tcp_rst"),
+        "rst_then_syn": ([(c, S), (s, S | A), (c, R), (c, S)], "tcp_syn", 1, (c, S), "tcp_syn"),
+        "fin_then_syn": ([(c, S), (s, S | A), (c, F), (s, F), (c, S), (s, S | A)], "tcp", 1,
+                         (s, S | A), "oneway"),
         # the server's FIN processed before the client's SYN (directions on
         # two queues): the SYN answers it, it does not reopen
-        "fin_before_syn": ([(s, F), (c, S)], "tcp_close", 0),
+        "fin_before_syn": ([(s, F), (c, S)], "tcp_close", 0, (s, F), "oneway"),
     }
-    per_flow, classes, reopens, k = [], {}, 0, 0
-    for name, (steps, cls, ro) in sorted(kinds.items()):
+    per_flow, classes, reopens, conns, k = [], {}, 0, [], 0
+    for name, (steps, cls, ro, probe, probe_cls) in sorted(kinds.items()):
         for j in range(n):
             fam = 4 if j % 2 == 0 else 6
             cli, srv = G.addrs(fam, k, net=(11, 12))
             cport = 2000 + k
-            pk = [G.packet(fam, P.PROTO_TCP, cli, srv, cport, 443, flags=f) if who == c else
-                  G.packet(fam, P.PROTO_TCP, srv, cli, 443, cport, flags=f) for who, f in steps]
-            per_flow.append(pk)
+
+            def pkt(who, f):
+                return G.packet(fam, P.PROTO_TCP, cli, srv, cport, 443, flags=f) if who == c else \
+                    G.packet(fam, P.PROTO_TCP, srv, cli, 443, cport, flags=f)
+            per_flow.append([pkt(who, f) for who, f in steps])
+            conns.append((cls, pkt(*probe), probe_cls))
             classes[cls] = classes.get(cls, 0) + 1
             reopens += ro
             k += 1
-    return G.interleave(per_flow), classes, reopens, k
+    return G.interleave(per_flow), classes, reopens, conns
 
 
 def test_tcp_states(binary, tmp):
-    frames, classes, reopens, nflows = tcp_state_flows(20)
+    """On the capture's clock: the connections at 1 s; then, for each
+    state, a probe of half its connections 50 ms before its timeout (each
+    must refresh its flow) and of the other half a tick + 50 ms after it
+    (each must open a new flow): every connection had exactly its state's
+    timeout."""
+    frames, classes, reopens, conns = tcp_state_flows(20)
+    nflows = len(conns)
+    probes, made = [], {}
+    for i, (cls, probe, probe_cls) in enumerate(conns):
+        if i % 2 == 0:
+            probes.append((1.0 + TCP_TMO[cls] - 0.05, probe))
+        else:
+            probes.append((1.0 + TCP_TMO[cls] + TICK + 0.05, probe))
+            made[probe_cls] = made.get(probe_cls, 0) + 1
+    early = (nflows + 1) // 2
+    late = nflows - early
     inp, out = os.path.join(tmp, "tcp.pcap"), os.path.join(tmp, "tcp_out.pcap")
-    write_pcap(inp, frames)
+    w = P.PcapWriter(inp)
+    for f in frames:
+        w.write(f, 1.0)
+    for ts, f in sorted(probes, key=lambda x: x[0]):
+        w.write(f, ts)
+    w.close()
+    for cls in sorted(TCP_TMO, key=TCP_TMO.get):
+        print("     %-9s timeout %.1f s: probes at %.3f s (refresh) and %.3f s (new flow)"
+              % (cls, TCP_TMO[cls], 1.0 + TCP_TMO[cls] - 0.05, 1.0 + TCP_TMO[cls] + TICK + 0.05))
     tmo = [a for cls, t in TCP_TMO.items()
            for a in ("--timeout-" + cls.replace("_", "-"), str(t))]
     ex = Example(binary, "tcp_states", EAL + ["-l", "0-1", "--vdev",
                  "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (inp, out)],
-                 ["-p", "1"] + PMD + tmo + ["--tick-us", "1000", "--max-flows", "1024",
+                 ["-p", "1"] + PMD + tmo + ["--clock", "pcap", "--tick-us", "1000",
+                                            "--max-flows", "1024", "--exit-when-drained",
                                             "--duration", "60"], tmp)
-    s = ex.wait_for(lambda s: s["port_0"]["rx"] == len(frames), "all %d packets in" % len(frames))
-    t0 = time.monotonic()
-    if s:
-        t = s["totals"]
-        check(all(t["active_" + cls] == n for cls, n in classes.items()) and
-              t["active"] == nflows,
-              "active by state before any expiry: %s (got %s)" %
-              (classes, {c: t["active_" + c] for c in CLASSES}))
-    # when each state's flows have all expired, after the traffic
-    done = {}
-    while len(done) < len(classes) and time.monotonic() - t0 < 10 and ex.proc.poll() is None:
-        try:
-            t = ex.stats()["totals"]
-        except (OSError, ValueError, KeyError):
-            break
-        now = time.monotonic() - t0
-        for cls, n in classes.items():
-            if cls not in done and t["expired_" + cls] == n:
-                done[cls] = now
-        time.sleep(0.02)
-    for cls, when in sorted(done.items(), key=lambda kv: kv[1]):
-        print("     %-9s expired %.2f s after the traffic (timeout %.1f s)" % (cls, when, TCP_TMO[cls]))
-    for cls in classes:
-        w = done.get(cls)
-        check(w is not None and TCP_TMO[cls] - 0.1 <= w <= TCP_TMO[cls] + 0.6,
-              "%s: its %d flows expire after its own timeout %.1f s (%s)"
-              % (cls, classes[cls], TCP_TMO[cls], "%.2f s" % w if w is not None else "never"))
-    st = ex.finish(stop=True)
+    st = ex.finish()
     if st is None:
         return
     t = st["totals"]
+    check(st["port_0"]["rx"] == len(frames) + nflows, "all %d packets in (got %d)"
+          % (len(frames) + nflows, st["port_0"]["rx"]))
+    refreshed = len(frames) - nflows - reopens + early
+    check(t["refreshed"] == refreshed and t["created"] == nflows + reopens + late,
+          "every state's flows expire after its own timeout: 50 ms before it each probe "
+          "refreshed its flow, a tick + 50 ms after it each made a new one (refreshed %d, "
+          "created %d: got %d, %d)" % (refreshed, nflows + reopens + late, t["refreshed"],
+                                       t["created"]))
     for cls in CLASSES:
-        check(t["expired_" + cls] == classes.get(cls, 0), "expired %s: %d (got %d)"
-              % (cls, classes.get(cls, 0), t["expired_" + cls]))
+        n = classes.get(cls, 0) + made.get(cls, 0)
+        check(t["expired_" + cls] == n, "expired %s: %d, %d of them the probes' flows (got %d)"
+              % (cls, n, made.get(cls, 0), t["expired_" + cls]))
     check(t["reopened"] == reopens, "a SYN on a closed tuple reopened %d flows (got %d)"
           % (reopens, t["reopened"]))
-    check(t["created"] == nflows + reopens and t["expired"] == nflows,
-          "created %d (flows + reopened), expired %d (got %d, %d)"
-          % (nflows + reopens, nflows, t["created"], t["expired"]))
+    check(t["expired"] == nflows + late and t["drained"] == 0,
+          "expired %d (connections and the probes' flows), none left at exit (got %d, %d)"
+          % (nflows + late, t["expired"], t["drained"]))
     # deadlines moved earlier: established -> FIN or RST, and each reopen
     # (closing/closed -> SYN_SENT); 20 each of fin, rst, 2 x rst_then_syn,
-    # 2 x fin_then_syn
+    # 2 x fin_then_syn; no probe moves one
     check(t["shortened"] == 120, "120 deadlines shortened (got %d)" % t["shortened"])
     check(all(t["active_" + c] == 0 for c in CLASSES), "no flow active in any state at the end")
 
