@@ -754,14 +754,16 @@ def test_affinity(binary, tmp, mode, layout):
     check(len(fwd) + len(rev) == len(frames) and rev, "%d frames one way, %d the other"
           % (len(fwd), len(rev)))
     paths = {n: os.path.join(tmp, n + ".pcap") for n in ("all", "fwd", "rev")}
-    write_pcap(paths["all"], frames)
-    write_pcap(paths["fwd"], fwd)
-    write_pcap(paths["rev"], rev)
-    # one-way timeouts of 1 s rather than 0.3: the reply may be read from
-    # the other queue a while after the request when the two workers share
-    # a busy CPU; the run lasts as long (the two-way timeouts are 2.5 s)
-    common = PMD + FAST + ["--timeout-oneway", "1", "--timeout-tcp-syn", "1",
-                           "--max-flows", "4096", "--exit-when-drained", "--duration", "60"]
+    # on the capture's clock, every frame at 1 s: however far apart in wall
+    # time the two workers read a request and its reply (two workers on a
+    # busy CPU), no flow can expire before both captures are read; then
+    # time jumps (once every worker has been idle for 100 ms) and every
+    # flow expires in the class it is in
+    write_pcap(paths["all"], frames, ts=1.0)
+    write_pcap(paths["fwd"], fwd, ts=1.0)
+    write_pcap(paths["rev"], rev, ts=1.0)
+    common = PMD + FAST + ["--clock", "pcap", "--max-flows", "4096", "--exit-when-drained",
+                           "--duration", "60"]
     ref = Example(binary, "aff_ref_" + layout, EAL + ["-l", "0-1", "--vdev",
                   "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (paths["all"], os.path.join(tmp, "ref_out.pcap"))],
                   ["-p", "1"] + common, tmp).finish()
