@@ -82,10 +82,19 @@ EAL = ["--no-huge", "-m", "512", "--no-pci", "--log-level=lib.eal:error"]
 FAST = ["--tick-us", "1000", "--timeout-oneway", "0.3", "--timeout-tcp-syn", "0.3",
         "--timeout-tcp", "2.5", "--timeout-tcp-close", "1.5", "--timeout-tcp-rst", "1.5",
         "--timeout-udp", "2.5", "--timeout-icmp", "2.5", "--timeout-other", "2.5"]
+# the same on the TSC (rte_timer, scan), where time is the machine's: the
+# one-way flows must expire, and be seen to, before any two-way one can
+# (closing and RST shorter than the others, so that a FIN shortens)
+TSC_BY, TSC_TWO_WAY = 8.0, 10.0
+FAST_TSC = ["--tick-us", "1000", "--timeout-oneway", "1", "--timeout-tcp-syn", "1",
+            "--timeout-tcp-close", "%g" % TSC_TWO_WAY, "--timeout-tcp-rst", "%g" % TSC_TWO_WAY] + \
+    [a for t in ("tcp", "udp", "icmp", "other") for a in ("--timeout-" + t, "%g" % (TSC_TWO_WAY + 1))]
 CLASSES = ("oneway", "tcp_syn", "tcp", "tcp_close", "tcp_rst", "udp", "icmp", "other")
+# timeouts past any run (meson stops a test after 180 s): on the TSC,
+# nothing can expire while a test reads the flows
 LONG = ["--tick-us", "1000"] + [a for t in ("oneway", "tcp-syn", "tcp", "tcp-close",
                                             "tcp-rst", "udp", "icmp", "other")
-                                for a in ("--timeout-" + t, "60")]
+                                for a in ("--timeout-" + t, "3600")]
 PMD = ["--parse-ptype", "--relax-rx-offload", "-T", "0"]
 
 failures = []
@@ -139,6 +148,7 @@ class Example:
             ["--stats-file", self.stats_file]
         print("run: " + " ".join(cmd))
         self.logf = open(self.log, "w")
+        self.t0 = time.monotonic()
         self.proc = subprocess.Popen(cmd, stdout=self.logf, stderr=subprocess.STDOUT)
 
     def tel(self, cmd):
@@ -147,9 +157,11 @@ class Example:
     def stats(self):
         return self.tel("/l3fwd_flowexp/stats")
 
-    def wait_for(self, pred, what, timeout=20.0):
-        """Poll the statistics until pred(stats) holds; returns them or None."""
-        end = time.monotonic() + timeout
+    def wait_for(self, pred, what, timeout=20.0, since_start=None):
+        """Poll the statistics until pred(stats) holds; returns them or None.
+        The deadline is timeout from now, or since_start seconds after the
+        example was started; it only bounds a hang."""
+        end = time.monotonic() + timeout if since_start is None else self.t0 + since_start
         last = None
         while time.monotonic() < end:
             if self.proc.poll() is not None:
@@ -264,9 +276,12 @@ def test_pcap(binary, tmp, expiry):
     1 s + the one-way timeout + a tick + 50 ms a packet of every flow
     (oneway_probes), so that which flows had expired by then is told by
     created and refreshed, exactly. rte_timer and scan run on the TSC only
-    (the example refuses --clock pcap for them): the statistics are polled
-    until every one-way flow expired, and the two-way flows, 1.2 s from
-    their timeouts, must all be there still."""
+    (the example refuses --clock pcap for them): one-way timeouts of 1 s
+    (the replay is a few milliseconds of work) and two-way ones of 10 s;
+    the statistics are polled until every one-way flow expired, by 8 s
+    after the start at the latest (a hang bound), so that no two-way flow
+    can have expired yet, whatever the machine's load: they must all be
+    there still."""
     # scan_paced: --expiry scan making a full pass every 50 ms, not the
     # whole budget every iteration
     name = "pcap_" + expiry
@@ -287,19 +302,22 @@ def test_pcap(binary, tmp, expiry):
     w.close()
     ex = Example(binary, name, EAL + ["-l", "0-1", "--vdev",
                  "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (inp, out)],
-                 ["-p", "1"] + PMD + FAST + ["--max-flows", "4096", "--expiry", expiry,
+                 ["-p", "1"] + PMD + (FAST if pcap_clock or expiry == "none" else FAST_TSC) +
+                 ["--max-flows", "4096", "--expiry", expiry,
                                               "--exit-when-drained", "--duration", "60"] + paced +
                  (["--clock", "pcap"] if pcap_clock else []) +
                  # the per-stage cycle counts exist with --bench only
                  (["--bench"] if expiry == "twheel" else []), tmp)
     npk = exp["packets"] + len(probes)
     if not pcap_clock and expiry != "none":
-        s = ex.wait_for(lambda s: s["port_0"]["rx"] == npk, "all %d packets received" % npk)
+        s = ex.wait_for(lambda s: s["port_0"]["rx"] == npk, "all %d packets received" % npk,
+                        since_start=TSC_BY)
         # once every one-way flow expired (SYN_SENT for TCP), every two-way
-        # flow must still be there: the two-way timeouts are 1.5 s and
-        # more, one-way 0.3 s (all read from one reply's totals)
+        # flow must still be there (all read from one reply's totals)
         s = ex.wait_for(lambda s: s["totals"]["expired_oneway"] + s["totals"]["expired_tcp_syn"] == ow,
-                        "the %d one-way flows expire" % ow)
+                        "the %d one-way flows expire (1 s), within %.0f s of the start (the "
+                        "two-way timeouts are %.0f s)" % (ow, TSC_BY, TSC_TWO_WAY),
+                        since_start=TSC_BY)
         if s:
             t = s["totals"]
             check(t["active"] == exp["two_way"],

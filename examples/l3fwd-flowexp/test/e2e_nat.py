@@ -430,7 +430,9 @@ def test_flush(binary, tmp):
     E.write_pcap(inp, [udp(h, p, R, 53) for h, p in a + b])
     app = [x for x in APP if x not in ("--exit-when-drained",)]
     i = app.index("--clock")
-    app = app[:i] + app[i + 2:] + ["--timeout-oneway", "600"]
+    # the TSC: a timeout and a hold-down longer than any run, so that
+    # nothing expires and nothing leaves hold-down before the test reads it
+    app = app[:i] + app[i + 2:] + ["--timeout-oneway", "600", "--nat-holddown", "600"]
     ex = E.Example(binary, "nat_flush", E.EAL + ["--lcores", "0@0,1@1", "--vdev",
                    "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (inp, out)],
                    ["-p", "1", "--config", "(0,0,1)"] + app, tmp)
