@@ -848,17 +848,42 @@ def test_affinity_startup(binary, tmp):
     check(rc == 0 and "affinity single: one worker" in out, "one worker: nothing to do")
 
 
+def link_up(prefix, port=0):
+    """The link state of a DPDK process's port, by its telemetry."""
+    try:
+        return fxtel.query(prefix, "/ethdev/link_status,%d" % port).get("status") == "UP"
+    except (OSError, ValueError):
+        return False
+
+
+def wait_until(pred, what, timeout=30.0):
+    """Poll pred() until it holds; the deadline only bounds a hang."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if pred():
+            return check(True, what)
+        time.sleep(0.02)
+    return check(False, "%s (not within %.0f s)" % (what, timeout))
+
+
 def test_memif(binary, tmp):
     """testpmd flowgen as memif client, two queues each way, one-way flows:
-    each flow must be created once, whichever queue its packets come on."""
+    each flow must be created once, whichever queue its packets come on.
+    The traffic has no capture times, so the flows run on the TSC; the
+    expiry polls are held (--bench, /l3fwd_flowexp/hold) from before the
+    traffic until testpmd has quit and the memif link is down, so no flow
+    can expire between two of its packets however long testpmd is kept
+    off the CPU; then they expire after their 1 s timeout."""
     flows = 1000
     sock = os.path.join(tmp, "memif.sock")
     ex = Example(binary, "memif", EAL + ["--lcores", "0@0,1@0,2@1", "--vdev",
                  "net_memif0,role=server,socket=%s,socket-abstract=no" % sock],
                  ["-p", "1", "--config", "(0,0,1),(0,1,2)"] + PMD +
                  ["--tick-us", "1000", "--timeout-oneway", "1", "--max-flows", "4096",
-                  "--duration", "60"], tmp)
+                  "--duration", "60", "--bench"], tmp)
     ex.wait_for(lambda s: s is not None, "the example answers")
+    r = ex.tel("/l3fwd_flowexp/hold,600000")
+    check(r.get("status") == "ok", "expiry held during the traffic (%s)" % r)
     tp_log = open(os.path.join(tmp, "testpmd.log"), "w")
     tp_prefix = new_prefix("tp")
     tp = subprocess.Popen(
@@ -869,24 +894,29 @@ def test_memif(binary, tmp):
          "--rxq", "2", "--txq", "2", "--total-num-mbufs=8192"],
         stdin=subprocess.PIPE, stdout=tp_log, stderr=subprocess.STDOUT)
     try:
-        time.sleep(2)
+        wait_until(lambda: link_up(ex.prefix) and link_up(tp_prefix),
+                   "memif connected: the link is up on both sides")
         tp.stdin.write(b"start\n")
         tp.stdin.flush()
         s = ex.wait_for(lambda s: s["totals"]["created"] >= flows and
                         s["port_0"]["rx"] >= 20 * flows, "traffic: %d flows seen" % flows, timeout=30)
-        tp.stdin.write(b"stop\n")
-        tp.stdin.flush()
+        tp.stdin.write(b"stop\nquit\n")
+        tp.stdin.close()
+        try:
+            tp.wait(20)
+        except subprocess.TimeoutExpired:
+            check(False, "testpmd quit within 20 s")
+        # no packet can come after this: memif is disconnected
+        wait_until(lambda: not link_up(ex.prefix), "testpmd gone: the example's link is down")
+        r = ex.tel("/l3fwd_flowexp/hold,0")
+        check(r.get("status") == "ok", "expiry released (%s)" % r)
         s = ex.wait_for(lambda s: s["totals"]["active"] == 0 and s["totals"]["expired"] > 0,
                         "every flow expired after the traffic")
     finally:
         st = ex.finish(stop=True)
-        try:
-            tp.stdin.write(b"quit\n")
-            tp.stdin.close()
-            tp.wait(20)
-        except (OSError, subprocess.TimeoutExpired):
+        if tp.poll() is None:
             tp.kill()
-            tp.wait()
+        tp.wait()
         tp_log.close()
         remove_runtime(tp_prefix)
     if st is None:
