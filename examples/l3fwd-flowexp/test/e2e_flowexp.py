@@ -102,9 +102,10 @@ _runs = itertools.count()
 
 
 def new_prefix(name):
-    """A --file-prefix no other DPDK process uses: the test's name, its PID
-    and a count of the processes this test started."""
-    return "fxe2e_%s_%d_%d" % (name, os.getpid(), next(_runs))
+    """A --file-prefix no other DPDK process uses: $FXE2E_TAG (set by
+    scripts/e2e-repeat.sh, to find what a run left behind), the test's
+    name, its PID and a count of the processes this test started."""
+    return "fxe2e_%s%s_%d_%d" % (os.environ.get("FXE2E_TAG", ""), name, os.getpid(), next(_runs))
 
 
 def remove_runtime(prefix):
