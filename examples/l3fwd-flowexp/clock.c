@@ -9,9 +9,12 @@
 
 #include <rte_common.h>
 #include <rte_errno.h>
+#include <rte_ring.h>
 
+#include "affinity.h"
 #include "clock.h"
 #include "expiry.h"
+#include "fx_atomic.h"
 #include "lcore.h"
 #include "stats.h"
 
@@ -59,15 +62,45 @@ fx_clock_run(struct fx_lcore *lc, struct rte_mbuf **pkts, uint16_t n)
 	return j;
 }
 
-void
-fx_clock_idle(struct fx_lcore *lc, uint64_t tsc)
+/* is a packet waiting in a ring from another worker? */
+static bool
+handoff_waiting(const struct fx_lcore *lc)
 {
-	uint64_t jump = 0, last = fx_stats_last_rx();
-	unsigned int t;
+	uint16_t s;
 
-	/* another worker's packet may be newer than this worker's tsc */
-	if (last == 0 || last == lc->clk.jumped_rx || last > tsc ||
-	    tsc - last < rte_get_tsc_hz() / 1000 * FX_CLOCK_IDLE_MS)
+	if (!fx_handoff_active || lc->ho.in == NULL)
+		return false;
+	for (s = 0; s < lc->ho.nb_workers; s++)
+		if (lc->ho.in[s] != NULL && rte_ring_count(lc->ho.in[s]) != 0)
+			return true;
+	return false;
+}
+
+void
+fx_clock_idle(struct fx_lcore *lc, uint64_t tsc, bool idle)
+{
+	uint64_t jump = 0, since, last = fx_stats_last_rx();
+	uint64_t wait = rte_get_tsc_hz() / 1000 * FX_CLOCK_IDLE_MS;
+	unsigned int t, w;
+
+	/* idle_since: release, so a worker that sees this one idle sees the
+	 * packets it handed over before (pairs with the acquire below) */
+	if (!idle) {
+		if (lc->idle_since != 0)
+			fx_store_release(&lc->idle_since, 0);
+		return;
+	}
+	if (lc->idle_since == 0)
+		fx_store_release(&lc->idle_since, tsc);
+	if (last == 0 || last == lc->clk.jumped_rx)
+		return;
+	for (w = 0; w < fx_nb_workers; w++) {
+		since = fx_load_acquire(&fx_workers[w]->idle_since);
+		if (since == 0 || since > tsc || tsc - since < wait)
+			return;
+	}
+	/* handed over before its sender went idle, after this one polled */
+	if (handoff_waiting(lc))
 		return;
 	for (t = 0; t < FX_TMO_MAX; t++)
 		jump = RTE_MAX(jump, lc->tmo_cycles[t]);

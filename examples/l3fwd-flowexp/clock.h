@@ -18,11 +18,14 @@
  *         time has been expired, whatever the budget.
  *
  * A packet without the timestamp flag (another PMD) keeps the worker's
- * current time. When no worker has received a packet for
- * FX_CLOCK_IDLE_MS of wall time the capture has ended: time jumps past
- * every timeout and hold-down, once per idle period, and everything still
- * tracked expires (fx_clock_idle()). Every worker must be idle for that:
- * one that is still reading its queue may yet hand a packet to another.
+ * current time. When every worker has been idle for FX_CLOCK_IDLE_MS of
+ * wall time the capture has ended: time jumps past every timeout and
+ * hold-down, once per idle period, and everything still tracked expires
+ * (fx_clock_idle()). A worker is idle from the first loop iteration that
+ * polled all its rx queues and rings and got nothing, until one that gets
+ * a packet: a worker that is still reading its queue may yet hand a
+ * packet to another, however long it was kept off the CPU, so a wall-time
+ * gap since the last packet received is not enough.
  */
 
 #ifndef _FX_CLOCK_H_
@@ -44,7 +47,7 @@ extern int fx_clock_ts_offset;
 extern uint64_t fx_clock_ts_flag;
 extern uint64_t fx_clock_hz;
 
-/** --clock pcap: wall time without a packet after which time jumps. */
+/** --clock pcap: wall time with every worker idle after which time jumps. */
 #define FX_CLOCK_IDLE_MS 100
 
 /** A worker's packet clock (owner only). */
@@ -83,10 +86,11 @@ fx_clock_now(const struct fx_clock *c, uint64_t tsc)
 uint16_t fx_clock_run(struct fx_lcore *lc, struct rte_mbuf **pkts, uint16_t n);
 
 /**
- * --clock pcap, owner, in a loop iteration without packets at TSC tsc:
- * once the capture has ended (no packet on any worker for
- * FX_CLOCK_IDLE_MS), time jumps past every timeout and hold-down.
+ * --clock pcap, owner, once per loop iteration at TSC tsc; idle: the
+ * iteration polled every rx queue and ring and got nothing. Once every
+ * worker has been idle for FX_CLOCK_IDLE_MS, time jumps past every
+ * timeout and hold-down.
  */
-void fx_clock_idle(struct fx_lcore *lc, uint64_t tsc);
+void fx_clock_idle(struct fx_lcore *lc, uint64_t tsc, bool idle);
 
 #endif /* _FX_CLOCK_H_ */

@@ -23,7 +23,8 @@
  *      another worker has no room for a burst, the rest of the polls wait
  *      (the packets stay in the NIC);
  *   4. send what is buffered per port (forward.h);
- *   5. under --clock pcap, without packets: the capture may have ended,
+ *   5. under --clock pcap: an iteration that polled everything and got
+ *      nothing is idle, and once every worker is, the capture has ended
  *      and time jumps (clock.h);
  *   6. one expiry poll, timed (expiry.h);
  *   7. the loop's own accounting and a reset request (stats.h);
@@ -227,18 +228,22 @@ rx_burst(struct fx_lcore *lc, const struct fx_route_table *rt,
 	owned(lc, rt, pkts, n);
 }
 
-/* A burst from each rx queue. Returns how many packets came. */
+/*
+ * A burst from each rx queue. Returns how many packets came; *all tells
+ * whether every queue was polled (none left for want of ring room).
+ */
 static unsigned int
-rx_poll(struct fx_lcore *lc, const struct fx_route_table *rt)
+rx_poll(struct fx_lcore *lc, const struct fx_route_table *rt, bool *all)
 {
 	struct rte_mbuf *pkts[MAX_PKT_BURST];
 	unsigned int got = 0;
 	uint64_t t0;
 	uint16_t i, n;
 
+	*all = false;
 	for (i = 0; i < lc->n_rxq; i++) {
 		if (fx_handoff_active && !fx_handoff_room(&lc->ho))
-			break;   /* an owner fell behind: leave the rest in the NIC */
+			return got;   /* an owner fell behind: leave the rest in the NIC */
 		t0 = fx_stage_start();
 		n = rte_eth_rx_burst(lc->rxq[i].port_id, lc->rxq[i].queue_id,
 				     pkts, MAX_PKT_BURST);
@@ -250,6 +255,7 @@ rx_poll(struct fx_lcore *lc, const struct fx_route_table *rt)
 			FX_STAT_ADD(&lc->st, stage_cycles[FX_STAGE_RX], lc->now - t0);
 		rx_burst(lc, rt, lc->rxq[i].port_id, pkts, n);
 	}
+	*all = true;
 	return got;
 }
 
@@ -271,6 +277,7 @@ fx_worker_main(void *arg __rte_unused)
 	const struct fx_route_table *rt;
 	unsigned int got;
 	uint64_t tsc;
+	bool all;
 
 	/* a received burst fits in the room fx_handoff_room() asks for */
 	RTE_BUILD_BUG_ON(MAX_PKT_BURST > FX_HANDOFF_BURST);
@@ -283,11 +290,11 @@ fx_worker_main(void *arg __rte_unused)
 	while (!fx_force_quit) {
 		rt = fx_route_get();
 		got = fx_handoff_active ? handoff_drain(lc, rt) : 0;
-		got += rx_poll(lc, rt);
+		got += rx_poll(lc, rt, &all);
 		tx_all(lc, got);
 		tsc = rte_rdtsc();
-		if (unlikely(fx_conf.clock == FX_CLOCK_PCAP) && got == 0)
-			fx_clock_idle(lc, tsc);
+		if (unlikely(fx_conf.clock == FX_CLOCK_PCAP))
+			fx_clock_idle(lc, tsc, got == 0 && all);
 		tsc = fx_expiry_loop_poll(lc, tsc, got);
 		fx_stats_loop(&lc->st, &lc->loop, &lc->reset_req, tsc, got);
 		fx_route_quiescent(lc->worker_idx);

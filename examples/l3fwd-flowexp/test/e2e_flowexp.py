@@ -60,8 +60,10 @@ Exit status 0 when every check passed.
 """
 
 import ipaddress
+import itertools
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -80,13 +82,53 @@ EAL = ["--no-huge", "-m", "512", "--no-pci", "--log-level=lib.eal:error"]
 FAST = ["--tick-us", "1000", "--timeout-oneway", "0.3", "--timeout-tcp-syn", "0.3",
         "--timeout-tcp", "2.5", "--timeout-tcp-close", "1.5", "--timeout-tcp-rst", "1.5",
         "--timeout-udp", "2.5", "--timeout-icmp", "2.5", "--timeout-other", "2.5"]
+# the same on the TSC (rte_timer, scan), where time is the machine's: the
+# one-way flows must expire, and be seen to, before any two-way one can
+# (closing and RST shorter than the others, so that a FIN shortens)
+TSC_BY, TSC_TWO_WAY = 8.0, 10.0
+FAST_TSC = ["--tick-us", "1000", "--timeout-oneway", "1", "--timeout-tcp-syn", "1",
+            "--timeout-tcp-close", "%g" % TSC_TWO_WAY, "--timeout-tcp-rst", "%g" % TSC_TWO_WAY] + \
+    [a for t in ("tcp", "udp", "icmp", "other") for a in ("--timeout-" + t, "%g" % (TSC_TWO_WAY + 1))]
 CLASSES = ("oneway", "tcp_syn", "tcp", "tcp_close", "tcp_rst", "udp", "icmp", "other")
+# timeouts past any run (meson stops a test after 180 s): on the TSC,
+# nothing can expire while a test reads the flows
 LONG = ["--tick-us", "1000"] + [a for t in ("oneway", "tcp-syn", "tcp", "tcp-close",
                                             "tcp-rst", "udp", "icmp", "other")
-                                for a in ("--timeout-" + t, "60")]
+                                for a in ("--timeout-" + t, "3600")]
 PMD = ["--parse-ptype", "--relax-rx-offload", "-T", "0"]
 
 failures = []
+_runs = itertools.count()
+
+
+def new_prefix(name):
+    """A --file-prefix no other DPDK process uses: $FXE2E_TAG (set by
+    scripts/e2e-repeat.sh, to find what a run left behind), the test's
+    name, its PID and a count of the processes this test started."""
+    return "fxe2e_%s%s_%d_%d" % (os.environ.get("FXE2E_TAG", ""), name, os.getpid(), next(_runs))
+
+
+def remove_runtime(prefix):
+    """Remove the runtime directory EAL made for prefix (its config,
+    fbarray and telemetry files); the tests take no hugepages (--no-huge)."""
+    shutil.rmtree(os.path.dirname(fxtel.socket_path(prefix)), ignore_errors=True)
+
+
+def run_dpdk(cmd, name, timeout=60):
+    """cmd (a DPDK program and its EAL options) with its own --file-prefix,
+    run to its end: (exit status, output). The runtime directory is
+    removed after; a run that outlives timeout is killed and reported."""
+    prefix = new_prefix(name)
+    i = cmd.index("--") if "--" in cmd else len(cmd)
+    cmd = cmd[:i] + ["--file-prefix", prefix] + cmd[i:]
+    try:
+        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout)
+        rc, out = r.returncode, r.stdout.decode(errors="replace")
+    except subprocess.TimeoutExpired as e:
+        rc, out = -1, (e.output or b"").decode(errors="replace")
+        check(False, "%s: still running after %d s (killed): %s" % (name, timeout, " ".join(cmd)))
+    remove_runtime(prefix)
+    return rc, out
 
 
 def check(cond, what):
@@ -100,13 +142,14 @@ class Example:
     """One run of the example, its log, and its telemetry socket."""
 
     def __init__(self, binary, name, eal, app, tmp):
-        self.prefix = "fxe2e_%s_%d" % (name, os.getpid())
+        self.prefix = new_prefix(name)
         self.log = os.path.join(tmp, name + ".log")
         self.stats_file = os.path.join(tmp, name + ".json")
         cmd = [binary] + eal + ["--file-prefix", self.prefix, "--"] + app + \
             ["--stats-file", self.stats_file]
         print("run: " + " ".join(cmd))
         self.logf = open(self.log, "w")
+        self.t0 = time.monotonic()
         self.proc = subprocess.Popen(cmd, stdout=self.logf, stderr=subprocess.STDOUT)
 
     def tel(self, cmd):
@@ -115,9 +158,11 @@ class Example:
     def stats(self):
         return self.tel("/l3fwd_flowexp/stats")
 
-    def wait_for(self, pred, what, timeout=20.0):
-        """Poll the statistics until pred(stats) holds; returns them or None."""
-        end = time.monotonic() + timeout
+    def wait_for(self, pred, what, timeout=20.0, since_start=None):
+        """Poll the statistics until pred(stats) holds; returns them or None.
+        The deadline is timeout from now, or since_start seconds after the
+        example was started; it only bounds a hang."""
+        end = time.monotonic() + timeout if since_start is None else self.t0 + since_start
         last = None
         while time.monotonic() < end:
             if self.proc.poll() is not None:
@@ -143,6 +188,7 @@ class Example:
             rc = self.proc.wait()
             check(False, "the example stopped within %.0f s" % timeout)
         self.logf.close()
+        remove_runtime(self.prefix)
         if rc != 0 or failures:
             with open(self.log) as f:
                 print("---- log of %s ----\n%s----" % (self.prefix, f.read()[-6000:]))
@@ -155,10 +201,13 @@ class Example:
             return None
 
 
-def write_pcap(path, frames):
+def write_pcap(path, frames, ts=None):
+    """frames into a pcap, at capture time ts (seconds) each, or by default
+    1 s + 1 us per frame. With --clock pcap, a run of frames with one time
+    is handled as the bursts net_pcap reads it in, as on the TSC."""
     w = P.PcapWriter(path)
     for f in frames:
-        w.write(f)
+        w.write(f, ts)
     w.close()
 
 
@@ -208,30 +257,68 @@ def check_stage_cycles(t, bench):
           % (total, t["busy_cycles"]))
 
 
+TICK = 0.001   # --tick-us 1000
+
+
+def oneway_probes(n):
+    """A packet of each of flows_traffic(n)'s flows, to send after every
+    one-way timeout and before any two-way one: a one-way flow's first
+    packet (it must make the flow again, in the same class), a two-way
+    flow's last (it must refresh the flow and leave its class as it is)."""
+    out = []
+    for i in range(n):
+        pkts, cls = G.flow_packets(i)
+        out.append(pkts[0] if cls in ("oneway", "tcp_syn") else pkts[-1])
+    return out
+
+
 def test_pcap(binary, tmp, expiry):
+    """twheel on the capture's clock: the traffic at 1 s, then at
+    1 s + the one-way timeout + a tick + 50 ms a packet of every flow
+    (oneway_probes), so that which flows had expired by then is told by
+    created and refreshed, exactly. rte_timer and scan run on the TSC only
+    (the example refuses --clock pcap for them): one-way timeouts of 1 s
+    (the replay is a few milliseconds of work) and two-way ones of 10 s;
+    the statistics are polled until every one-way flow expired, by 8 s
+    after the start at the latest (a hang bound), so that no two-way flow
+    can have expired yet, whatever the machine's load: they must all be
+    there still."""
     # scan_paced: --expiry scan making a full pass every 50 ms, not the
     # whole budget every iteration
     name = "pcap_" + expiry
     paced = ["--scan-interval", "0.05"] if expiry == "scan_paced" else []
     expiry = "scan" if paced else expiry
-    frames, exp = G.flows_traffic(600)
+    # (none has no timing claim: it keeps the TSC, where its expiry time is 0)
+    pcap_clock = expiry == "twheel"
+    nflows = 600
+    frames, exp = G.flows_traffic(nflows)
     inp, out = os.path.join(tmp, "in.pcap"), os.path.join(tmp, "out.pcap")
-    write_pcap(inp, frames)
+    ow = exp["classes"]["oneway"] + exp["classes"]["tcp_syn"]
+    probes = oneway_probes(nflows) if pcap_clock else []
+    w = P.PcapWriter(inp)
+    for f in frames:
+        w.write(f, 1.0)
+    for f in probes:
+        w.write(f, 1.0 + 0.3 + TICK + 0.05)
+    w.close()
     ex = Example(binary, name, EAL + ["-l", "0-1", "--vdev",
                  "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (inp, out)],
-                 ["-p", "1"] + PMD + FAST + ["--max-flows", "4096", "--expiry", expiry,
+                 ["-p", "1"] + PMD + (FAST if pcap_clock or expiry == "none" else FAST_TSC) +
+                 ["--max-flows", "4096", "--expiry", expiry,
                                               "--exit-when-drained", "--duration", "60"] + paced +
+                 (["--clock", "pcap"] if pcap_clock else []) +
                  # the per-stage cycle counts exist with --bench only
                  (["--bench"] if expiry == "twheel" else []), tmp)
-    npk = exp["packets"]
-    if expiry != "none":
-        s = ex.wait_for(lambda s: s["port_0"]["rx"] == npk, "all %d packets received" % npk)
+    npk = exp["packets"] + len(probes)
+    if not pcap_clock and expiry != "none":
+        s = ex.wait_for(lambda s: s["port_0"]["rx"] == npk, "all %d packets received" % npk,
+                        since_start=TSC_BY)
         # once every one-way flow expired (SYN_SENT for TCP), every two-way
-        # flow must still be there: the two-way timeouts are 1.5 s and
-        # more, one-way 0.3 s
-        ow = exp["classes"]["oneway"] + exp["classes"]["tcp_syn"]
+        # flow must still be there (all read from one reply's totals)
         s = ex.wait_for(lambda s: s["totals"]["expired_oneway"] + s["totals"]["expired_tcp_syn"] == ow,
-                        "the %d one-way flows expire" % ow)
+                        "the %d one-way flows expire (1 s), within %.0f s of the start (the "
+                        "two-way timeouts are %.0f s)" % (ow, TSC_BY, TSC_TWO_WAY),
+                        since_start=TSC_BY)
         if s:
             t = s["totals"]
             check(t["active"] == exp["two_way"],
@@ -254,17 +341,29 @@ def test_pcap(binary, tmp, expiry):
         check(t["expiry_cycles"] == 0, "no expiry work with --expiry none")
         return
     check(t["expiry_cycles"] > 0, "the expiry polls were timed (%d cycles)" % t["expiry_cycles"])
-    check(t["created"] == exp["flows"], "created == %d (got %d)" % (exp["flows"], t["created"]))
-    check(t["expired"] == exp["flows"] and t["active"] == 0,
+    again = ow if pcap_clock else 0
+    if pcap_clock:
+        check(t["created"] == exp["flows"] + ow and t["refreshed"] == npk - exp["flows"] - ow,
+              "a tick + 50 ms after the one-way timeout (capture time) every one-way flow had "
+              "expired (its packet made it again: created %d) and no two-way flow had (its "
+              "packet refreshed it: refreshed %d); got %d, %d"
+              % (exp["flows"] + ow, npk - exp["flows"] - ow, t["created"], t["refreshed"]))
+    else:
+        check(t["created"] == exp["flows"], "created == %d (got %d)" % (exp["flows"], t["created"]))
+        check(t["refreshed"] == npk - exp["flows"], "refreshed == packets - flows")
+    check(t["expired"] == exp["flows"] + again and t["active"] == 0,
           "every flow expired: expired %d active %d" % (t["expired"], t["active"]))
-    check(t["refreshed"] == npk - exp["flows"], "refreshed == packets - flows")
     for cls, n in exp["classes"].items():
+        n += n if pcap_clock and cls in ("oneway", "tcp_syn") else 0
         check(t["expired_" + cls] == n, "%d flows expired in class %s (got %d)" % (n, cls, t["expired_" + cls]))
     check(t["shortened"] == exp["shortened"],
           "FIN shortened %d deadlines (got %d)" % (exp["shortened"], t["shortened"]))
     check(t["invalidated"] == 0 and t["drained"] == 0 and t["table_full"] == 0,
           "no invalidation, nothing left at exit, table never full")
-    check(t["lag_max_us"] < 1000000, "expiry lag below 1 s (%d us)" % t["lag_max_us"])
+    if not pcap_clock:
+        # on the capture's clock the probes above say it to a tick; there
+        # the flows left at the end expire when time jumps, seconds late
+        check(t["lag_max_us"] < 1000000, "expiry lag below 1 s (%d us)" % t["lag_max_us"])
 
 
 def test_evict_burst(binary, tmp):
@@ -280,10 +379,16 @@ def test_evict_burst(binary, tmp):
     # fill the table; burst 3: flow 64 evicts flow 0, then flow 0 comes
     # back (and evicts flow 1), then 30 frames of flow 63
     frames = [flow(i) for i in range(64)] + [flow(64), flow(0)] + [flow(63)] * 30
-    write_pcap(inp, frames)
+    # the capture's clock, every frame at one time: each burst is handled
+    # whole (as on the TSC), and nothing can expire before the capture
+    # ends, however slowly it is replayed
+    w = P.PcapWriter(inp)
+    for f in frames:
+        w.write(f, ts=1.0)
+    w.close()
     ex = Example(binary, "evict_burst", EAL + ["-l", "0-1", "--vdev",
                  "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (inp, out)],
-                 ["-p", "1"] + PMD + ["--tick-us", "1000", "--timeout-oneway", "2",
+                 ["-p", "1"] + PMD + ["--clock", "pcap", "--tick-us", "1000", "--timeout-oneway", "2",
                                       "--max-flows", "64", "--table-full", "evict",
                                       "--exit-when-drained", "--duration", "30"], tmp)
     st = ex.finish()
@@ -331,12 +436,15 @@ def test_pcap_clock(binary, tmp, expiry):
 
 def run_frames(binary, tmp, name, frames, max_flows):
     """Frames through net_pcap, fast timeouts, until every flow expired:
-    the final statistics (or None) and the tx pcap's path."""
+    the final statistics (or None) and the tx pcap's path. On the capture's
+    clock, every frame at 1 s: no flow can expire before the capture ends,
+    however slowly it is replayed; then time jumps and every flow expires
+    in the class it is in."""
     inp, out = os.path.join(tmp, name + ".pcap"), os.path.join(tmp, name + "_out.pcap")
-    write_pcap(inp, frames)
+    write_pcap(inp, frames, ts=1.0)
     ex = Example(binary, name, EAL + ["-l", "0-1", "--vdev",
                  "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (inp, out)],
-                 ["-p", "1"] + PMD + FAST + ["--max-flows", str(max_flows),
+                 ["-p", "1"] + PMD + FAST + ["--clock", "pcap", "--max-flows", str(max_flows),
                                               "--exit-when-drained", "--duration", "60"], tmp)
     return ex.finish(), out
 
@@ -479,14 +587,10 @@ def test_cli(binary, tmp):
     for i, case in enumerate(CLI_BAD):
         what, args = case[0], case[1]
         msg = case[2] if len(case) > 2 else ""
-        cmd = [binary] + eal + ["--file-prefix", "fxe2e_cli%d_%d" % (i, os.getpid()),
-                                "--"] + args
-        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           timeout=60)
-        out = r.stdout.decode(errors="replace")
-        ok = check(r.returncode != 0 and USAGE in out and msg in out,
-                   "%s: usage%s and exit status %d" % (what, ", '%s'" % msg if msg else "",
-                                                        r.returncode))
+        cmd = [binary] + eal + ["--"] + args
+        rc, out = run_dpdk(cmd, "cli%d" % i)
+        ok = check(rc != 0 and USAGE in out and msg in out,
+                   "%s: usage%s and exit status %d" % (what, ", '%s'" % msg if msg else "", rc))
         if not ok:
             print(" ".join(cmd) + "\n" + out[-1500:])
     # the benchmark-only controls exist with --bench only
@@ -500,17 +604,13 @@ def test_cli(binary, tmp):
     bench.finish(stop=True)
     # what l3fwd accepts: spaces, hexadecimal
     eal[eal.index("64")] = "256"
-    cmd = [binary] + eal + ["--file-prefix", "fxe2e_cliok_%d" % os.getpid(), "--", "-p", "1",
-                            "--config", " ( 0 , 0x0 , 1 ) , (0,1, 0x1)", "-T", "0", "--relax-rx-offload", "--parse-ptype",
-                            "--max-flows", "1024", "--duration", "0.2"]
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
-    out = r.stdout.decode(errors="replace")
-    check(r.returncode == 0 and "lcore 1: rx (port 0, queue 0) rx (port 0, queue 1)" in out,
-          "--config with spaces and hex: two queues on lcore 1 (status %d)" % r.returncode)
-    r = subprocess.run([binary] + eal + ["--file-prefix", "fxe2e_clih_%d" % os.getpid(),
-                                         "--", "--help"],
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
-    check(r.returncode == 0 and USAGE.encode() in r.stdout, "--help: usage and exit status 0")
+    rc, out = run_dpdk([binary] + eal + ["--", "-p", "1",
+                       "--config", " ( 0 , 0x0 , 1 ) , (0,1, 0x1)", "-T", "0", "--relax-rx-offload",
+                       "--parse-ptype", "--max-flows", "1024", "--duration", "0.2"], "cliok")
+    check(rc == 0 and "lcore 1: rx (port 0, queue 0) rx (port 0, queue 1)" in out,
+          "--config with spaces and hex: two queues on lcore 1 (status %d)" % rc)
+    rc, out = run_dpdk([binary] + eal + ["--", "--help"], "clih")
+    check(rc == 0 and USAGE in out, "--help: usage and exit status 0")
 
 
 def in_prefix(endpoints, prefix):
@@ -673,14 +773,16 @@ def test_affinity(binary, tmp, mode, layout):
     check(len(fwd) + len(rev) == len(frames) and rev, "%d frames one way, %d the other"
           % (len(fwd), len(rev)))
     paths = {n: os.path.join(tmp, n + ".pcap") for n in ("all", "fwd", "rev")}
-    write_pcap(paths["all"], frames)
-    write_pcap(paths["fwd"], fwd)
-    write_pcap(paths["rev"], rev)
-    # one-way timeouts of 1 s rather than 0.3: the reply may be read from
-    # the other queue a while after the request when the two workers share
-    # a busy CPU; the run lasts as long (the two-way timeouts are 2.5 s)
-    common = PMD + FAST + ["--timeout-oneway", "1", "--timeout-tcp-syn", "1",
-                           "--max-flows", "4096", "--exit-when-drained", "--duration", "60"]
+    # on the capture's clock, every frame at 1 s: however far apart in wall
+    # time the two workers read a request and its reply (two workers on a
+    # busy CPU), no flow can expire before both captures are read; then
+    # time jumps (once every worker has been idle for 100 ms) and every
+    # flow expires in the class it is in
+    write_pcap(paths["all"], frames, ts=1.0)
+    write_pcap(paths["fwd"], fwd, ts=1.0)
+    write_pcap(paths["rev"], rev, ts=1.0)
+    common = PMD + FAST + ["--clock", "pcap", "--max-flows", "4096", "--exit-when-drained",
+                           "--duration", "60"]
     ref = Example(binary, "aff_ref_" + layout, EAL + ["-l", "0-1", "--vdev",
                   "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (paths["all"], os.path.join(tmp, "ref_out.pcap"))],
                   ["-p", "1"] + common, tmp).finish()
@@ -718,10 +820,8 @@ def test_affinity_startup(binary, tmp):
     write_pcap(inp, [])
 
     def run(name, vdevs, args):
-        cmd = [binary] + eal + ["--file-prefix", "fxe2e_%s_%d" % (name, os.getpid())] + \
-            [a for v in vdevs for a in ("--vdev", v)] + ["--"] + args + app
-        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
-        return r.returncode, r.stdout.decode(errors="replace")
+        return run_dpdk([binary] + eal + [a for v in vdevs for a in ("--vdev", v)] +
+                        ["--"] + args + app, name)
 
     pcap2 = ["net_pcap0,rx_pcap=%s,rx_pcap=%s,tx_pcap=%s,tx_pcap=%s"
              % (inp, inp, os.path.join(tmp, "e1.pcap"), os.path.join(tmp, "e2.pcap"))]
@@ -749,45 +849,77 @@ def test_affinity_startup(binary, tmp):
     check(rc == 0 and "affinity single: one worker" in out, "one worker: nothing to do")
 
 
+def link_up(prefix, port=0):
+    """The link state of a DPDK process's port, by its telemetry."""
+    try:
+        return fxtel.query(prefix, "/ethdev/link_status,%d" % port).get("status") == "UP"
+    except (OSError, ValueError):
+        return False
+
+
+def wait_until(pred, what, timeout=30.0):
+    """Poll pred() until it holds; the deadline only bounds a hang."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if pred():
+            return check(True, what)
+        time.sleep(0.02)
+    return check(False, "%s (not within %.0f s)" % (what, timeout))
+
+
 def test_memif(binary, tmp):
     """testpmd flowgen as memif client, two queues each way, one-way flows:
-    each flow must be created once, whichever queue its packets come on."""
+    each flow must be created once, whichever queue its packets come on.
+    The traffic has no capture times, so the flows run on the TSC; the
+    expiry polls are held (--bench, /l3fwd_flowexp/hold) from before the
+    traffic until testpmd has quit and the memif link is down, so no flow
+    can expire between two of its packets however long testpmd is kept
+    off the CPU; then they expire after their 1 s timeout."""
     flows = 1000
     sock = os.path.join(tmp, "memif.sock")
     ex = Example(binary, "memif", EAL + ["--lcores", "0@0,1@0,2@1", "--vdev",
                  "net_memif0,role=server,socket=%s,socket-abstract=no" % sock],
                  ["-p", "1", "--config", "(0,0,1),(0,1,2)"] + PMD +
                  ["--tick-us", "1000", "--timeout-oneway", "1", "--max-flows", "4096",
-                  "--duration", "60"], tmp)
+                  "--duration", "60", "--bench"], tmp)
     ex.wait_for(lambda s: s is not None, "the example answers")
+    r = ex.tel("/l3fwd_flowexp/hold,600000")
+    check(r.get("status") == "ok", "expiry held during the traffic (%s)" % r)
     tp_log = open(os.path.join(tmp, "testpmd.log"), "w")
+    tp_prefix = new_prefix("tp")
     tp = subprocess.Popen(
         ["dpdk-testpmd", "--no-huge", "-m", "256", "--no-pci", "--lcores", "0@1,1@1",
-         "--log-level=lib.eal:error", "--file-prefix", "fxe2e_tp_%d" % os.getpid(),
+         "--log-level=lib.eal:error", "--file-prefix", tp_prefix,
          "--vdev", "net_memif0,role=client,socket=%s,socket-abstract=no" % sock, "--",
          "-i", "--forward-mode=flowgen", "--flowgen-flows=%d" % flows, "--txpkts=64",
          "--rxq", "2", "--txq", "2", "--total-num-mbufs=8192"],
         stdin=subprocess.PIPE, stdout=tp_log, stderr=subprocess.STDOUT)
     try:
-        time.sleep(2)
+        wait_until(lambda: link_up(ex.prefix) and link_up(tp_prefix),
+                   "memif connected: the link is up on both sides")
         tp.stdin.write(b"start\n")
         tp.stdin.flush()
         s = ex.wait_for(lambda s: s["totals"]["created"] >= flows and
                         s["port_0"]["rx"] >= 20 * flows, "traffic: %d flows seen" % flows, timeout=30)
-        tp.stdin.write(b"stop\n")
-        tp.stdin.flush()
+        tp.stdin.write(b"stop\nquit\n")
+        tp.stdin.close()
+        try:
+            tp.wait(20)
+        except subprocess.TimeoutExpired:
+            check(False, "testpmd quit within 20 s")
+        # no packet can come after this: memif is disconnected
+        wait_until(lambda: not link_up(ex.prefix), "testpmd gone: the example's link is down")
+        r = ex.tel("/l3fwd_flowexp/hold,0")
+        check(r.get("status") == "ok", "expiry released (%s)" % r)
         s = ex.wait_for(lambda s: s["totals"]["active"] == 0 and s["totals"]["expired"] > 0,
                         "every flow expired after the traffic")
     finally:
         st = ex.finish(stop=True)
-        try:
-            tp.stdin.write(b"quit\n")
-            tp.stdin.close()
-            tp.wait(20)
-        except (OSError, subprocess.TimeoutExpired):
+        if tp.poll() is None:
             tp.kill()
-            tp.wait()
+        tp.wait()
         tp_log.close()
+        remove_runtime(tp_prefix)
     if st is None:
         return
     t = st["totals"]
@@ -845,88 +977,101 @@ TCP_TMO = {"tcp_syn": 0.5, "tcp_rst": 1.0, "oneway": 1.5, "tcp_close": 2.0, "tcp
 
 
 def tcp_state_flows(n):
-    """n connections of each kind: (frames per kind, final class, reopens)."""
+    """n connections of each kind: (frames per kind, final class, reopens),
+    and per connection (class, probe, class of a flow the probe makes):
+    the probe is a packet that refreshes the connection without changing
+    its state (flow_state.h), or, once it expired, opens a new flow."""
     A, R, S, F = P.TCP_ACK, P.TCP_RST | P.TCP_ACK, P.TCP_SYN, P.TCP_FIN | P.TCP_ACK
     c, s = "c", "s"   # who sends
-    kinds = {
-        "syn_only": ([(c, S)], "tcp_syn", 0),
-        "midstream": ([(c, A), (c, A)], "oneway", 0),
-        "established": ([(c, S), (s, S | A), (c, A)], "tcp", 0),
-        "fin": ([(c, S), (s, S | A), (c, F), (s, F), (c, A)], "tcp_close", 0),
-        "rst": ([(c, S), (s, S | A), (s, R)], "tcp_rst", 0),
-        "rst_then_syn": ([(c, S), (s, S | A), (c, R), (c, S)], "tcp_syn", 1),
-        "fin_then_syn": ([(c, S), (s, S | A), (c, F), (s, F), (c, S), (s, S | A)], "tcp", 1),
+    kinds = {  # steps, final class, reopens, probe, the probe's own class
+        "syn_only": ([(c, S)], "tcp_syn", 0, (c, S), "tcp_syn"),
+        "midstream": ([(c, A), (c, A)], "oneway", 0, (c, A), "oneway"),
+        "established": ([(c, S), (s, S | A), (c, A)], "tcp", 0, (c, A), "oneway"),
+        "fin": ([(c, S), (s, S | A), (c, F), (s, F), (c, A)], "tcp_close", 0, (c, A), "oneway"),
+        "rst": ([(c, S), (s, S | A), (s, R)], "tcp_rst", 0, (s, R), "tcp_rst"),
+        "rst_then_syn": ([(c, S), (s, S | A), (c, R), (c, S)], "tcp_syn", 1, (c, S), "tcp_syn"),
+        "fin_then_syn": ([(c, S), (s, S | A), (c, F), (s, F), (c, S), (s, S | A)], "tcp", 1,
+                         (s, S | A), "oneway"),
         # the server's FIN processed before the client's SYN (directions on
         # two queues): the SYN answers it, it does not reopen
-        "fin_before_syn": ([(s, F), (c, S)], "tcp_close", 0),
+        "fin_before_syn": ([(s, F), (c, S)], "tcp_close", 0, (s, F), "oneway"),
     }
-    per_flow, classes, reopens, k = [], {}, 0, 0
-    for name, (steps, cls, ro) in sorted(kinds.items()):
+    per_flow, classes, reopens, conns, k = [], {}, 0, [], 0
+    for name, (steps, cls, ro, probe, probe_cls) in sorted(kinds.items()):
         for j in range(n):
             fam = 4 if j % 2 == 0 else 6
             cli, srv = G.addrs(fam, k, net=(11, 12))
             cport = 2000 + k
-            pk = [G.packet(fam, P.PROTO_TCP, cli, srv, cport, 443, flags=f) if who == c else
-                  G.packet(fam, P.PROTO_TCP, srv, cli, 443, cport, flags=f) for who, f in steps]
-            per_flow.append(pk)
+
+            def pkt(who, f):
+                return G.packet(fam, P.PROTO_TCP, cli, srv, cport, 443, flags=f) if who == c else \
+                    G.packet(fam, P.PROTO_TCP, srv, cli, 443, cport, flags=f)
+            per_flow.append([pkt(who, f) for who, f in steps])
+            conns.append((cls, pkt(*probe), probe_cls))
             classes[cls] = classes.get(cls, 0) + 1
             reopens += ro
             k += 1
-    return G.interleave(per_flow), classes, reopens, k
+    return G.interleave(per_flow), classes, reopens, conns
 
 
 def test_tcp_states(binary, tmp):
-    frames, classes, reopens, nflows = tcp_state_flows(20)
+    """On the capture's clock: the connections at 1 s; then, for each
+    state, a probe of half its connections 50 ms before its timeout (each
+    must refresh its flow) and of the other half a tick + 50 ms after it
+    (each must open a new flow): every connection had exactly its state's
+    timeout."""
+    frames, classes, reopens, conns = tcp_state_flows(20)
+    nflows = len(conns)
+    probes, made = [], {}
+    for i, (cls, probe, probe_cls) in enumerate(conns):
+        if i % 2 == 0:
+            probes.append((1.0 + TCP_TMO[cls] - 0.05, probe))
+        else:
+            probes.append((1.0 + TCP_TMO[cls] + TICK + 0.05, probe))
+            made[probe_cls] = made.get(probe_cls, 0) + 1
+    early = (nflows + 1) // 2
+    late = nflows - early
     inp, out = os.path.join(tmp, "tcp.pcap"), os.path.join(tmp, "tcp_out.pcap")
-    write_pcap(inp, frames)
+    w = P.PcapWriter(inp)
+    for f in frames:
+        w.write(f, 1.0)
+    for ts, f in sorted(probes, key=lambda x: x[0]):
+        w.write(f, ts)
+    w.close()
+    for cls in sorted(TCP_TMO, key=TCP_TMO.get):
+        print("     %-9s timeout %.1f s: probes at %.3f s (refresh) and %.3f s (new flow)"
+              % (cls, TCP_TMO[cls], 1.0 + TCP_TMO[cls] - 0.05, 1.0 + TCP_TMO[cls] + TICK + 0.05))
     tmo = [a for cls, t in TCP_TMO.items()
            for a in ("--timeout-" + cls.replace("_", "-"), str(t))]
     ex = Example(binary, "tcp_states", EAL + ["-l", "0-1", "--vdev",
                  "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (inp, out)],
-                 ["-p", "1"] + PMD + tmo + ["--tick-us", "1000", "--max-flows", "1024",
+                 ["-p", "1"] + PMD + tmo + ["--clock", "pcap", "--tick-us", "1000",
+                                            "--max-flows", "1024", "--exit-when-drained",
                                             "--duration", "60"], tmp)
-    s = ex.wait_for(lambda s: s["port_0"]["rx"] == len(frames), "all %d packets in" % len(frames))
-    t0 = time.monotonic()
-    if s:
-        t = s["totals"]
-        check(all(t["active_" + cls] == n for cls, n in classes.items()) and
-              t["active"] == nflows,
-              "active by state before any expiry: %s (got %s)" %
-              (classes, {c: t["active_" + c] for c in CLASSES}))
-    # when each state's flows have all expired, after the traffic
-    done = {}
-    while len(done) < len(classes) and time.monotonic() - t0 < 10 and ex.proc.poll() is None:
-        try:
-            t = ex.stats()["totals"]
-        except (OSError, ValueError, KeyError):
-            break
-        now = time.monotonic() - t0
-        for cls, n in classes.items():
-            if cls not in done and t["expired_" + cls] == n:
-                done[cls] = now
-        time.sleep(0.02)
-    for cls, when in sorted(done.items(), key=lambda kv: kv[1]):
-        print("     %-9s expired %.2f s after the traffic (timeout %.1f s)" % (cls, when, TCP_TMO[cls]))
-    for cls in classes:
-        w = done.get(cls)
-        check(w is not None and TCP_TMO[cls] - 0.1 <= w <= TCP_TMO[cls] + 0.6,
-              "%s: its %d flows expire after its own timeout %.1f s (%s)"
-              % (cls, classes[cls], TCP_TMO[cls], "%.2f s" % w if w is not None else "never"))
-    st = ex.finish(stop=True)
+    st = ex.finish()
     if st is None:
         return
     t = st["totals"]
+    check(st["port_0"]["rx"] == len(frames) + nflows, "all %d packets in (got %d)"
+          % (len(frames) + nflows, st["port_0"]["rx"]))
+    refreshed = len(frames) - nflows - reopens + early
+    check(t["refreshed"] == refreshed and t["created"] == nflows + reopens + late,
+          "every state's flows expire after its own timeout: 50 ms before it each probe "
+          "refreshed its flow, a tick + 50 ms after it each made a new one (refreshed %d, "
+          "created %d: got %d, %d)" % (refreshed, nflows + reopens + late, t["refreshed"],
+                                       t["created"]))
     for cls in CLASSES:
-        check(t["expired_" + cls] == classes.get(cls, 0), "expired %s: %d (got %d)"
-              % (cls, classes.get(cls, 0), t["expired_" + cls]))
+        n = classes.get(cls, 0) + made.get(cls, 0)
+        check(t["expired_" + cls] == n, "expired %s: %d, %d of them the probes' flows (got %d)"
+              % (cls, n, made.get(cls, 0), t["expired_" + cls]))
     check(t["reopened"] == reopens, "a SYN on a closed tuple reopened %d flows (got %d)"
           % (reopens, t["reopened"]))
-    check(t["created"] == nflows + reopens and t["expired"] == nflows,
-          "created %d (flows + reopened), expired %d (got %d, %d)"
-          % (nflows + reopens, nflows, t["created"], t["expired"]))
+    check(t["expired"] == nflows + late and t["drained"] == 0,
+          "expired %d (connections and the probes' flows), none left at exit (got %d, %d)"
+          % (nflows + late, t["expired"], t["drained"]))
     # deadlines moved earlier: established -> FIN or RST, and each reopen
     # (closing/closed -> SYN_SENT); 20 each of fin, rst, 2 x rst_then_syn,
-    # 2 x fin_then_syn
+    # 2 x fin_then_syn; no probe moves one
     check(t["shortened"] == 120, "120 deadlines shortened (got %d)" % t["shortened"])
     check(all(t["active_" + c] == 0 for c in CLASSES), "no flow active in any state at the end")
 
@@ -944,33 +1089,55 @@ def tcp_conn(k, net, handshake=True):
 
 
 def test_evict(binary, tmp, expiry):
+    """A 64-flow table: 10 answered flows, a flood of 500 unanswered SYNs,
+    10 new answered flows, then one packet of every flow that must be in
+    the table at that point. Those packets are the snapshot of the table:
+    each must refresh its flow (a flow evicted or locked out would be made
+    again). Everything is read from the statistics at exit, so nothing
+    races the worker. twheel runs on the capture's clock (the whole capture
+    is within 1 ms of capture time, the timeouts are seconds: nothing can
+    expire before the capture ends); rte_timer and scan run on the TSC only
+    (the example refuses --clock pcap for them): there the replay, a few
+    hundred microseconds of work, must end before the 2 s SYN timeout."""
     cap, early, flood, late = 64, 10, 500, 10
     frames = G.interleave([tcp_conn(k, (21, 22)) for k in range(early)])
     frames += [f for k in range(flood) for f in tcp_conn(k, (23, 24), handshake=False)]
     frames += G.interleave([tcp_conn(k, (25, 26)) for k in range(late)])
-    inp = os.path.join(tmp, "flood.pcap")
-    write_pcap(inp, frames)
+    answered = [tcp_conn(k, (21, 22))[2] for k in range(early)]
+    syn = [tcp_conn(k, (23, 24), handshake=False)[0] for k in range(flood)]
+    clock = ["--clock", "pcap"] if expiry == "twheel" else []
     for policy in ("evict", "drop"):
+        # in the table after the flood: the answered flows (evict keeps
+        # them and the newest SYNs; drop: the early ones and the first SYNs)
+        if policy == "evict":
+            keep = answered + [tcp_conn(k, (25, 26))[2] for k in range(late)] + \
+                syn[flood - (cap - early - late):]
+        else:
+            keep = answered + syn[:cap - early]
+        inp = os.path.join(tmp, "flood_%s.pcap" % policy)
+        write_pcap(inp, frames + keep)
+        npk = len(frames) + len(keep)
         out = os.path.join(tmp, "flood_%s_out.pcap" % policy)
         ex = Example(binary, "evict_" + policy, EAL + ["-l", "0-1", "--vdev",
                      "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (inp, out)],
-                     ["-p", "1"] + PMD + ["--tick-us", "1000", "--timeout-tcp-syn", "2",
-                                          "--timeout-tcp", "3", "--max-flows", str(cap),
-                                          "--table-full", policy, "--expiry", expiry,
-                                          "--exit-when-drained",
-                                          "--duration", "60"], tmp)
-        s = ex.wait_for(lambda s: s["port_0"]["rx"] == len(frames),
-                        "%s: all %d packets in" % (policy, len(frames)))
-        st = ex.finish()
-        if s is None or st is None:
+                     ["-p", "1"] + PMD + clock + ["--tick-us", "1000", "--timeout-tcp-syn", "2",
+                                                  "--timeout-tcp", "3", "--max-flows", str(cap),
+                                                  "--table-full", policy, "--expiry", expiry,
+                                                  "--exit-when-drained",
+                                                  "--duration", "60"], tmp)
+        e = ex.finish()
+        if e is None:
             continue
-        t, e = s["totals"], st["totals"]
+        st, e = e, e["totals"]
+        check(st["port_0"]["rx"] == npk, "%s: all %d packets in (got %d)"
+              % (policy, npk, st["port_0"]["rx"]))
         if policy == "evict":
-            check(t["active"] == cap and t["active_tcp"] == early + late and
-                  t["active_tcp_syn"] == cap - early - late,
-                  "evict: the table full of the %d answered flows and the newest SYNs "
-                  "(active %d, tcp %d, syn %d)" % (early + late, t["active"], t["active_tcp"],
-                                                   t["active_tcp_syn"]))
+            check(e["created"] == early + flood + late and e["refreshed"] == 2 * (early + late) + cap,
+                  "evict: the table full of the %d answered flows and the newest SYNs: a packet "
+                  "of each of those %d refreshed it, none made a flow again (created %d, "
+                  "refreshed %d: got %d, %d)" % (early + late, cap, early + flood + late,
+                                                 2 * (early + late) + cap, e["created"],
+                                                 e["refreshed"]))
             check(e["created"] == early + flood + late and
                   e["evicted"] == early + flood + late - cap and
                   e["evict_miss"] == 0 and e["table_full"] == 0,
@@ -978,12 +1145,18 @@ def test_evict(binary, tmp, expiry):
                   % (early + flood + late, early + flood + late - cap, e["created"],
                      e["evicted"], e["evict_miss"], e["table_full"]))
             check(e["expired_tcp"] == early + late and e["expired_tcp_syn"] == cap - early - late,
-                  "evict: every answered flow lived to its timeout (expired tcp %d)" % e["expired_tcp"])
-            check(st["port_0"]["tx"] == len(frames), "evict: every packet forwarded")
+                  "evict: every answered flow lived to its timeout (expired tcp %d, syn %d)"
+                  % (e["expired_tcp"], e["expired_tcp_syn"]))
+            check(st["port_0"]["tx"] == npk, "evict: every packet forwarded")
         else:
-            check(e["created"] == cap and e["evicted"] == 0 and t["active_tcp"] == early,
-                  "drop: the SYNs fill the table and the late flows stay out "
-                  "(created %d, active tcp %d)" % (e["created"], t["active_tcp"]))
+            check(e["created"] == cap and e["evicted"] == 0 and
+                  e["refreshed"] == 2 * early + cap and
+                  e["expired_tcp"] == early and e["expired_tcp_syn"] == cap - early,
+                  "drop: the SYNs fill the table and the late flows stay out: created %d, "
+                  "a packet of each flow in it refreshed it (refreshed %d), expired tcp %d, "
+                  "syn %d (got %d, %d, %d, %d)"
+                  % (cap, 2 * early + cap, early, cap - early, e["created"], e["refreshed"],
+                     e["expired_tcp"], e["expired_tcp_syn"]))
             check(e["table_full"] == flood - (cap - early) + 3 * late,
                   "drop: %d packets found the table full (got %d)"
                   % (flood - (cap - early) + 3 * late, e["table_full"]))

@@ -18,8 +18,9 @@ everything due by its capture time expired, at most one tick late).
                             translated back (outer and quoted headers) and
                             neither make nor refresh a mapping
   e2e_nat.py BINARY ports   a one-port share: nat_no_port, overlapping
-  e2e_nat.py BINARY workers two workers, every reply on the other queue:
-                            handed to the owner of its public port
+  e2e_nat.py BINARY workers two workers, replies on the queue of the worker
+                            that does not own them: handed to the owner
+                            of their public port
   e2e_nat.py BINARY flush   /l3fwd_flowexp/flush,PREFIX ends the mappings of
                             the inside hosts in it (through the wheel's
                             remote cancel), into hold-down; the others live
@@ -180,8 +181,7 @@ def run(binary, tmp, name, frames, extra=(), queues=None):
         ",".join("tx_pcap=" + p for p in tx)
     n = len(queues)
     # two workers on two CPUs (the main lcore, asleep but for telemetry
-    # and statistics, shares the first): they run at the same time, so the
-    # fillers keep each queue's replies behind the other's outbound packets
+    # and statistics, shares the first)
     lcores = "0@0,1@1" if n == 1 else "0@0,1@0,2@1"
     config = ",".join("(0,%d,%d)" % (q, q + 1) for q in range(n))
     st = E.Example(binary, "nat_" + name, E.EAL + ["--lcores", lcores, "--vdev", vdev],
@@ -353,17 +353,20 @@ def test_ports(binary, tmp):
 
 
 def test_workers(binary, tmp):
-    """Two workers; each connection's outbound packet on one queue and its
-    reply on the other. The inside ports lie in the share of the worker
-    that owns the connection (the handoff owner of its key, modelled by
-    fxpkt.handoff_owner), so they are kept and the expected owner of each
-    reply is known. Fillers (non-IP frames, dropped on receipt) keep the
-    replies behind the other queue's outbound packets."""
+    """Two workers; each connection's packets (outbound, reply, the inside
+    host's ICMP error) on one queue, for half of the connections the queue
+    of the worker that does not own it. The inside ports lie in the share
+    of the worker that owns the connection (the handoff owner of its key,
+    modelled by fxpkt.handoff_owner), so they are kept and the expected
+    owner of each reply is known: a reply on the other worker's queue is
+    handed to the owner of its public port, over the same ring as its
+    outbound packet (handed over by its key) and after it. Which of two
+    queues a worker reads first is wall-clock timing, so no connection has
+    its outbound packet on one queue and its reply on the other."""
     R = "198.18.0.50"
     n = 64
     shares = [(1024, 33279), (33280, 65535)]
-    filler = [(T0 + 0.5, P.pad60(P.eth(b"", P.ETH_ARP)))] * 100000
-    q, replies, conns = [[], []], [[], []], []
+    q, conns = [[], []], []
     seed = 7
     for i in range(n):
         inside = "10.1.%d.%d" % (i // 200, 1 + i % 200)
@@ -377,14 +380,13 @@ def test_workers(binary, tmp):
                 break
         qo = i % 2
         q[qo].append((T0 + i * 0.001, udp(inside, sport, R, dport)))
-        replies[qo ^ 1].append((T0 + 1 + i * 0.001, udp(R, dport, POOL, sport)))
+        q[qo].append((T0 + 1 + i * 0.001, udp(R, dport, POOL, sport)))
         if i % 4 == 0:
-            # the inside host answers the reply with a port unreachable,
-            # on the queue the reply did not come in on
+            # the inside host answers the reply with a port unreachable
             quoted = ipv4_of(udp(R, dport, inside, sport))
-            replies[qo].append((T0 + 2 + i * 0.001, icmp_error(inside, R, quoted)))
+            q[qo].append((T0 + 2 + i * 0.001, icmp_error(inside, R, quoted)))
         conns.append((inside, sport, dport, qo, owner))
-    queues = [q[w] + filler + sorted(replies[w], key=lambda x: x[0]) for w in (0, 1)]
+    queues = [sorted(q[w], key=lambda x: x[0]) for w in (0, 1)]
     st, got = run(binary, tmp, "workers", None, queues=queues)
     if st is None:
         return
@@ -406,7 +408,7 @@ def test_workers(binary, tmp):
     check(not bad, "checksums and TTL of every frame %s" % bad[:3])
     t = nat_totals(st)
     # a reply is handed off when its queue's worker does not own its port
-    expect_ho = sum((c[3] ^ 1) != c[4] for c in conns)
+    expect_ho = sum(c[3] != c[4] for c in conns)
     check(t["nat_handoff"] == expect_ho and expect_ho > 0,
           "replies handed to their port's owner: %d (got %d)" % (expect_ho, t["nat_handoff"]))
     check(t["nat_in"] == n and t["nat_in_nomatch"] == 0, "no reply lost (in %d, no match %d)"
@@ -428,7 +430,9 @@ def test_flush(binary, tmp):
     E.write_pcap(inp, [udp(h, p, R, 53) for h, p in a + b])
     app = [x for x in APP if x not in ("--exit-when-drained",)]
     i = app.index("--clock")
-    app = app[:i] + app[i + 2:] + ["--timeout-oneway", "600"]
+    # the TSC: a timeout and a hold-down longer than any run, so that
+    # nothing expires and nothing leaves hold-down before the test reads it
+    app = app[:i] + app[i + 2:] + ["--timeout-oneway", "600", "--nat-holddown", "600"]
     ex = E.Example(binary, "nat_flush", E.EAL + ["--lcores", "0@0,1@1", "--vdev",
                    "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (inp, out)],
                    ["-p", "1", "--config", "(0,0,1)"] + app, tmp)
@@ -476,16 +480,14 @@ def test_cli(binary, tmp):
     ]
     empty = os.path.join(tmp, "empty.pcap")
     E.write_pcap(empty, [])
-    import subprocess
-    for name, args in cases:
-        cmd = [binary] + E.EAL + ["-l", "0-1", "--file-prefix", "fxnatcli_%d" % os.getpid(),
+    for i, (name, args) in enumerate(cases):
+        cmd = [binary] + E.EAL + ["-l", "0-1",
                                   "--vdev", "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (empty, os.path.join(tmp, "o.pcap")),
                                   "--", "-p", "1", "-T", "0", "--duration", "0.2"] + args
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
-        out = (r.stdout + r.stderr).strip().splitlines()
-        msg = [l for l in out if "nat" in l.lower() or "clock" in l.lower() or "invalid" in l]
-        check(r.returncode != 0 and msg, "%s: refused with a message (%s)"
-              % (name, msg[:1]))
+        rc, out = E.run_dpdk(cmd, "natcli%d" % i)
+        msg = [l for l in out.strip().splitlines()
+               if "nat" in l.lower() or "clock" in l.lower() or "invalid" in l]
+        check(rc != 0 and msg, "%s: refused with a message (%s)" % (name, msg[:1]))
 
 
 def main(argv):
