@@ -56,7 +56,7 @@ fx_usage(const char *prgname)
 	       "  [--table-full drop|forward|evict] [--affinity rss|handoff|auto] [--route PREFIX/LEN,PORT]...\n"
 	       "  [--stats-file PATH] [--exit-when-drained] [--duration SECONDS] [--bench]\n"
 	       "  [--clock tsc|pcap] [--nat-pool A.B.C.D/LEN]... [--nat-inside A.B.C.D/LEN]...\n"
-	       "  [--nat-ports LO-HI] [--nat-holddown SECONDS]\n\n"
+	       "  [--nat-ports LO-HI] [--nat-holddown SECONDS] [--hash-secret HEX]\n\n"
 	       "  -p PORTMASK: hexadecimal bitmask of the ports to use\n"
 	       "  -P: promiscuous mode on every port\n"
 	       "  --config (port,queue,lcore): rx queues and the worker lcore polling each;\n"
@@ -108,7 +108,11 @@ fx_usage(const char *prgname)
 	       "      destination outside the pool are translated, packets to the pool back\n"
 	       "  --nat-ports LO-HI: public ports, shared out among the workers (default %u-%u)\n"
 	       "  --nat-holddown S: an expired mapping's public tuple is not handed out again\n"
-	       "      for S seconds (default %g); mappings time out as flows (--timeout-*)\n",
+	       "      for S seconds (default %g); mappings time out as flows (--timeout-*)\n"
+	       "  --hash-secret HEX: 32 hex digits: the tables' hash secret, for tests and\n"
+	       "      benchmarks that must know where keys land (default: drawn at start-up\n"
+	       "      from getrandom; whoever knows the secret can flood the tables: never in\n"
+	       "      production)\n",
 	       prgname, FX_MAX_FLOWS_MIN, FX_MAX_FLOWS_MAX, FX_MAX_FLOWS_DEFAULT,
 	       FX_EXPIRE_BUDGET_MAX, FX_EXPIRE_BUDGET_DEFAULT,
 	       TICK_US_MIN, TICK_US_MAX, FX_TICK_US_DEFAULT,
@@ -477,6 +481,7 @@ enum {
 	OPT_NAT_INSIDE,
 	OPT_NAT_PORTS,
 	OPT_NAT_HOLDDOWN,
+	OPT_HASH_SECRET,
 	OPT_HELP,
 	OPT_TIMEOUT,   /* + enum fx_tmo */
 };
@@ -506,12 +511,38 @@ static const struct option lgopts[] = {
 	{ "nat-inside", required_argument, NULL, OPT_NAT_INSIDE },
 	{ "nat-ports", required_argument, NULL, OPT_NAT_PORTS },
 	{ "nat-holddown", required_argument, NULL, OPT_NAT_HOLDDOWN },
+	{ "hash-secret", required_argument, NULL, OPT_HASH_SECRET },
 	{ "help", no_argument, NULL, OPT_HELP },
 #define FX_TMO_OPT(e, n, o, d) { o, required_argument, NULL, OPT_TIMEOUT + FX_TMO_ ## e },
 	FX_TMOS(FX_TMO_OPT)
 #undef FX_TMO_OPT
 	{ NULL, 0, NULL, 0 },
 };
+
+/* 32 hex digits: two 64-bit words, the first one first */
+static int
+parse_secret(const char *s, uint64_t k[2])
+{
+	unsigned int i, d;
+	char c;
+
+	if (strlen(s) != 32)
+		return -1;
+	k[0] = k[1] = 0;
+	for (i = 0; i < 32; i++) {
+		c = s[i];
+		if (c >= '0' && c <= '9')
+			d = (unsigned int)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			d = (unsigned int)(c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			d = (unsigned int)(c - 'A' + 10);
+		else
+			return -1;
+		k[i / 16] = (k[i / 16] << 4) | d;
+	}
+	return 0;
+}
 
 static const char *
 opt_name(int opt)
@@ -650,6 +681,11 @@ parse_one(int opt, const char *arg)
 		return 0;
 	case OPT_BENCH:
 		fx_conf.bench = true;
+		return 0;
+	case OPT_HASH_SECRET:
+		if (parse_secret(arg, fx_conf.hash_secret) != 0)
+			goto bad;
+		fx_conf.hash_secret_given = true;
 		return 0;
 	case OPT_CLOCK:
 		if (strcmp(arg, "tsc") == 0)

@@ -56,11 +56,11 @@
 
 #include <rte_branch_prediction.h>
 #include <rte_common.h>
-#include <rte_hash_crc.h>
 #include <rte_prefetch.h>
 #include <rte_ring.h>
 #include <rte_seqcount.h>
 
+#include "fxhash.h"
 #include "parse.h"
 
 /** fx_flow.port[]: route not resolved yet. */
@@ -108,11 +108,12 @@ struct fx_flow_table {
 	struct rte_ring *del_ring;    /**< NULL unless requested at create. */
 };
 
-/** The key's hash, as the table and the affinity use it. */
+/** The key's keyed hash (fxhash.h), as the table and the affinity use it. */
 static inline uint32_t
 ft_hash(const struct fx_key *key)
 {
-	return rte_hash_crc(key, sizeof(*key), 0);
+	RTE_BUILD_BUG_ON(sizeof(*key) % 8 != 0);
+	return fx_hash_words(key, sizeof(*key) / 8);
 }
 
 /** The home bucket of a hash. */

@@ -5,7 +5,8 @@
 /*
  * dpdk-l3fwd-flowexp: start-up, the main lcore's loop, and shutdown.
  *
- * Start-up, in order: EAL; the command line (args.c); one context per
+ * Start-up, in order: EAL; the command line (args.c); the hash tables'
+ * secret (fxhash.c); one context per
  * worker lcore with its rx queues; per worker the flow table (flow_table.c)
  * and the expiry back-end (expiry_*.c) - all memory the workers will use;
  * the route table and its RCU variable (route.c); the control ring and the
@@ -43,6 +44,7 @@
 #include "expiry.h"
 #include "flow_table.h"
 #include "flowexp.h"
+#include "fxhash.h"
 #include "handoff.h"
 #include "lcore.h"
 #include "nat.h"
@@ -320,6 +322,17 @@ main(int argc, char **argv)
 	if (ret < 0)
 		rte_exit(EXIT_FAILURE, "Invalid L3FWD-FLOWEXP parameters\n");
 
+	/* the tables' secret, before any table exists */
+	if (fx_conf.hash_secret_given) {
+		fx_hash_set_secret(fx_conf.hash_secret[0], fx_conf.hash_secret[1]);
+		FX_LOG(WARNING, "--hash-secret: the tables' hash secret is known; "
+		       "whoever knows it can flood them");
+	} else {
+		ret = fx_hash_init();
+		if (ret != 0)
+			rte_exit(EXIT_FAILURE, "getrandom: no secret for the hash tables: %s\n",
+				 strerror(-ret));
+	}
 	setup_lcores();
 	setup_nat_and_clock();
 	setup_flow_state();

@@ -14,8 +14,8 @@
  * the pool is outbound; everything else is forwarded as without NAT.
  *
  * Paired pooling (RFC 4787 REQ-2): the public address of an inside host is
- * the pool address at hash(inside address) % pool size, so all its
- * mappings share one public address.
+ * the pool address at hash(inside address) % pool size (the keyed hash,
+ * fxhash.h), so all its mappings share one public address.
  */
 
 #ifndef _FX_NAT_CONF_H_
@@ -26,8 +26,8 @@
 #include <stdint.h>
 
 #include <rte_byteorder.h>
-#include <rte_hash_crc.h>
 
+#include "fxhash.h"
 #include "nat_ports.h"
 
 #define NAT_PREFIXES_MAX 64
@@ -106,7 +106,7 @@ nat_is_inside(const struct nat_conf *c, uint32_t addr_be)
 static inline uint32_t
 nat_pool_index(const struct nat_conf *c, uint32_t addr_be)
 {
-	return rte_hash_crc_4byte(addr_be, 0x6e6174) % c->nb_pool;
+	return fx_hash_u32(addr_be) % c->nb_pool;
 }
 
 #endif /* _FX_NAT_CONF_H_ */

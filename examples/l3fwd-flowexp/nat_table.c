@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include <rte_errno.h>
-#include <rte_hash_crc.h>
 #include <rte_malloc.h>
 
+#include "fxhash.h"
 #include "nat_table.h"
 
 /* rte_hash key compare: 16 bytes as two 8-byte words */
@@ -38,7 +38,7 @@ nat_table_create(struct nat_table *t, const char *name, uint32_t capacity,
 		/* two keys per mapping; rte_hash wants a bucket's worth */
 		.entries = RTE_MAX(2 * capacity, 16u),
 		.key_len = sizeof(struct nat_key),
-		.hash_func = rte_hash_crc,
+		.hash_func = fx_hash_rte,   /* keyed: the outside chooses keys */
 		.hash_func_init_val = 0,
 		.socket_id = socket,
 		/* an insert never fails while records remain */

@@ -146,7 +146,7 @@ class Example:
         self.log = os.path.join(tmp, name + ".log")
         self.stats_file = os.path.join(tmp, name + ".json")
         cmd = [binary] + eal + ["--file-prefix", self.prefix, "--"] + app + \
-            ["--stats-file", self.stats_file]
+            ["--stats-file", self.stats_file] + P.HASH_SECRET_ARG
         print("run: " + " ".join(cmd))
         self.logf = open(self.log, "w")
         self.t0 = time.monotonic()
@@ -575,6 +575,9 @@ CLI_BAD = [
     ("stats period negative", ["-p", "1", "-T", "-1"]),
     ("duration 0", ["-p", "1", "--duration", "0"]),
     ("empty stats file", ["-p", "1", "--stats-file", ""]),
+    ("hash secret too short", ["-p", "1", "--hash-secret", "0123456789abcdef"],
+     "invalid value '0123456789abcdef' for --hash-secret"),
+    ("hash secret not hex", ["-p", "1", "--hash-secret", "0123456789abcdef0123456789abcdeg"]),
     ("unknown option", ["-p", "1", "--turbo"]),
     ("missing value", ["-p", "1", "--max-flows"]),
     ("stray argument", ["-p", "1", "extra"]),

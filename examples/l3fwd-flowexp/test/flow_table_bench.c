@@ -35,6 +35,7 @@
 #include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_hash.h>
+#include <rte_hash_crc.h>
 #include <rte_malloc.h>
 #include <rte_prefetch.h>
 

@@ -218,9 +218,56 @@ def flow_key(fam, proto, src, dst, sport, dport, vlan=0):
     return key, d
 
 
+# The hash secret the tests run the example with (--hash-secret), so that
+# they know which worker owns a key: fxhash.h with k0, k1.
+HASH_SECRET = (0x0001020304050607, 0x08090a0b0c0d0e0f)
+HASH_SECRET_ARG = ["--hash-secret", "%016x%016x" % HASH_SECRET]
+
+_M64 = (1 << 64) - 1
+
+
+def _rotl(x, b):
+    return ((x << b) | (x >> (64 - b))) & _M64
+
+
+def _sipround(v):
+    v0, v1, v2, v3 = v
+    v0 = (v0 + v1) & _M64
+    v1 = _rotl(v1, 13) ^ v0
+    v0 = _rotl(v0, 32)
+    v2 = (v2 + v3) & _M64
+    v3 = _rotl(v3, 16) ^ v2
+    v0 = (v0 + v3) & _M64
+    v3 = _rotl(v3, 21) ^ v0
+    v2 = (v2 + v1) & _M64
+    v1 = _rotl(v1, 17) ^ v2
+    v2 = _rotl(v2, 32)
+    return [v0, v1, v2, v3]
+
+
+def fx_hash(data, secret=HASH_SECRET):
+    """fxhash.h: fx_hash_words(), SipHash-1-3 of a key of 8-byte words
+    (little-endian) with secret (k0, k1), folded to 32 bits."""
+    assert len(data) % 8 == 0
+    k0, k1 = secret
+    v = [k0 ^ 0x736F6D6570736575, k1 ^ 0x646F72616E646F6D,
+         k0 ^ 0x6C7967656E657261, k1 ^ 0x7465646279746573]
+    words = list(struct.unpack("<%dQ" % (len(data) // 8), data)) + [len(data) << 56 & _M64]
+    for m in words:
+        v[3] ^= m
+        v = _sipround(v)
+        v[0] ^= m
+    v[2] ^= 0xFF
+    for _ in range(3):
+        v = _sipround(v)
+    h = v[0] ^ v[1] ^ v[2] ^ v[3]
+    return (h ^ (h >> 32)) & 0xFFFFFFFF
+
+
 def handoff_owner(key, nb_workers):
-    """handoff.h: fx_handoff_owner(rte_hash_crc(key), nb_workers)."""
-    h = crc32c_raw(key)
+    """affinity.h: fx_affinity_owner(ft_hash(key), nb_workers), the
+    example run with HASH_SECRET."""
+    h = fx_hash(key)
     h ^= h >> 16
     h = (h * 0x85EBCA6B) & 0xFFFFFFFF
     h ^= h >> 13
