@@ -79,11 +79,14 @@ Every rate is also given per CPU-second of the worker thread (from
 /proc/PID/task/TID/stat), which is what a dedicated core would do when the
 machine is shared. Each scenario runs --repeat times, all modes one after
 the other each time; medians are printed, and ratios between modes are
-medians of the ratios between such neighbouring runs.
+medians of the ratios between such neighbouring runs. With --base DIR
+(an A/B of two builds) every run is followed by the same run with DIR's
+binary, and the ratios of each run to its neighbour are printed at the
+end: a change's cost, measured in one run with the builds alternated.
 
   scripts/flowexp-bench.py [--repeat N] [--modes twheel,rte_timer,scan]
                            [--scenarios new,mpps,stages,storm,burst,handoff,evict,mem,rate]
-                           [--no-huge] [--build DIR]
+                           [--no-huge] [--build DIR] [--base DIR]
                            [--rate-timeouts 3,10,30,100,300] [--rate-live N]
                            [--rate-max-flows N] [--rate-window S] [--rate-margin S]
                            [--rate-scan-interval S] [--rate-csv PATH]
@@ -718,6 +721,10 @@ def main():
     ap.add_argument("--scenarios", default="new,mpps,storm,burst")
     ap.add_argument("--no-huge", action="store_true")
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--base", default="",
+                    help="A/B: a second build directory; every run is followed by the same "
+                         "run with its binary (mode MODE@base), and the ratios this build / "
+                         "base are printed at the end")
     ap.add_argument("--rate-timeouts", default="3,10,30,100,300",
                     help="rate: one-way timeouts (s); offered rate = --rate-live / timeout")
     ap.add_argument("--rate-live", type=float, default=10e6,
@@ -746,6 +753,24 @@ def main():
     log("memory: %s; load average %s" % ("hugepages" if huge else "--no-huge",
                                          open("/proc/loadavg").read().split()[:3]))
     res = {}
+    app_base = os.path.join(a.base, "examples", "l3fwd-flowexp", "dpdk-l3fwd-flowexp")
+    if a.base and not os.access(app_base, os.X_OK):
+        log("--base %s: no %s" % (a.base, app_base))
+        return 2
+
+    def base_run(sc, m):
+        """The run of scenario sc, mode m, with the base build's binary."""
+        if sc == "rate":
+            mode, t = m.rsplit("@", 1)
+            return lambda: scen_rate(app_base, mode, float(t[:-1]), a, huge)
+        if sc == "evict":
+            return lambda: scen_evict(app_base, m)
+        if sc == "handoff":
+            return lambda: scen_handoff(app_base, 1 if m == "1worker" else 2)
+        fn = {"new": scen_new, "mpps": scen_mpps, "storm": scen_storm,
+              "burst": scen_burst, "mem": scen_mem, "stages": scen_stages}[sc]
+        return lambda: fn(app_base, m, huge)
+
     # one scenario at a time for all modes, so that the runs compared with
     # each other are a minute apart at most: the machine's load drifts
     for rep in range(a.repeat):
@@ -765,6 +790,9 @@ def main():
                       "burst": scen_burst, "mem": scen_mem, "stages": scen_stages}[sc]
                 runs = [(m, lambda m=m: fn(app, m, huge))
                         for m in modes + (["none"] if sc in ("mpps", "stages") else [])]
+            if a.base:
+                runs = [x for m, run in runs
+                        for x in ((m, run), (m + "@base", base_run(sc, m)))]
             for m, run in runs:
                 try:
                     out = run()
@@ -929,6 +957,19 @@ def main():
             ratio_line("%s: rate, 2 workers / 1" % load,
                        ratios("handoff", "2workers", "1worker",
                               load + ("_pps" if load == "hits" else "_new_per_s")))
+    if a.base:
+        log("\nA/B: this build (%s) against --base %s, each run right after the other"
+            % (a.build, a.base))
+        keys = {"new": ["new_per_cpu_s", "new_per_s"], "mpps": ["pps_per_cpu_s", "pps"],
+                "stages": ["c_busy"], "storm": ["loop_max_us", "drain_s"],
+                "burst": ["ns_cpu_per_expiry", "loop_max_us"], "mem": ["alloc_bytes"],
+                "evict": ["cycles_per_pkt"], "handoff": ["hits_pps_per_cpu_s", "new_new_per_cpu_s"],
+                "rate": ["work_cyc_per_new", "expiry_cyc_per_new"]}
+        for sc in scen:
+            for (s_, m) in sorted(k for k in res if k[0] == sc and not k[1].endswith("@base")):
+                for key in keys.get(sc, []):
+                    ratio_line("%s %s: this / base, %s" % (sc, m, key),
+                               ratios(sc, m, m + "@base", key))
     return 0
 
 
