@@ -109,11 +109,14 @@ def _worker(out, lcore, reply, hz):
             continue
         if key in GAUGES:
             _add(out, "flowexp_" + key, "gauge", GAUGES[key], v, labels)
+        elif key == "since_reset_us":
+            _add(out, "flowexp_since_reset_seconds", "gauge",
+                 "Seconds since the last /l3fwd_flowexp/reset (or the start).", v / 1e6, labels)
         elif key.endswith("_us"):
             # the maxima since the last reset
             _add(out, "flowexp_" + key[:-3] + "_seconds", "gauge",
                  "%s since the last /l3fwd_flowexp/reset, seconds." % key[:-3], v / 1e6, labels)
-        elif key.endswith("_max") or key in ("resets", "since_reset_us"):
+        elif key.endswith("_max"):
             _add(out, "flowexp_" + key, "gauge",
                  "%s since the last /l3fwd_flowexp/reset." % key, v, labels)
         elif key.endswith("_cycles"):
