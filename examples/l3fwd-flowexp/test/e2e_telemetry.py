@@ -222,7 +222,7 @@ def ensure_prometheus():
                 ["apt-get", "install", "-y", "--no-install-recommends", "prometheus"]):
         try:
             r = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               timeout=600)
+                               timeout=240)
         except (OSError, subprocess.TimeoutExpired) as e:
             print("%s: %s" % (" ".join(cmd), e))
             return None
