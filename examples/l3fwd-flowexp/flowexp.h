@@ -41,8 +41,11 @@
  *                                the file share), stats_print.c (the -T
  *                                table, the summary), stats_json.c
  *                                (--stats-file), telemetry.c
- *                                (/l3fwd_flowexp/...), control.c (requests
- *                                carried out on the main lcore)
+ *                                (/l3fwd_flowexp/...), telemetry_reply.c
+ *                                (replies that count their size),
+ *                                control.c (requests carried out on the
+ *                                main lcore); the exporter endpoint is
+ *                                share/dpdk/telemetry-endpoints/twheel.py
  */
 
 #ifndef _FLOWEXP_H_

@@ -58,6 +58,7 @@
 
 #include <rte_mbuf.h>
 
+#include "fx_atomic.h"
 #include "nat_conf.h"
 #include "nat_ports.h"
 #include "nat_table.h"
@@ -89,7 +90,22 @@ struct fx_nat_stats {
 	FX_NAT_COUNTERS(FX_NAT_FIELD)
 #undef FX_NAT_FIELD
 	uint64_t nat_expired_tmo[FX_TMO_MAX];   /**< expiries by timeout class */
+	/* the reaper's maxima, zeroed by a reset request (stats.h) */
+	uint64_t nat_poll_max;     /**< most records (expiries, releases, flushes) one poll handled */
+	uint64_t nat_lag_max;      /**< cycles, a Due live mapping: now - deadline */
+	uint64_t nat_lag_sum;      /**< cycles */
+	uint64_t nat_lag_n;
 };
+
+/** Zero the reaper's maxima (owner, on a reset request). */
+static inline void
+fx_nat_reset_maxima(struct fx_nat_stats *st)
+{
+	fx_store_relaxed(&st->nat_poll_max, 0);
+	fx_store_relaxed(&st->nat_lag_max, 0);
+	fx_store_relaxed(&st->nat_lag_sum, 0);
+	fx_store_relaxed(&st->nat_lag_n, 0);
+}
 
 /** One worker's NAT. */
 struct fx_nat {
@@ -156,16 +172,29 @@ bool fx_nat_poll(struct fx_nat *nt, uint64_t now);
 /** Owner, at exit: end every mapping and release its port. */
 void fx_nat_drain(struct fx_nat *nt);
 
-/** Statistics of one worker (per lcore objects) and of all (totals). */
+/**
+ * Statistics of one worker (per lcore objects) and of all (totals): the
+ * counters and gauges, and the reaper's maxima (nat_poll_max,
+ * nat_lag_max_us, nat_lag_mean_us).
+ */
 void fx_nat_emit_lcore(const struct fx_nat *nt, const struct fx_emitter *e,
 		       void *ctx);
 void fx_nat_emit_totals(const struct fx_emitter *e, void *ctx);
+void fx_nat_emit_maxima(const struct fx_nat *nt, const struct fx_emitter *e,
+			void *ctx);
+void fx_nat_emit_maxima_totals(const struct fx_emitter *e, void *ctx);
 
 /** /l3fwd_flowexp/nat: "totals" and one object per worker lcore. */
 void fx_nat_emit(const struct fx_emitter *e, void *ctx);
 
 /** The masquerade lines of the summary printed at exit. */
 void fx_nat_summary(FILE *f);
+
+/**
+ * The masquerade lines of the -T table: per worker, mappings and their
+ * rates over dt seconds since the previous table. Main lcore.
+ */
+void fx_nat_print(FILE *f, double dt);
 
 /** Mappings live or held on every worker (for --exit-when-drained). */
 uint64_t fx_nat_total_active(void);

@@ -8,6 +8,9 @@
  * deadline, not from when the sweep got to it; a Due HELD one leaves and
  * its port unit is released; a cancelled one (a control-path flush) is
  * held from now. At exit every mapping ends and every port comes back.
+ * Each poll keeps the reaper's maxima: the most records one poll handled
+ * (nat_poll_max) and the expiry lag of a live mapping, its deadline to
+ * the poll that ended it (nat_lag_*).
  */
 
 #include <stdbool.h>
@@ -60,6 +63,7 @@ records(struct fx_nat *nt, const struct twheel_fired *f, unsigned int n,
 {
 	struct nat_mapping *batch[RTE_HASH_LOOKUP_BULK_MAX], *m;
 	unsigned int i, j;
+	uint64_t lag;
 
 	for (i = 0; i < n; i++)
 		rte_prefetch0(f[i].payload);
@@ -78,6 +82,10 @@ records(struct fx_nat *nt, const struct twheel_fired *f, unsigned int n,
 		if (f[i].reason == TWHEEL_DUE) {
 			FX_STAT_ADD(&nt->st, nat_expired, 1);
 			FX_STAT_ADD(&nt->st, nat_expired_tmo[m->tmo], 1);
+			lag = now > f[i].deadline ? now - f[i].deadline : 0;
+			FX_STAT_ADD(&nt->st, nat_lag_sum, lag);
+			FX_STAT_ADD(&nt->st, nat_lag_n, 1);
+			FX_STAT_MAX(&nt->st, nat_lag_max, lag);
 			/* the hold-down counts from the deadline, not from
 			 * when the sweep got to it */
 			mapping_end(nt, m, RTE_MIN(f[i].deadline, now));
@@ -96,6 +104,7 @@ fx_nat_poll(struct fx_nat *nt, uint64_t now)
 
 	n = twheel_sweep_more(nt->wheel, now, nt->budget, nt->fired, &more);
 	records(nt, nt->fired, n, now);
+	FX_STAT_MAX(&nt->st, nat_poll_max, n);
 	/* more may be due: the budget ran out, or hold-downs were just
 	 * scheduled that may have ended by now already */
 	return more || n != 0;

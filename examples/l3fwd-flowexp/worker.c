@@ -296,7 +296,8 @@ fx_worker_main(void *arg __rte_unused)
 		if (unlikely(fx_conf.clock == FX_CLOCK_PCAP))
 			fx_clock_idle(lc, tsc, got == 0 && all);
 		tsc = fx_expiry_loop_poll(lc, tsc, got);
-		fx_stats_loop(&lc->st, &lc->loop, &lc->reset_req, tsc, got);
+		if (unlikely(fx_stats_loop(&lc->st, &lc->loop, &lc->reset_req, tsc, got)))
+			fx_nat_reset_maxima(&lc->nat.st);
 		fx_route_quiescent(lc->worker_idx);
 	}
 	rte_rcu_qsbr_thread_offline(fx_route_rcu, lc->worker_idx);
