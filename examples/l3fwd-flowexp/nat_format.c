@@ -6,13 +6,17 @@
  * NAT statistics out of the workers' counters (any thread: each counter
  * is read whole, the set is not a snapshot): per worker and totals for
  * the statistics walk (stats.c) and /l3fwd_flowexp/nat, the summary's
- * masquerade line, and the mappings left for --exit-when-drained.
+ * masquerade lines (what was translated; what classification and the
+ * quotas dropped, by cause), and the mappings left for
+ * --exit-when-drained.
  */
 
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+
+#include <rte_common.h>
 
 #include "fx_atomic.h"
 #include "lcore.h"
@@ -95,6 +99,41 @@ fx_nat_emit(const struct fx_emitter *e, void *ctx)
 	}
 }
 
+/* the drops by classification and by quota, the ones that happened */
+static void
+drops_summary(FILE *f)
+{
+	static const char *const names[] = {
+#define FX_NAT_NAME(n) #n,
+		FX_NAT_DROP_CAUSES(FX_NAT_NAME)
+#undef FX_NAT_NAME
+		"nat_host_limit", "nat_dest_limit",
+	};
+	uint64_t v[RTE_DIM(names)];
+	const struct fx_nat_stats *st;
+	unsigned int w, i, any = 0;
+
+	memset(v, 0, sizeof(v));
+	for (w = 0; w < fx_nb_workers; w++) {
+		st = &fx_workers[w]->nat.st;
+		i = 0;
+#define FX_NAT_GET(n) v[i++] += FX_STAT_GET(st, n);
+		FX_NAT_DROP_CAUSES(FX_NAT_GET)
+#undef FX_NAT_GET
+		v[i++] += FX_STAT_GET(st, nat_host_limit);
+		v[i++] += FX_STAT_GET(st, nat_dest_limit);
+	}
+	fputs("masquerade drops:", f);
+	for (i = 0; i < RTE_DIM(names); i++) {
+		if (v[i] == 0)
+			continue;
+		/* the counter's name without "nat_drop_" / "nat_" */
+		fprintf(f, "%s %s %" PRIu64, any++ ? "," : "",
+			names[i] + (strncmp(names[i], "nat_drop_", 9) == 0 ? 9 : 4), v[i]);
+	}
+	fputs(any ? "\n" : " none\n", f);
+}
+
 void
 fx_nat_summary(FILE *f)
 {
@@ -120,4 +159,5 @@ fx_nat_summary(FILE *f)
 		"; inbound without mapping %" PRIu64 ", no port %" PRIu64
 		"; port units free %" PRIu64 ", held %" PRIu64 " of %" PRIu64 "\n",
 		v[0], v[1], v[2], v[3], v[4], v[5], v[6], free, held, units);
+	drops_summary(f);
 }
