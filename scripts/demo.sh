@@ -145,12 +145,14 @@ max_flows=$(( flows + flows / 4 ))
 [ "$max_flows" -gt 16777216 ] && max_flows=16777216
 per_flow=210
 [ "$expiry" = rte_timer ] && per_flow=330
-# a NAT mapping: record, two hash keys, wheel entry (doc/nat.md)
-[ "$nat" = 1 ] && per_flow=$(( per_flow + 260 ))
+# a NAT mapping: record, two hash keys, wheel entry, its remote-endpoint
+# count (doc/nat.md)
+[ "$nat" = 1 ] && per_flow=$(( per_flow + 300 ))
 nat_args=()
 created_key=totals.created
 if [ "$nat" = 1 ]; then
-	nat_args=(--nat-pool 203.0.113.0/28 --nat-inside 10.254.0.0/16)
+	# flowgen sends every flow from one address: no per-host limit
+	nat_args=(--nat-pool 203.0.113.0/28 --nat-inside 10.254.0.0/16 --nat-max-per-host 0)
 	created_key=totals.nat_created
 fi
 ex_mb=$(( 256 + max_flows * per_flow / 1048576 ))

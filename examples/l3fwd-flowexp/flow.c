@@ -4,8 +4,9 @@
 
 /*
  * The flow lifecycle (flow.h has the design): tracking a burst, the state
- * a packet moves a flow to, creation with its table-full policies,
- * eviction, and removal on behalf of the expiry back-ends.
+ * a packet moves a flow to, creation with its table-full policies and the
+ * per-host quota (flow_quota.h), eviction, and removal on behalf of the
+ * expiry back-ends.
  */
 
 #include <stdbool.h>
@@ -19,6 +20,7 @@
 #include "evict.h"
 #include "expiry.h"
 #include "flow.h"
+#include "flow_quota.h"
 #include "flow_state.h"
 #include "flow_table.h"
 #include "flowexp.h"
@@ -48,6 +50,7 @@ flow_remove(struct fx_lcore *lc, struct fx_flow *f)
 	struct fx_flow_gone *g = &lc->gone;
 
 	ft_unpublish(f);
+	fx_flow_quota_put(lc, f);
 	FX_STAT_SET(&lc->st, active_tmo[f->tmo], lc->st.active_tmo[f->tmo] - 1);
 	g->removed++;
 	g->sig[g->n] = ft_hash(&f->key);
@@ -106,6 +109,8 @@ flow_hit(struct fx_lcore *lc, struct fx_flow *f, const struct fx_pkt *pk)
 
 	flags = fx_state_next(f->flags, pk, &reopen);
 	if (unlikely(flags != f->flags)) {
+		if (unlikely(reopen))
+			fx_flow_quota_reopen(lc, f, flags);
 		f->flags = flags;
 		flow_class_set(lc, f, fx_state_class(flags, f->key.proto));
 	}
@@ -144,6 +149,7 @@ flow_evict(struct fx_lcore *lc)
 	}
 	lc->ops->cancel(lc, f);
 	ft_unpublish(f);
+	fx_flow_quota_put(lc, f);
 	ft_remove(&lc->ft, ft_slot(&lc->ft, f), ft_hash(&f->key));
 	FX_STAT_SET(&lc->st, active_tmo[f->tmo], lc->st.active_tmo[f->tmo] - 1);
 	FX_STAT_SET(&lc->st, active, lc->st.active - 1);
@@ -159,6 +165,17 @@ flow_new(struct fx_lcore *lc, const struct fx_pkt *pk, uint32_t sig)
 	int32_t pos;
 	uint64_t fid;
 
+	if (unlikely(fx_flow_quota_full(lc, pk))) {
+		/* over quota, unless an earlier packet of this burst created it */
+		pos = ft_lookup(&lc->ft, &pk->key, sig);
+		if (pos >= 0 && lc->ft.flows[pos].fid != 0) {
+			f = &lc->ft.flows[pos];
+			flow_hit(lc, f, pk);
+			return f;
+		}
+		FX_STAT_ADD(&lc->st, host_limit, 1);
+		return NULL;
+	}
 	if (unlikely(lc->st.active >= fx_conf.max_flows)) {
 		/* full, unless an earlier packet of this burst created it */
 		pos = ft_lookup(&lc->ft, &pk->key, sig);
@@ -183,8 +200,13 @@ flow_new(struct fx_lcore *lc, const struct fx_pkt *pk, uint32_t sig)
 	f->flags = fx_state_first(pk);
 	f->tmo = fx_state_class(f->flags, pk->key.proto);
 	f->expire = lc->now + lc->tmo_cycles[f->tmo];
+	if (unlikely(!fx_flow_quota_take(lc, f))) {
+		ft_remove(&lc->ft, (uint32_t)pos, sig);
+		goto full;
+	}
 	fid = lc->ops->add(lc, f);
 	if (unlikely(fid == 0)) {
+		fx_flow_quota_put(lc, f);
 		ft_remove(&lc->ft, (uint32_t)pos, sig);
 		goto full;
 	}

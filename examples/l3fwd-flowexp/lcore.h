@@ -35,6 +35,7 @@
 #include "flowexp.h"
 #include "handoff.h"
 #include "nat.h"
+#include "quota.h"
 #include "stats.h"
 #include "timeouts.h"
 
@@ -73,6 +74,7 @@ struct fx_lcore {
 	struct fx_handoff ho;           /**< rings to and from the other workers */
 	struct fx_evict ev;             /**< --table-full evict: flows by age */
 	struct fx_nat nat;              /**< masquerade (--nat-pool) */
+	struct fx_quota host_quota;     /**< --max-flows-per-host (flow_quota.h) */
 
 	/* written by the main lcore / telemetry thread, read by the owner */
 	uint32_t reset_req __rte_cache_aligned;   /**< reset maxima when != loop.reset_seen */

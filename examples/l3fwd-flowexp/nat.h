@@ -18,21 +18,29 @@
  * flow), so all of a connection's outbound packets meet on the worker that
  * made its mapping; inbound packets go to the owner of their public port
  * (an ICMP error: of the port its quoted packet was sent from). On the
- * receiving worker fx_nat_classify() decides the class and the owner;
+ * receiving worker fx_nat_classify() decides the class and the owner
+ * from the receive port and the addresses (and drops what they refuse);
  * packets for another worker travel over the handoff rings (handoff.h),
  * inbound ones counted as nat_handoff.
  *
  * The step (fx_nat_translate(), owner only): the packets' own 5-tuples are
  * looked up together in the mapping table; then per packet
  *   outbound, live mapping  refresh (one store), TCP state, translate;
- *   outbound, none          TCP needs a SYN (else nat_non_syn), a public
- *                           port (else nat_no_port), a record and a wheel
- *                           entry (else nat_table_full); translate;
+ *   outbound, none          TCP needs a SYN (else nat_non_syn), the host
+ *                           under its quotas (else nat_host_limit,
+ *                           nat_dest_limit; no mapping is ever deleted to
+ *                           make room), a public port (else nat_no_port),
+ *                           a record and a wheel entry (else
+ *                           nat_table_full); translate;
  *   inbound, live mapping   refresh, TCP state, translate back;
  *   inbound, otherwise      drop, nat_in_nomatch (also a held mapping);
- *   ICMP errors             translated with the mapping of the packet they
- *                           quote, which they neither make, refresh nor
- *                           end; without one, dropped (nat_in_nomatch).
+ *   ICMP errors             destination unreachable, time exceeded and
+ *                           parameter problem only, translated with the
+ *                           live mapping that sent the packet they quote
+ *                           (the same remote endpoint), which they neither
+ *                           make, refresh nor end; without one, dropped
+ *                           (nat_in_nomatch); the other types and bad
+ *                           quotes are refused by classification.
  * Fragments and protocols other than TCP, UDP and ICMP echo are dropped
  * (nat_unsupported). The verdict and the translated addresses are left in
  * the packet's fx_pkt for the worker to route and send.
@@ -63,9 +71,11 @@
 #include "nat_ports.h"
 #include "nat_table.h"
 #include "parse.h"
+#include "quota.h"
 #include "timeouts.h"
 
 struct twheel;
+struct fx_route_table;
 struct twheel_fired;
 struct fx_emitter;
 
@@ -83,7 +93,18 @@ enum fx_nat_class {
 	X(nat_created) X(nat_expired) X(nat_active) X(nat_held) \
 	X(nat_released) X(nat_flushed) X(nat_in_nomatch) X(nat_non_syn) \
 	X(nat_no_port) X(nat_table_full) X(nat_unsupported) X(nat_handoff) \
-	X(nat_out) X(nat_in) X(nat_icmp_errors) X(nat_shortened)
+	X(nat_out) X(nat_in) X(nat_icmp_errors) X(nat_shortened) \
+	X(nat_host_limit) X(nat_dest_limit) FX_NAT_DROP_CAUSES(X)
+
+/*
+ * Drops by classification (nat_classify.c), on the receiving worker,
+ * before any table is touched; doc/nat.md has the rules.
+ */
+#define FX_NAT_DROP_CAUSES(X) \
+	X(nat_drop_spoof_inside) X(nat_drop_spoof_pool) X(nat_drop_unsolicited) \
+	X(nat_drop_transit) X(nat_drop_bcp38) X(nat_drop_hairpin) \
+	X(nat_drop_vlan) X(nat_drop_icmp_type) X(nat_drop_icmp_quote) \
+	X(nat_drop_icmp_nested)
 
 struct fx_nat_stats {
 #define FX_NAT_FIELD(n) uint64_t n;
@@ -116,6 +137,10 @@ struct fx_nat {
 	uint32_t budget;
 	uint64_t tmo_cycles[FX_TMO_MAX];
 	uint64_t holddown_cycles;
+	struct fx_quota per_host;         /**< mappings per inside host */
+	struct fx_quota per_dest;         /**< ... and remote endpoint */
+	uint32_t max_per_host;            /**< 0: no limit */
+	uint32_t max_per_dest;            /**< 0: no limit */
 	struct fx_nat_stats st;
 };
 
@@ -145,13 +170,16 @@ void fx_nat_fini(struct fx_nat *nt);
 
 /**
  * Receiving worker `self` of `nb_workers`: the NAT class of a parsed
- * packet, and its owner if it is inbound: the owner of its public port,
- * or `self` for a port outside the range (an inside host's ICMP error
- * under handoff: the owner of the connection it quotes; *owner unchanged
- * otherwise). Counts nat_handoff.
+ * packet received on `in_port`, routed with `rt`, and its owner if it is
+ * inbound: the owner of its public port, or `self` for a port outside the
+ * range (an inside host's ICMP error under handoff: the owner of the
+ * connection it quotes; *owner unchanged otherwise). FX_NAT_DROP for a
+ * packet the receive port and addresses refuse, its cause counted.
+ * Counts nat_handoff.
  */
-uint8_t fx_nat_classify(struct fx_nat *nt, const struct rte_mbuf *m,
-			const struct fx_pkt *pk, uint16_t self, uint16_t nb_workers,
+uint8_t fx_nat_classify(struct fx_nat *nt, const struct fx_route_table *rt,
+			const struct rte_mbuf *m, const struct fx_pkt *pk,
+			uint16_t in_port, uint16_t self, uint16_t nb_workers,
 			uint16_t *owner);
 
 /**

@@ -6,11 +6,13 @@
  * NAT statistics out of the workers' counters (any thread: each counter
  * is read whole, the set is not a snapshot): per worker and totals for
  * the statistics walk (stats.c) and /l3fwd_flowexp/nat, the -T table's
- * masquerade lines, the summary's, and the mappings left for
- * --exit-when-drained. The counters come from FX_NAT_COUNTERS, so one
- * added there shows in the walk; the table and the summary name the
- * mappings' life (created, live, held, expired, released) and the
- * reaper's poll (the most records one poll handled, the expiry lag).
+ * masquerade lines, the summary's (what was translated, the mappings'
+ * life, what classification and the quotas dropped, by cause), and the
+ * mappings left for --exit-when-drained. The counters come from
+ * FX_NAT_COUNTERS, so one added there shows in the walk; the table and
+ * the summary name the mappings' life (created, live, held, expired,
+ * released) and the reaper's poll (the most records one poll handled,
+ * the expiry lag).
  */
 
 #include <inttypes.h>
@@ -154,6 +156,41 @@ fx_nat_emit(const struct fx_emitter *e, void *ctx)
 	}
 }
 
+/* the drops by classification and by quota, the ones that happened */
+static void
+drops_summary(FILE *f)
+{
+	static const char *const names[] = {
+#define FX_NAT_NAME(n) #n,
+		FX_NAT_DROP_CAUSES(FX_NAT_NAME)
+#undef FX_NAT_NAME
+		"nat_host_limit", "nat_dest_limit",
+	};
+	uint64_t v[RTE_DIM(names)];
+	const struct fx_nat_stats *st;
+	unsigned int w, i, any = 0;
+
+	memset(v, 0, sizeof(v));
+	for (w = 0; w < fx_nb_workers; w++) {
+		st = &fx_workers[w]->nat.st;
+		i = 0;
+#define FX_NAT_GET(n) v[i++] += FX_STAT_GET(st, n);
+		FX_NAT_DROP_CAUSES(FX_NAT_GET)
+#undef FX_NAT_GET
+		v[i++] += FX_STAT_GET(st, nat_host_limit);
+		v[i++] += FX_STAT_GET(st, nat_dest_limit);
+	}
+	fputs("masquerade drops:", f);
+	for (i = 0; i < RTE_DIM(names); i++) {
+		if (v[i] == 0)
+			continue;
+		/* the counter's name without "nat_drop_" / "nat_" */
+		fprintf(f, "%s %s %" PRIu64, any++ ? "," : "",
+			names[i] + (strncmp(names[i], "nat_drop_", 9) == 0 ? 9 : 4), v[i]);
+	}
+	fputs(any ? "\n" : " none\n", f);
+}
+
 /* sums over the workers */
 struct nat_sums {
 	uint64_t created, expired, active, held, released, flushed;
@@ -265,4 +302,5 @@ fx_nat_summary(FILE *f)
 	fprintf(f, "most mappings handled by one NAT expiry poll: %" PRIu64 "\n", poll_max);
 	fprintf(f, "NAT expiry lag: max %.3f ms, mean %.3f ms\n",
 		(double)fx_stats_us(lag_max) / 1e3, (double)fx_stats_us(lag_mean) / 1e3);
+	drops_summary(f);
 }

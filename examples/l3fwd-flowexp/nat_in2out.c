@@ -5,7 +5,9 @@
 /*
  * NAT outbound step (owner): a packet from an inside host is translated
  * with its live mapping, refreshing it, or makes one: TCP needs a SYN
- * (else nat_non_syn); the port allocator of the worker's share picks a
+ * (else nat_non_syn); the host must be under its quotas (else
+ * nat_host_limit or nat_dest_limit, nat_priv.h: RFC 6888 REQ-4/5, and as
+ * REQ-11 asks no existing mapping is ended to make room); the port allocator of the worker's share picks a
  * public port whose public 5-tuple is free (else nat_no_port, nat_ports.h);
  * then a record in the table and an entry on the wheel (else
  * nat_table_full). A failure at any step gives back what the earlier ones
@@ -67,6 +69,9 @@ mapping_new(struct fx_nat *nt, uint64_t now, const struct fx_pkt *pk,
 		FX_STAT_ADD(&nt->st, nat_non_syn, 1);
 		return NULL;
 	}
+	/* over a quota the packet is dropped; no mapping makes room */
+	if (!nat_quota_take(nt, k->src, k->dst, k->dport, k->proto))
+		return NULL;
 	memset(&tmpl, 0, sizeof(tmpl));
 	tmpl.in_addr = k->src;
 	tmpl.in_port = k->sport;
@@ -84,6 +89,7 @@ mapping_new(struct fx_nat *nt, uint64_t now, const struct fx_pkt *pk,
 			    rte_be_to_cpu_16(k->sport), tuple_taken, &tc,
 			    &port) != 0) {
 		FX_STAT_ADD(&nt->st, nat_no_port, 1);
+		nat_quota_put(nt, k->src, k->dst, k->dport, k->proto);
 		return NULL;
 	}
 	tmpl.pub_port = rte_cpu_to_be_16(port);
@@ -114,6 +120,7 @@ mapping_new(struct fx_nat *nt, uint64_t now, const struct fx_pkt *pk,
 	return m;
 full:
 	nat_ports_put(&nt->ports, tmpl.pool_idx, pc, port);
+	nat_quota_put(nt, k->src, k->dst, k->dport, k->proto);
 	FX_STAT_ADD(&nt->st, nat_table_full, 1);
 	return NULL;
 }

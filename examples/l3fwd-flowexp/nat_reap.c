@@ -6,7 +6,8 @@
  * The mapping reaper on the worker's own wheel (nat.h has the design): a
  * Due LIVE mapping becomes HELD for the hold-down, counted from its
  * deadline, not from when the sweep got to it; a Due HELD one leaves and
- * its port unit is released; a cancelled one (a control-path flush) is
+ * its port unit and its place in the host's quotas are released (a held
+ * mapping still counts against them); a cancelled one (a control-path flush) is
  * held from now. At exit every mapping ends and every port comes back.
  * Each poll keeps the reaper's maxima: the most records one poll handled
  * (nat_poll_max) and the expiry lag of a live mapping, its deadline to
@@ -35,6 +36,7 @@ mapping_release(struct fx_nat *nt, struct nat_mapping *m)
 {
 	nat_ports_release(&nt->ports, m->pool_idx, nat_proto_class(m->proto),
 			  rte_be_to_cpu_16(m->pub_port));
+	nat_quota_put(nt, m->in_addr, m->rem_addr, m->rem_port, m->proto);
 	nat_table_remove(&nt->tbl, m);
 	FX_STAT_ADD(&nt->st, nat_released, 1);
 	FX_STAT_SET(&nt->st, nat_held, nt->st.nat_held - 1);
@@ -125,6 +127,8 @@ fx_nat_drain(struct fx_nat *nt)
 				nat_ports_put(&nt->ports, m->pool_idx,
 					      nat_proto_class(m->proto),
 					      rte_be_to_cpu_16(m->pub_port));
+				nat_quota_put(nt, m->in_addr, m->rem_addr,
+					      m->rem_port, m->proto);
 				nat_table_remove(&nt->tbl, m);
 				FX_STAT_SET(&nt->st, nat_active, nt->st.nat_active - 1);
 			} else {

@@ -46,7 +46,7 @@
 /** Plain per-lcore counters: the name is also the output field. */
 #define FX_COUNTERS(X) \
 	X(active) X(created) X(refreshed) X(expired) X(invalidated) \
-	X(drained) X(table_full) X(evicted) X(evict_miss) X(shortened) X(reopened) \
+	X(drained) X(table_full) X(host_limit) X(evicted) X(evict_miss) X(shortened) X(reopened) \
 	X(fragments) \
 	X(stale_requests) X(loops) X(stalls) X(busy_cycles) X(expiry_cycles) \
 	X(idle_expiry_cycles)

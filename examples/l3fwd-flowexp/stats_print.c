@@ -173,6 +173,9 @@ fx_stats_summary(FILE *f)
 	fprintf(f, "flows active: %" PRIu64 "\n", SUM(active));
 	fprintf(f, "table full: %" PRIu64 " (evicted %" PRIu64 ", no victim within %u: %" PRIu64 ")\n",
 		SUM(table_full), SUM(evicted), FX_EVICT_SCAN, SUM(evict_miss));
+	if (fx_conf.max_flows_per_host != 0)
+		fprintf(f, "flows refused over --max-flows-per-host %u: %" PRIu64 "\n",
+			fx_conf.max_flows_per_host, SUM(host_limit));
 	fprintf(f, "longest sweep: %" PRIu64 " us\n", fx_stats_us(MAXOF(sweep_max)));
 	fprintf(f, "longest loop iteration: %" PRIu64 " us (%" PRIu64
 		" iterations over 100 us of %" PRIu64 ")\n",
