@@ -36,7 +36,8 @@ captures' times follow the inside ones'.
                                   by NAT both ways; tagged inside traffic
                                   forwarded as flows
   e2e_edge.py BINARY flows        --max-flows-per-host in the flow tracker
-                                  (IPv4 hosts, an IPv6 /64)
+                                  (IPv4 hosts, an IPv6 /64; a connection
+                                  reopened by the other end)
   e2e_edge.py BINARY cli          bad --nat-outside and quota values
 
 Each frame out is compared byte for byte from the EtherType on with the
@@ -382,6 +383,22 @@ def test_flows(binary, tmp):
           "flows: 11 made, 4 refused over the quota (created %d, host_limit %d, full %d)"
           % (t["created"], t["host_limit"], t["table_full"]))
     check(t["expired"] == 11, "flows: every flow expired (%d)" % t["expired"])
+    # a closed connection reopened by the other end is charged to it
+    S, SA, F = P.TCP_SYN, P.TCP_SYN | P.TCP_ACK, P.TCP_FIN | P.TCP_ACK
+    inside = [tcp(H1, 1000, H2, 80, S), tcp(H2, 80, H1, 1000, SA), tcp(H1, 1000, H2, 80, F),
+              tcp(H2, 80, H1, 1000, S),    # reopened: H2 opened it now
+              udp(H1, 1001, R, 53),        # H1 has none: made
+              udp(H2, 81, R, 53)]          # H2 has one: refused
+    st, o0, o1, _ = run(binary, tmp, "flows_reopen", inside, [],
+                        ["--max-flows-per-host", "1"], nat=False)
+    if st is None:
+        return
+    expect(o0, inside[:4], 0, "flows reopened")
+    expect(o1, inside[4:5], 1, "flows after the reopening")
+    t = st["totals"]
+    check(t["reopened"] == 1 and t["created"] == 3 and t["host_limit"] == 1,
+          "flows: the reopened flow moved to its new initiator (reopened %d, created %d, "
+          "host_limit %d)" % (t["reopened"], t["created"], t["host_limit"]))
 
 
 def test_cli(binary, tmp):
