@@ -146,6 +146,13 @@ def malformed_traffic():
     v4 = lambda proto, l4, **kw: P.eth(P.ipv4("10.5.0.1", "10.6.0.1", proto, l4, **kw), P.ETH_IPV4)
     v6 = lambda nh, pl, **kw: P.eth(P.ipv6("2001:db8:5::1", "2001:db8:6::1", nh, pl, **kw), P.ETH_IPV6)
     u = P.udp(1000, 2000, b"x" * 8)
+    # a checksum field value that is not the right one
+    bad_tcp = 0x1234
+    # 3000 bytes: more than an mbuf's 2048 of data, so net_pcap chains two
+    jumbo = v4(17, P.udp(1002, 2002, bytes(range(256)) * 11 + b"j" * 130))
+    jumbo_bad = bytearray(v4(17, P.udp(1003, 2003, bytes(range(256)) * 11 + b"j" * 130)))
+    jumbo_bad[2500] ^= 0x40
+    jumbo_bad = bytes(jumbo_bad)
     cases = [
         ("runt frame", P.eth(b"", P.ETH_IPV4)[:10], "runt"),
         ("ARP", P.pad60(P.eth(bytes(28), P.ETH_ARP)), "non_ip"),
@@ -186,6 +193,20 @@ def malformed_traffic():
         # and on QinQ outer 1: the VLAN 1 flow again (the outer id is the key)
         ("QinQ tagged", P.pad60(P.tagged(v4(17, u), [(P.ETH_QINQ, 1), (P.ETH_VLAN, 7)])), None),
         ("VLAN tagged IPv6 TTL 1", P.tagged(v6(17, u, hlim=1), [(P.ETH_VLAN, 9)]), "ttl_exceeded"),
+        # L4 checksums: computed where no NIC said (net_pcap says nothing)
+        ("TCP checksum wrong", P.pad60(v4(6, P.tcp(1000, 2000, P.TCP_SYN, cksum=bad_tcp))), "l4_cksum"),
+        ("UDP checksum wrong", P.pad60(v4(17, u[:6] + b"\xbe\xef" + u[8:])), "l4_cksum"),
+        ("ICMP checksum wrong", P.pad60(v4(1, b"\x08\x00\x12\x34" + bytes(4) + b"ping")), "l4_cksum"),
+        ("TTL 1 and UDP checksum wrong", P.pad60(v4(17, u[:6] + b"\xbe\xef" + u[8:], ttl=1)), "ttl_exceeded"),
+        ("IPv6 UDP without checksum", v6(17, u, l4_cksum=False), "l4_cksum"),
+        ("IPv6 dst-opts + TCP checksum wrong",
+         v6(60, P.ipv6_ext(6) + P.tcp(1000, 2000, P.TCP_SYN, cksum=0x4321)), "l4_cksum"),
+        ("ICMPv6 checksum wrong", v6(58, b"\x80\x00\x12\x34" + bytes(4) + b"ping"), "l4_cksum"),
+        ("jumbo UDP, a byte wrong in the second segment", jumbo_bad, "l4_cksum"),
+        # and valid ones
+        ("UDP without checksum (IPv4)", P.pad60(v4(17, P.udp(1001, 2001, b"x" * 8), l4_cksum=False)), None),
+        ("IPv6 dst-opts + TCP SYN", v6(60, P.ipv6_ext(6) + P.tcp(1000, 2000, P.TCP_SYN, seq=77)), None),
+        ("jumbo UDP over two segments", jumbo, None),
     ]
     frames = [c[1] for c in cases]
     causes = {}
@@ -199,8 +220,9 @@ def malformed_traffic():
         # distinct keys among the valid ones: the two IPv4 fragments share
         # one 3-tuple flow (ports 0), the two IPv6 fragments another, the
         # IPv4 options / padding UDP packets differ in ports, and the
-        # tagged ones make one more (outer VLAN 1)
-        "flows": 7,
+        # tagged ones make one more (outer VLAN 1); then the UDP without
+        # checksum, the TCP SYN after IPv6 options and the jumbo UDP
+        "flows": 10,
         "fragments": 4,
         "causes": causes,
         "names": [c[0] for c in cases],
