@@ -136,6 +136,13 @@ void fx_tcp_open(struct fx_tcp *t, unsigned int side, const struct fx_tcp_seg *s
 enum fx_tcp_verdict fx_tcp_track(struct fx_tcp *t, unsigned int side,
 				 const struct fx_tcp_seg *s);
 
+/** Whether a segment with verdict v is forwarded. */
+static inline bool
+fx_tcp_forwards(enum fx_tcp_verdict v)
+{
+	return v <= FX_TCP_REOPEN;
+}
+
 /** Whether a segment is a SYN without ACK or RST: the opening of a connection. */
 static inline bool
 fx_tcp_is_open(const struct fx_tcp_seg *s)

@@ -152,6 +152,34 @@ def tcp(sport, dport, flags=TCP_ACK, payload=b"", seq=1, ack=1, win=8192, option
                        (5 + len(options) // 4) << 4, flags, win, cksum, 0) + options + payload
 
 
+class TcpConn:
+    """The sequence numbers of one TCP connection as its two ends send
+    them: side 0 the client (cport), side 1 the server (sport). seg()
+    makes a segment of a side, numbered where that side is (and moves it
+    on, by the payload and a SYN or FIN) and acknowledging everything the
+    other side sent; seq= or ack= give other numbers (a retransmission, a
+    forgery), which move nothing."""
+
+    def __init__(self, cport, sport, isn=(1000, 500000), win=(8192, 8192),
+                 wscale=(None, None)):
+        self.port = (cport, sport)
+        self.isn = (isn[0] & 0xFFFFFFFF, isn[1] & 0xFFFFFFFF)
+        self.nxt = list(self.isn)
+        self.win = win
+        self.wscale = wscale
+
+    def seg(self, side, flags, payload=b"", seq=None, ack=None):
+        o = 1 - side
+        opts = tcp_opts(1460, self.wscale[side]) if flags & TCP_SYN else b""
+        s = self.nxt[side] if seq is None else seq
+        a = (self.nxt[o] if ack is None else ack) if flags & TCP_ACK else 0
+        if seq is None:
+            self.nxt[side] = (self.nxt[side] + len(payload) + (1 if flags & TCP_SYN else 0) +
+                              (1 if flags & TCP_FIN else 0)) & 0xFFFFFFFF
+        return tcp(self.port[side], self.port[o], flags, payload, seq=s, ack=a,
+                   win=self.win[side], options=opts)
+
+
 def udp(sport, dport, payload=b""):
     return struct.pack("!HHHH", sport, dport, 8 + len(payload), 0) + payload
 
