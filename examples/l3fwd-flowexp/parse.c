@@ -44,6 +44,7 @@
  */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <string.h>
 
 #include <rte_branch_prediction.h>
@@ -135,6 +136,7 @@ parse_tcp(struct fx_pkt *p, const uint8_t *l4, uint32_t len, uint32_t avail)
 	t->win = rte_be_to_cpu_16(th->rx_win);
 	t->len = (uint16_t)(len - doff);
 	t->wscale = FX_TCP_WSCALE_NONE;
+	t->mss = 0;
 	if (unlikely(th->tcp_flags & FX_TCP_SYN) && doff > sizeof(*th))
 		parse_tcp_options(t, l4 + sizeof(*th), doff - sizeof(*th));
 	return FX_PARSE_OK;
@@ -370,7 +372,7 @@ fx_parse(const struct rte_mbuf *m, struct fx_pkt *p)
 	uint16_t type;
 	unsigned int n;
 
-	memset(p, 0, sizeof(*p));
+	memset(p, 0, offsetof(struct fx_pkt, tcp));   /* tcp: TCP only (parse.h) */
 	if (seg < l2len)
 		return FX_CAUSE_RUNT;
 	if (unlikely(m->ol_flags & (RTE_MBUF_F_RX_VLAN_STRIPPED | RTE_MBUF_F_RX_QINQ_STRIPPED))) {

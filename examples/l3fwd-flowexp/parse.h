@@ -82,17 +82,19 @@ extern const char *const fx_cause_names[FX_CAUSE_MAX];
 #define FX_TCP_WSCALE_NONE 0xff
 
 /**
- * What the connection tracker reads of a TCP segment (tcp_track.h); all
- * zero for other packets and for fragments. Host byte order.
+ * What the connection tracker reads of a TCP segment (tcp_track.h). Host
+ * byte order. Written for TCP segments that are not fragments only, and
+ * left as it was for every other packet (the parser does not clear it, so
+ * that other packets do not write the cache line it ends in).
  */
 struct fx_tcp_seg {
 	uint32_t seq;       /**< Sequence number. */
 	uint32_t ack;       /**< Acknowledgment number (meaningful with ACK). */
 	uint16_t win;       /**< Window as sent, before scaling. */
 	uint16_t len;       /**< Payload bytes after the TCP header. */
-	uint16_t mss;       /**< SYN: the MSS option; 0 without one. */
-	uint8_t wscale;     /**< SYN: the window scale option, or FX_TCP_WSCALE_NONE. */
 	uint8_t flags;      /**< FX_TCP_* of the segment (as fx_pkt.tcp_flags). */
+	uint8_t wscale;     /**< SYN: the window scale option, or FX_TCP_WSCALE_NONE. */
+	uint16_t mss;       /**< SYN: the MSS option; 0 without one. */
 };
 
 /**
@@ -108,7 +110,7 @@ struct fx_pkt {
 	uint8_t l2_len;     /**< Ethernet header and VLAN tags: where IP starts. */
 	uint16_t owner;     /**< Worker that handles it (affinity.h, handoff.h). */
 	uint8_t nat;        /**< enum fx_nat_class (nat.h). */
-	struct fx_tcp_seg tcp;  /**< TCP: the segment's sequence space. */
+	struct fx_tcp_seg tcp;  /**< TCP: the segment's sequence space (last: see above). */
 };
 
 /** The mbuf private area the parse result is kept in. */
