@@ -615,6 +615,17 @@ def workers_cpu(pid):
     return total
 
 
+def stop_example(ex, log_f):
+    """Stop an example started with its output in log_f."""
+    ex.terminate()
+    try:
+        ex.wait(60)
+    except subprocess.TimeoutExpired:
+        ex.kill()
+        ex.wait()
+    log_f.close()
+
+
 def ho_run(app, workers, pcaps, args, tag):
     """One run over the two pcaps; rates over HO_WINDOW_S seconds."""
     prefix = "fxbench_ho_%d_%s" % (os.getpid(), tag)
@@ -650,13 +661,7 @@ def ho_run(app, workers, pcaps, args, tag):
         time.sleep(HO_WINDOW_S)
         s1, c1, t1 = fxtel.query(prefix, "/l3fwd_flowexp/stats"), workers_cpu(ex.pid), time.monotonic()
     finally:
-        ex.terminate()
-        try:
-            ex.wait(60)
-        except subprocess.TimeoutExpired:
-            ex.kill()
-            ex.wait()
-        log_f.close()
+        stop_example(ex, log_f)
     d = lambda f: f(s1) - f(s0)  # noqa: E731
     tot = lambda k: (lambda s: s["totals"][k])  # noqa: E731
     n_rx, cpu, dt = d(rx), c1 - c0, t1 - t0
@@ -774,13 +779,7 @@ def scen_tcp(app):
         if s1 is None:
             raise RuntimeError("the replay did not end (see %s)" % log_f.name)
     finally:
-        ex.terminate()
-        try:
-            ex.wait(60)
-        except subprocess.TimeoutExpired:
-            ex.kill()
-            ex.wait()
-        log_f.close()
+        stop_example(ex, log_f)
     t0, t1 = s0["totals"], s1["totals"]
     pkts = max(1, rx(s1) - rx(s0))
     out = {"c_" + n: (t1["stage_%s_cycles" % n] - t0["stage_%s_cycles" % n]) / pkts
