@@ -27,6 +27,8 @@
 #include "args.h"
 #include "flowexp.h"
 #include "nat_conf.h"
+#include "nat_log.h"
+#include "nat_log_export.h"
 #include "route.h"
 #include "timeouts.h"
 
@@ -58,7 +60,8 @@ fx_usage(const char *prgname)
 	       "  [--clock tsc|pcap] [--nat-pool A.B.C.D/LEN]... [--nat-inside A.B.C.D/LEN]...\n"
 	       "  [--nat-ports LO-HI] [--nat-holddown SECONDS] [--hash-secret HEX]\n"
 	       "  [--nat-outside PORT]... [--nat-max-per-host N] [--nat-max-per-dest N]\n"
-	       "  [--max-flows-per-host N]\n\n"
+	       "  [--max-flows-per-host N] [--nat-log ipfix:ADDR:PORT[,domain=N]]\n"
+	       "  [--nat-log-ring N]\n\n"
 	       "  -p PORTMASK: hexadecimal bitmask of the ports to use\n"
 	       "  -P: promiscuous mode on every port\n"
 	       "  --config (port,queue,lcore): rx queues and the worker lcore polling each;\n"
@@ -122,6 +125,11 @@ fx_usage(const char *prgname)
 	       "  --nat-max-per-dest N: mappings one inside host may hold towards one remote\n"
 	       "      address, port and protocol on one worker (default: a quarter of the\n"
 	       "      worker's port share, 0: no limit)\n"
+	       "  --nat-log ipfix:ADDR:PORT[,domain=N]: export NAT events (mapping made,\n"
+	       "      public tuple free again, mapping refused) as IPFIX over UDP to the\n"
+	       "      collector at ADDR:PORT, observation domain N (default 1)\n"
+	       "  --nat-log-ring N: events each worker may queue for the exporter, %u..%u\n"
+	       "      (default %u); an event that finds its ring full is dropped, counted\n"
 	       "  --hash-secret HEX: 32 hex digits: the tables' hash secret, for tests and\n"
 	       "      benchmarks that must know where keys land (default: drawn at start-up\n"
 	       "      from getrandom; whoever knows the secret can flood the tables: never in\n"
@@ -130,7 +138,8 @@ fx_usage(const char *prgname)
 	       FX_EXPIRE_BUDGET_MAX, FX_EXPIRE_BUDGET_DEFAULT,
 	       TICK_US_MIN, TICK_US_MAX, FX_TICK_US_DEFAULT,
 	       NAT_PORT_LO_DEFAULT, NAT_PORT_HI_DEFAULT, NAT_HOLDDOWN_DEFAULT,
-	       NAT_MAX_PER_HOST_DEFAULT);
+	       NAT_MAX_PER_HOST_DEFAULT, NAT_LOG_RING_MIN, NAT_LOG_RING_MAX,
+	       NAT_LOG_RING_DEFAULT);
 }
 
 /* ---- value parsers: 0 on success ---- */
@@ -408,6 +417,10 @@ check_config(void)
 		printf("--max-flows-per-host: --expiry none tracks no flows\n");
 		return -1;
 	}
+	if (fx_nat_log_enabled() && !fx_nat_conf.enabled) {
+		printf("--nat-log: logs masquerade's events, which needs --nat-pool\n");
+		return -1;
+	}
 	if (fx_nat_conf.enabled && fx_conf.expiry == FX_EXPIRY_NONE) {
 		printf("--nat-pool: masquerade needs flow affinity, which --expiry none turns off\n");
 		return -1;
@@ -467,6 +480,7 @@ defaults(void)
 	fx_conf.affinity = FX_AFFINITY_AUTO;
 	fx_conf.clock = FX_CLOCK_TSC;
 	nat_conf_defaults(&fx_nat_conf);
+	fx_nat_log_defaults();
 #define FX_TMO_DEFAULT(e, n, o, d) fx_conf.timeout_s[FX_TMO_ ## e] = d;
 	FX_TMOS(FX_TMO_DEFAULT)
 #undef FX_TMO_DEFAULT
@@ -508,6 +522,8 @@ enum {
 	OPT_NAT_MAX_HOST,
 	OPT_NAT_MAX_DEST,
 	OPT_MAX_FLOWS_HOST,
+	OPT_NAT_LOG,
+	OPT_NAT_LOG_RING,
 	OPT_HELP,
 	OPT_TIMEOUT,   /* + enum fx_tmo */
 };
@@ -542,6 +558,8 @@ static const struct option lgopts[] = {
 	{ "nat-max-per-host", required_argument, NULL, OPT_NAT_MAX_HOST },
 	{ "nat-max-per-dest", required_argument, NULL, OPT_NAT_MAX_DEST },
 	{ "max-flows-per-host", required_argument, NULL, OPT_MAX_FLOWS_HOST },
+	{ "nat-log", required_argument, NULL, OPT_NAT_LOG },
+	{ "nat-log-ring", required_argument, NULL, OPT_NAT_LOG_RING },
 	{ "help", no_argument, NULL, OPT_HELP },
 #define FX_TMO_OPT(e, n, o, d) { o, required_argument, NULL, OPT_TIMEOUT + FX_TMO_ ## e },
 	FX_TMOS(FX_TMO_OPT)
@@ -745,6 +763,14 @@ parse_one(int opt, const char *arg)
 	case OPT_NAT_MAX_DEST:
 		if (nat_conf_quota(&fx_nat_conf, arg, opt == OPT_NAT_MAX_DEST, err,
 				   sizeof(err)) != 0) {
+			printf("%s\n", err);
+			return -1;
+		}
+		return 0;
+	case OPT_NAT_LOG:
+	case OPT_NAT_LOG_RING:
+		if ((opt == OPT_NAT_LOG ? fx_nat_log_parse : fx_nat_log_parse_ring)(arg,
+		    err, sizeof(err)) != 0) {
 			printf("%s\n", err);
 			return -1;
 		}

@@ -19,6 +19,7 @@
 #include "flow.h"
 #include "lcore.h"
 #include "nat.h"
+#include "nat_log.h"
 #include "stats.h"
 
 const char *
@@ -93,8 +94,10 @@ fx_expiry_drain(struct fx_lcore *lc)
 {
 	bool more;
 
-	if (fx_nat_enabled())
-		fx_nat_drain(&lc->nat);
+	if (fx_nat_enabled()) {
+		nat_log_exit(&lc->nat);
+		fx_nat_drain(&lc->nat, fx_clock_now(&lc->clk, rte_rdtsc()));
+	}
 	if (lc->ops == NULL)
 		return;
 	lc->now = rte_rdtsc();

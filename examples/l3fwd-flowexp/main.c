@@ -15,10 +15,14 @@
  * (worker.c) and the main lcore loops: it carries out control requests
  * (control.c), prints the statistics table every -T seconds, and stops the
  * run on SIGINT/SIGTERM, after --duration, or with --exit-when-drained
- * once traffic has come and gone and every flow has expired.
+ * once traffic has come and gone and every flow has expired. With
+ * --nat-log the loop also exports the workers' NAT events every
+ * millisecond (nat_log_export.h).
  *
  * Shutdown: the workers leave their loops and hand back every flow still
- * tracked (counted as "removed at exit"), the final table and the summary
+ * tracked (counted as "removed at exit"; with --nat-log the main lcore
+ * exports the events of the mappings ended meanwhile, until every worker
+ * has returned), the final table and the summary
  * are printed, --stats-file is written, and everything is freed.
  */
 
@@ -50,6 +54,7 @@
 #include "lcore.h"
 #include "nat.h"
 #include "nat_conf.h"
+#include "nat_log_export.h"
 #include "quota.h"
 #include "ports.h"
 #include "route.h"
@@ -254,6 +259,9 @@ print_config(void)
 		       fx_nat_conf.nb_pool, fx_nat_conf.port_lo, fx_nat_conf.port_hi,
 		       fx_nb_workers, fx_nat_conf.holddown_s);
 	if (fx_nat_enabled()) {
+		if (fx_nat_log_enabled())
+			printf("masquerade: events logged as IPFIX to %s, domain %u, %u per worker ring\n",
+			       fx_nat_log_conf.text, fx_nat_log_conf.domain, fx_nat_log_conf.ring);
 		printf("masquerade: outside ports");
 		for (t = 0; t < 32; t++)
 			if (nat_is_outside_port(&fx_nat_conf, (uint16_t)t))
@@ -317,7 +325,8 @@ main_loop(void)
 			printf("\ntraffic stopped and every flow expired\n");
 			break;
 		}
-		rte_delay_us_sleep(fx_control_busy() ? 1000 : 10000);
+		fx_nat_log_poll();
+		rte_delay_us_sleep(fx_control_busy() || fx_nat_log_enabled() ? 1000 : 10000);
 	}
 }
 
@@ -360,6 +369,12 @@ main(int argc, char **argv)
 	setup_nat_and_clock();
 	setup_flow_state();
 	setup_handoff();
+	if (fx_nat_log_enabled()) {
+		char err[160];
+
+		if (fx_nat_log_setup(err, sizeof(err)) != 0)
+			rte_exit(EXIT_FAILURE, "%s\n", err);
+	}
 	if (fx_route_init(fx_nb_workers) != 0)
 		rte_exit(EXIT_FAILURE, "cannot build the route table (more memory: -m / --socket-mem)\n");
 	for (w = 0; w < fx_nb_workers; w++)
@@ -377,6 +392,7 @@ main(int argc, char **argv)
 	main_loop();
 
 	fx_force_quit = true;
+	fx_nat_log_stop();   /* the exit's events, until every worker returned */
 	ret = 0;
 	RTE_LCORE_FOREACH_WORKER(w) {
 		if (rte_eal_wait_lcore(w) < 0)
@@ -400,6 +416,7 @@ main(int argc, char **argv)
 
 	printf("closing ports...\n");
 	fx_ports_fini();
+	fx_nat_log_fini();
 	free_flow_state();
 	fx_route_fini();
 	rte_eal_cleanup();

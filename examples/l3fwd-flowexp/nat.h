@@ -70,6 +70,11 @@
  * leaves and its port unit is released. Flushes from the control path
  * cancel through twheel_remote_cancel() and end the same way. Each poll
  * says whether more may be due at its time, for --clock pcap.
+ *
+ * The log (--nat-log, nat_log.h): a mapping made, a public tuple free for
+ * reuse again (a held mapping's release, or a mapping ended at exit) and
+ * a mapping refused are pushed to the worker's event ring, which the main
+ * lcore exports (nat_log_export.h).
  */
 
 #ifndef _FX_NAT_H_
@@ -93,6 +98,7 @@ struct twheel;
 struct fx_route_table;
 struct twheel_fired;
 struct fx_emitter;
+struct nat_log;
 
 /** fx_pkt.nat: the NAT class of a packet, then its verdict. */
 enum fx_nat_class {
@@ -111,6 +117,7 @@ enum fx_nat_class {
 	X(nat_out) X(nat_in) X(nat_icmp_errors) X(nat_shortened) \
 	X(nat_host_limit) X(nat_dest_limit) X(nat_tcp_out_of_window) \
 	X(nat_tcp_invalid) X(nat_tcp_rst_ignored) X(nat_tcp_syn_ignored) \
+	X(nat_log_queued) X(nat_log_dropped) X(nat_log_suppressed) \
 	FX_NAT_DROP_CAUSES(X)
 
 /*
@@ -159,6 +166,7 @@ struct fx_nat {
 	struct fx_quota per_dest;         /**< ... and remote endpoint */
 	uint32_t max_per_host;            /**< 0: no limit */
 	uint32_t max_per_dest;            /**< 0: no limit */
+	struct nat_log *log;              /**< --nat-log: the event ring; NULL: off */
 	struct fx_nat_stats st;
 };
 
@@ -215,8 +223,12 @@ void fx_nat_translate(struct fx_nat *nt, uint64_t now, struct rte_mbuf **pkts,
  */
 bool fx_nat_poll(struct fx_nat *nt, uint64_t now);
 
-/** Owner, at exit: end every mapping and release its port. */
-void fx_nat_drain(struct fx_nat *nt);
+/**
+ * Owner, at exit, at time now: end every mapping and release its port
+ * (logged as deleted at now, a held one at its hold-down's end if that
+ * came first).
+ */
+void fx_nat_drain(struct fx_nat *nt, uint64_t now);
 
 /**
  * Statistics of one worker (per lcore objects) and of all (totals): the

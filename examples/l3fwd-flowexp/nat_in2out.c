@@ -13,7 +13,7 @@
  * public port whose public 5-tuple is free (else nat_no_port, nat_ports.h);
  * then a record in the table and an entry on the wheel (else
  * nat_table_full). A failure at any step gives back what the earlier ones
- * took.
+ * took. The log (nat_log.h) gets the mapping made, or the refusal.
  */
 
 #include <stdbool.h>
@@ -28,6 +28,7 @@
 #include "flow_state.h"
 #include "nat.h"
 #include "nat_conf.h"
+#include "nat_log.h"
 #include "nat_ports.h"
 #include "nat_priv.h"
 #include "nat_table.h"
@@ -65,6 +66,7 @@ mapping_new(struct fx_nat *nt, uint64_t now, const struct fx_pkt *pk,
 	struct taken_ctx tc;
 	enum nat_proto pc = nat_proto_class(k->proto);
 	uint16_t port;
+	enum nat_log_refusal why;
 	uint64_t id;
 	int err;
 
@@ -73,8 +75,10 @@ mapping_new(struct fx_nat *nt, uint64_t now, const struct fx_pkt *pk,
 		return NULL;
 	}
 	/* over a quota the packet is dropped; no mapping makes room */
-	if (!nat_quota_take(nt, k->src, k->dst, k->dport, k->proto))
+	if (!nat_quota_take(nt, k->src, k->dst, k->dport, k->proto, &why)) {
+		nat_log_refused(nt, why, k, 0, now);
 		return NULL;
+	}
 	memset(&tmpl, 0, sizeof(tmpl));
 	tmpl.in_addr = k->src;
 	tmpl.in_port = k->sport;
@@ -93,6 +97,7 @@ mapping_new(struct fx_nat *nt, uint64_t now, const struct fx_pkt *pk,
 			    &port) != 0) {
 		FX_STAT_ADD(&nt->st, nat_no_port, 1);
 		nat_quota_put(nt, k->src, k->dst, k->dport, k->proto);
+		nat_log_refused(nt, NAT_LOG_NO_PORT, k, tmpl.pub_addr, now);
 		return NULL;
 	}
 	tmpl.pub_port = rte_cpu_to_be_16(port);
@@ -117,11 +122,13 @@ mapping_new(struct fx_nat *nt, uint64_t now, const struct fx_pkt *pk,
 	nat_table_publish(m, id);
 	FX_STAT_ADD(&nt->st, nat_created, 1);
 	FX_STAT_SET(&nt->st, nat_active, nt->st.nat_active + 1);
+	nat_log_created(nt, m, now);
 	return m;
 full:
 	nat_ports_put(&nt->ports, tmpl.pool_idx, pc, port);
 	nat_quota_put(nt, k->src, k->dst, k->dport, k->proto);
 	FX_STAT_ADD(&nt->st, nat_table_full, 1);
+	nat_log_refused(nt, NAT_LOG_TABLE_FULL, k, tmpl.pub_addr, now);
 	return NULL;
 }
 

@@ -32,6 +32,7 @@
 
 #include "flow_state.h"
 #include "nat.h"
+#include "nat_log.h"
 #include "nat_ports.h"
 #include "nat_table.h"
 #include "nat_translate.h"
@@ -65,11 +66,11 @@ nat_quota_dest_key(uint32_t in_addr, uint32_t rem_addr, uint16_t rem_port,
  * Count one more mapping for inside host in_addr towards the remote
  * endpoint, within --nat-max-per-host and --nat-max-per-dest; false with
  * nat_host_limit, nat_dest_limit or (no room in the quota table)
- * nat_table_full counted, nothing taken.
+ * nat_table_full counted, nothing taken, and the cause in *why.
  */
 static inline bool
 nat_quota_take(struct fx_nat *nt, uint32_t in_addr, uint32_t rem_addr,
-	       uint16_t rem_port, uint8_t proto)
+	       uint16_t rem_port, uint8_t proto, enum nat_log_refusal *why)
 {
 	struct fx_quota_key h = fx_quota_nat_host(in_addr);
 	struct fx_quota_key d = nat_quota_dest_key(in_addr, rem_addr, rem_port, proto);
@@ -78,10 +79,13 @@ nat_quota_take(struct fx_nat *nt, uint32_t in_addr, uint32_t rem_addr,
 	if (nt->max_per_host != 0) {
 		rc = fx_quota_take(&nt->per_host, &h, nt->max_per_host);
 		if (rc != 0) {
-			if (rc == -EDQUOT)
+			if (rc == -EDQUOT) {
 				FX_STAT_ADD(&nt->st, nat_host_limit, 1);
-			else
+				*why = NAT_LOG_HOST_LIMIT;
+			} else {
 				FX_STAT_ADD(&nt->st, nat_table_full, 1);
+				*why = NAT_LOG_TABLE_FULL;
+			}
 			return false;
 		}
 	}
@@ -90,10 +94,13 @@ nat_quota_take(struct fx_nat *nt, uint32_t in_addr, uint32_t rem_addr,
 		if (rc != 0) {
 			if (nt->max_per_host != 0)
 				fx_quota_put(&nt->per_host, &h);
-			if (rc == -EDQUOT)
+			if (rc == -EDQUOT) {
 				FX_STAT_ADD(&nt->st, nat_dest_limit, 1);
-			else
+				*why = NAT_LOG_DEST_LIMIT;
+			} else {
 				FX_STAT_ADD(&nt->st, nat_table_full, 1);
+				*why = NAT_LOG_TABLE_FULL;
+			}
 			return false;
 		}
 	}

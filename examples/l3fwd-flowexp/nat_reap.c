@@ -11,7 +11,9 @@
  * held from now. At exit every mapping ends and every port comes back.
  * Each poll keeps the reaper's maxima: the most records one poll handled
  * (nat_poll_max) and the expiry lag of a live mapping, its deadline to
- * the poll that ended it (nat_lag_*).
+ * the poll that ended it (nat_lag_*). The log's delete event of a mapping
+ * (nat_log.h) is its release, at the hold-down's end, or at exit: the time
+ * its public tuple is free for reuse.
  */
 
 #include <stdbool.h>
@@ -25,6 +27,7 @@
 #include <twheel.h>
 
 #include "nat.h"
+#include "nat_log.h"
 #include "nat_ports.h"
 #include "nat_priv.h"
 #include "nat_table.h"
@@ -55,8 +58,10 @@ mapping_end(struct fx_nat *nt, struct nat_mapping *m, uint64_t at)
 	m->held_until = at + nt->holddown_cycles;
 	id = twheel_schedule(nt->wheel, m->held_until, m);
 	nat_table_hold(&nt->tbl, m, m->held_until, id);   /* now HELD */
-	if (id == TWHEEL_ID_INVALID)   /* cannot happen: this entry just left */
+	if (id == TWHEEL_ID_INVALID) {   /* cannot happen: this entry just left */
+		nat_log_released(nt, m, at);
 		mapping_release(nt, m);
+	}
 }
 
 static void
@@ -78,6 +83,7 @@ records(struct fx_nat *nt, const struct twheel_fired *f, unsigned int n,
 		}
 		m = f[i].payload;
 		if (m->state == NAT_HELD) {
+			nat_log_released(nt, m, m->held_until);
 			mapping_release(nt, m);
 			continue;
 		}
@@ -113,7 +119,7 @@ fx_nat_poll(struct fx_nat *nt, uint64_t now)
 }
 
 void
-fx_nat_drain(struct fx_nat *nt)
+fx_nat_drain(struct fx_nat *nt, uint64_t now)
 {
 	struct nat_mapping *m;
 	unsigned int n, i;
@@ -123,6 +129,8 @@ fx_nat_drain(struct fx_nat *nt)
 		n = twheel_drain_more(nt->wheel, nt->budget, nt->fired, &more);
 		for (i = 0; i < n; i++) {
 			m = nt->fired[i].payload;
+			nat_log_released(nt, m, m->state == NAT_HELD ?
+					 RTE_MIN(m->held_until, now) : now);
 			if (m->state == NAT_LIVE) {
 				nat_ports_put(&nt->ports, m->pool_idx,
 					      nat_proto_class(m->proto),

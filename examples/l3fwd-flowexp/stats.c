@@ -35,6 +35,7 @@
 #include "flowexp.h"
 #include "lcore.h"
 #include "nat.h"
+#include "nat_log_export.h"
 #include "stats.h"
 #include "stats_sum.h"
 
@@ -236,5 +237,10 @@ fx_stats_emit(const struct fx_emitter *e, void *ctx)
 	e->open(ctx, "malformed");
 	fx_stats_emit_malformed(e, ctx);
 	e->close(ctx);
+	if (fx_nat_log_enabled()) {
+		e->open(ctx, "nat_log");
+		fx_nat_log_emit_totals(e, ctx);
+		e->close(ctx);
+	}
 	fx_control_emit(e, ctx);
 }

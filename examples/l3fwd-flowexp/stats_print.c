@@ -22,6 +22,7 @@
 #include "flowexp.h"
 #include "lcore.h"
 #include "nat.h"
+#include "nat_log_export.h"
 #include "stats.h"
 #include "stats_sum.h"
 
@@ -187,5 +188,7 @@ fx_stats_summary(FILE *f)
 		(double)fx_stats_us(lag_n ? SUM(lag_sum) / lag_n : 0) / 1e3);
 	if (fx_nat_enabled())
 		fx_nat_summary(f);
+	if (fx_nat_log_enabled())
+		fx_nat_log_summary(f);
 	fflush(f);
 }

@@ -18,6 +18,8 @@
  *   /l3fwd_flowexp/nat                      masquerade: totals and per
  *                                           lcore, as /stats (with --nat-pool)
  *   /l3fwd_flowexp/nat,N                    worker N's masquerade counters
+ *   /l3fwd_flowexp/nat_log                  the NAT event log: collector,
+ *                                           totals, per lcore (--nat-log)
  *   /l3fwd_flowexp/maxima                   the maxima over all workers
  *   /l3fwd_flowexp/maxima,N                 worker N's maxima
  *   /l3fwd_flowexp/reset                    zero the maxima and lag figures
@@ -66,6 +68,7 @@
 #include "flowexp.h"
 #include "lcore.h"
 #include "nat.h"
+#include "nat_log_export.h"
 #include "route.h"
 #include "stats.h"
 #include "telemetry.h"
@@ -251,6 +254,22 @@ cmd_nat(const char *cmd, const char *params, struct rte_tel_data *d)
 	if (a.lc == NULL)
 		return 0;
 	return stats_reply(cmd, d, emit_nat_lcore, &a, NULL, NULL);
+}
+
+static void
+emit_nat_log(const struct fx_emitter *e, void *ctx, const struct tel_args *a __rte_unused)
+{
+	fx_nat_log_emit(e, ctx);
+}
+
+static int
+cmd_nat_log(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct tel_args a = { .lc = NULL };
+
+	if (extra_params(params, d))
+		return 0;
+	return stats_reply(cmd, d, emit_nat_log, &a, "lcore_", CMD("nat,N"));
 }
 
 static int
@@ -482,6 +501,9 @@ fx_telemetry_register(void)
 		reg(CMD("nat"), cmd_nat,
 			"Masquerade counters: totals and per lcore, or one worker's. "
 			"Parameters: none, or lcore id");
+	if (fx_nat_log_enabled())
+		reg(CMD("nat_log"), cmd_nat_log,
+			"The NAT event log's counters: totals and per lcore. Takes no parameters");
 	reg(CMD("maxima"), cmd_maxima,
 		"The maxima since the last reset, over all workers or one worker's. "
 		"Parameters: none, or lcore id");
