@@ -138,6 +138,30 @@ def check(cond, what):
     return cond
 
 
+def ensure_package(package, programs):
+    """Whether every one of programs is on the PATH, after installing the
+    Debian package with apt-get (as scripts/deps.sh does) if one is not."""
+    def there():
+        return all(shutil.which(p) for p in programs)
+    if there():
+        return True
+    print("%s is not installed: apt-get install %s" % (programs[0], package))
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    for cmd in (["apt-get", "install", "-y", "--no-install-recommends", package],
+                ["apt-get", "update"],
+                ["apt-get", "install", "-y", "--no-install-recommends", package]):
+        try:
+            r = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               timeout=240)
+        except (OSError, subprocess.TimeoutExpired) as e:
+            print("%s: %s" % (" ".join(cmd), e))
+            return False
+        if there():
+            return True
+        print(r.stdout.decode(errors="replace")[-800:])
+    return False
+
+
 class Example:
     """One run of the example, its log, and its telemetry socket."""
 

@@ -212,25 +212,7 @@ def test_commands(binary, tmp):
 def ensure_prometheus():
     """The path of prometheus, installed with apt-get if missing; None if
     it cannot be."""
-    path = shutil.which("prometheus")
-    if path:
-        return path
-    print("prometheus is not installed: apt-get install prometheus")
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    for cmd in (["apt-get", "install", "-y", "--no-install-recommends", "prometheus"],
-                ["apt-get", "update"],
-                ["apt-get", "install", "-y", "--no-install-recommends", "prometheus"]):
-        try:
-            r = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               timeout=240)
-        except (OSError, subprocess.TimeoutExpired) as e:
-            print("%s: %s" % (" ".join(cmd), e))
-            return None
-        path = shutil.which("prometheus")
-        if path:
-            return path
-        print(r.stdout.decode(errors="replace")[-800:])
-    return None
+    return shutil.which("prometheus") if E.ensure_package("prometheus", ["prometheus"]) else None
 
 
 def unpack_exporter(tmp):

@@ -1,0 +1,331 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The twheel authors
+"""End-to-end tests of the NAT event log (--nat-log, meson suite e2e).
+
+  e2e_ipfix.py BINARY events  a pcap replayed with --clock pcap whose every
+                              mapping's creation and release time is known
+                              (UDP answered and not, TCP, ICMP echo, a quota
+                              refusal, a public tuple used again after its
+                              hold-down), exported to Debian's nfcapd on
+                              loopback: nfdump's records, each event's
+                              tuple, public tuple and time to the
+                              millisecond, as many deletes as creates, no
+                              public tuple held twice at once, no sequence
+                              error, every record queued exported
+  e2e_ipfix.py BINARY down    the same traffic with no collector listening:
+                              every packet translated as before, nothing
+                              dropped by the workers, every record queued
+                              either exported or counted lost
+  e2e_ipfix.py BINARY cli     bad --nat-log and --nat-log-ring arguments
+
+Exit status 0 when every check passed, 77 (skipped) when the nfdump package
+(nfcapd, nfdump) is not installed and cannot be (scripts/deps.sh installs
+it), 1 otherwise.
+"""
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import e2e_flowexp as E  # noqa: E402
+import e2e_nat as N  # noqa: E402
+
+check = E.check
+SKIP = 77
+POOL = N.POOL
+# 2026-01-01 00:00:00 UTC: IE 323 is the capture time, milliseconds since the epoch
+T0 = 1767225600
+TMO, HOLD = N.TMO, int(N.HOLD)
+A, B, C, D = "10.1.0.1", "10.1.0.2", "10.1.0.3", "10.1.0.4"
+R, R2 = "198.18.0.10", "198.18.0.11"
+CREATE, DELETE, QUOTA = 4, 5, 13
+
+
+def at(ms):
+    return T0 + ms / 1000.0
+
+
+def scenario():
+    """(frames, expected events). An event: (natEvent, inside, inside port,
+    public port or None (drawn at random), remote, remote port, proto,
+    ms since T0). Deadlines: the latest packet plus the class's timeout;
+    the delete comes at the deadline plus the hold-down."""
+    U, OW, SYN = TMO["udp"], TMO["oneway"], TMO["tcp-syn"]
+    fr = [
+        (at(100), N.udp(A, 5000, R, 53)),            # m1, port 5000 kept
+        (at(200), N.udp(R, 53, POOL, 5000)),         # answered: udp
+        (at(300), N.udp(B, 5000, R, 53)),            # m2: 5000 taken towards R:53
+        (at(1000), N.tcp(C, 40000, R, 80, N.P.TCP_SYN)),  # m3: tcp_syn
+        (at(2000), N.echo(D, R, 77)),                # m4: echo id 77, outside the share
+        (at(3000), N.udp(A, 5001, R2, 53)),          # m5: A's second mapping
+        (at(3500), N.udp(A, 5002, R2, 53)),          # over --nat-max-per-host 2
+        (at(40000), N.udp(A, 5000, R, 53)),          # m6: m1's public tuple again
+    ]
+    ev = [
+        (CREATE, A, 5000, 5000, R, 53, 17, 100),
+        (DELETE, A, 5000, 5000, R, 53, 17, 200 + U * 1000 + HOLD * 1000),
+        (CREATE, B, 5000, None, R, 53, 17, 300),
+        (DELETE, B, 5000, None, R, 53, 17, 300 + OW * 1000 + HOLD * 1000),
+        (CREATE, C, 40000, 40000, R, 80, 6, 1000),
+        (DELETE, C, 40000, 40000, R, 80, 6, 1000 + SYN * 1000 + HOLD * 1000),
+        (CREATE, D, 77, None, R, 0, 1, 2000),
+        (DELETE, D, 77, None, R, 0, 1, 2000 + OW * 1000 + HOLD * 1000),
+        (CREATE, A, 5001, 5001, R2, 53, 17, 3000),
+        (DELETE, A, 5001, 5001, R2, 53, 17, 3000 + OW * 1000 + HOLD * 1000),
+        (QUOTA, A, 5002, None, R2, 53, 17, 3500),
+        (CREATE, A, 5000, 5000, R, 53, 17, 40000),
+        (DELETE, A, 5000, 5000, R, 53, 17, 40000 + OW * 1000 + HOLD * 1000),
+    ]
+    return fr, ev
+
+
+EXTRA = ["--nat-max-per-host", "2"]
+
+
+def free_udp_port():
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def rx_queue(port):
+    """Bytes waiting in the receive queue of the UDP socket bound to port
+    on 127.0.0.1 (/proc/net/udp), None if there is none."""
+    want = "0100007F:%04X" % port
+    with open("/proc/net/udp") as f:
+        for line in f.readlines()[1:]:
+            cols = line.split()
+            if cols[1] == want:
+                return int(cols[4].split(":")[1], 16)
+    return None
+
+
+class Collector:
+    """nfcapd on 127.0.0.1, writing into its own directory."""
+
+    def __init__(self, tmp):
+        self.dir = os.path.join(tmp, "nfcapd")
+        os.mkdir(self.dir)
+        self.port = free_udp_port()
+        self.log = os.path.join(tmp, "nfcapd.log")
+        self.proc = subprocess.Popen(["nfcapd", "-b", "127.0.0.1", "-p", str(self.port),
+                                      "-w", self.dir], stdout=open(self.log, "w"),
+                                     stderr=subprocess.STDOUT)
+        end = time.monotonic() + 20
+        while rx_queue(self.port) is None and time.monotonic() < end and \
+                self.proc.poll() is None:
+            time.sleep(0.02)
+        check(rx_queue(self.port) is not None, "nfcapd listens on 127.0.0.1:%d" % self.port)
+
+    def stop(self):
+        """Once nfcapd has read every datagram (its socket's queue empty),
+        stop it: it writes its file. Returns its log."""
+        end = time.monotonic() + 20
+        while (rx_queue(self.port) or 0) > 0 and time.monotonic() < end:
+            time.sleep(0.02)
+        check(rx_queue(self.port) == 0, "nfcapd read every message")
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        with open(self.log) as f:
+            return f.read()
+
+    def records(self):
+        """nfdump -R DIR -o raw, as a list of {field: value}."""
+        r = subprocess.run(["nfdump", "-R", self.dir, "-o", "raw"], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, timeout=60)
+        out = r.stdout.decode(errors="replace")
+        recs, cur = [], None
+        for line in out.splitlines():
+            if line.startswith("Flow Record"):
+                cur = {}
+                recs.append(cur)
+            elif cur is not None and "=" in line:
+                k, v = line.split("=", 1)
+                cur[k.strip()] = v.strip()
+        return recs, out
+
+
+def decoded(rec):
+    """A record as an expected event's tuple (public port and all)."""
+    def num(k):
+        v = re.match(r"\d+", rec.get(k, "0"))
+        return int(v.group(0)) if v else -1
+    # an ICMP record's ports are printed as "ICMP = TYPE.CODE", where the
+    # echo identifier (sourceTransportPort) stands as the type
+    sport = num("ICMP") if num("proto") == 1 else num("src port")
+    return (num("nat event"), rec.get("src addr"), sport, num("src xlt port"),
+            rec.get("dst addr"), num("dst port"), num("proto"),
+            num("Event time") - T0 * 1000, rec.get("src xlt ip"))
+
+
+def match(got, want):
+    """Each expected event to one record; a None public port matches any,
+    and a delete's must then be its create's. Returns the unmatched of each."""
+    got = list(got)
+    drawn = {}
+    missing = []
+    for w in want:
+        key = (w[1], w[2], w[4], w[5], w[6])
+        for i, g in enumerate(got):
+            port = w[3] if w[3] is not None else drawn.get(key, None)
+            if g[0] == w[0] and g[1:3] == w[1:3] and g[4:8] == w[4:8] and \
+               (port is None or g[3] == port) and (g[8] == POOL or w[0] == QUOTA):
+                if w[3] is None and w[0] == CREATE:
+                    drawn[key] = g[3]
+                del got[i]
+                break
+        else:
+            missing.append(w)
+    return missing, got
+
+
+def no_overlap(events):
+    """No public tuple held by two mappings at once: per public tuple, the
+    [create, delete] intervals in time order do not overlap."""
+    spans = {}
+    for e in sorted((e for e in events if e[0] in (CREATE, DELETE)), key=lambda e: e[7]):
+        key = (e[8], e[3], e[4], e[5], e[6])
+        spans.setdefault(key, []).append((e[0], e[7]))
+    bad = []
+    for key, s in spans.items():
+        for i, (kind, t) in enumerate(s):
+            if kind != (CREATE if i % 2 == 0 else DELETE):
+                bad.append((key, s))
+                break
+    return bad
+
+
+def log_totals(st):
+    return st.get("nat_log", {}) if st else {}
+
+
+def test_events(binary, tmp):
+    if not E.ensure_package("nfdump", ["nfcapd", "nfdump"]):
+        print("SKIP: the nfdump package cannot be installed here")
+        return SKIP
+    col = Collector(tmp)
+    fr, want = scenario()
+    st, got_frames = N.run(binary, tmp, "ipfix", fr,
+                           EXTRA + ["--nat-log", "ipfix:127.0.0.1:%d,domain=7" % col.port])
+    log = col.stop()
+    if st is None:
+        return 0
+    check(len(got_frames) == 7, "7 frames out, the refused one dropped (got %d)"
+          % len(got_frames))
+    t, lg = st["totals"], log_totals(st)
+    check(t["nat_created"] == 6 and t["nat_released"] == 6 and t["nat_host_limit"] == 1,
+          "6 mappings made and released, 1 refused (got %d, %d, %d)"
+          % (t["nat_created"], t["nat_released"], t["nat_host_limit"]))
+    check(lg.get("nat_log_queued") == 13 and lg.get("nat_log_dropped") == 0 and
+          lg.get("nat_log_exported") == 13 and lg.get("nat_log_lost") == 0 and
+          lg.get("nat_log_send_errors") == 0,
+          "13 events queued and exported, none dropped or lost (%s)" % lg)
+    check(lg.get("nat_log_templates", 0) >= 1, "the templates were sent")
+    check("Observation domain 7" in log, "nfcapd saw observation domain 7")
+    check("Sequence Errors: 0" in log and "Bad Packets: 0" in log,
+          "nfcapd: no sequence error, no bad packet (%s)"
+          % [l for l in log.splitlines() if "Sequence" in l][:1])
+    recs, out = col.records()
+    got = [decoded(r) for r in recs]
+    check(len(got) == len(want), "nfdump: %d records (got %d)" % (len(want), len(got)))
+    missing, extra = match(got, want)
+    check(not missing and not extra,
+          "every event with its tuple, public tuple and time to the millisecond "
+          "(missing %s, unexpected %s)" % (missing[:3], extra[:3]))
+    creates = sum(1 for g in got if g[0] == CREATE)
+    deletes = sum(1 for g in got if g[0] == DELETE)
+    check(creates == deletes == 6, "as many deletes as creates at exit (%d, %d)"
+          % (creates, deletes))
+    check(not no_overlap(got), "no public tuple held twice at once (%s)" % no_overlap(got)[:2])
+    if missing or extra:
+        print(out[:4000])
+    return 0
+
+
+def test_down(binary, tmp):
+    port = free_udp_port()   # nothing listens there
+    fr, _ = scenario()
+    ref, ref_frames = N.run(binary, tmp, "nolog", fr, EXTRA)
+    st, got_frames = N.run(binary, tmp, "down", fr,
+                           EXTRA + ["--nat-log", "ipfix:127.0.0.1:%d" % port])
+    if st is None or ref is None:
+        return 0
+    # the same frames but for the public ports drawn at random (and ICMP's
+    # checksums, which cover the identifier)
+    def shape(frames):
+        return [(f.src, f.dst, f.dport if f.proto != 1 else 0, f.proto) for f in frames]
+    check(shape(got_frames) == shape(ref_frames),
+          "the same %d frames out as without the log (%s; %s)"
+          % (len(ref_frames), shape(got_frames), shape(ref_frames)))
+    for k in ("nat_created", "nat_released", "nat_out", "nat_in", "nat_host_limit"):
+        check(st["totals"][k] == ref["totals"][k], "%s as without the log (%d)"
+              % (k, ref["totals"][k]))
+    lg = log_totals(st)
+    check(lg.get("nat_log_queued") == 13 and lg.get("nat_log_dropped") == 0,
+          "the workers queued 13 events and dropped none (%s)" % lg)
+    check(lg.get("nat_log_exported", -1) + lg.get("nat_log_lost", -1) == 13,
+          "every event sent or counted lost (exported %s, lost %s, send errors %s)"
+          % (lg.get("nat_log_exported"), lg.get("nat_log_lost"),
+             lg.get("nat_log_send_errors")))
+    return 0
+
+
+def test_cli(binary, tmp):
+    nat = ["--nat-pool", POOL + "/32", "--nat-inside", "10.0.0.0/8"]
+    cases = [
+        ("no scheme", nat + ["--nat-log", "127.0.0.1:4739"]),
+        ("another scheme", nat + ["--nat-log", "netflow:127.0.0.1:4739"]),
+        ("not an address", nat + ["--nat-log", "ipfix:127.0.0:4739"]),
+        ("IPv6", nat + ["--nat-log", "ipfix:::1:4739"]),
+        ("no port", nat + ["--nat-log", "ipfix:127.0.0.1"]),
+        ("port 0", nat + ["--nat-log", "ipfix:127.0.0.1:0"]),
+        ("port too large", nat + ["--nat-log", "ipfix:127.0.0.1:65536"]),
+        ("bad domain", nat + ["--nat-log", "ipfix:127.0.0.1:4739,domain=x"]),
+        ("unknown option", nat + ["--nat-log", "ipfix:127.0.0.1:4739,mtu=9000"]),
+        ("ring too small", nat + ["--nat-log", "ipfix:127.0.0.1:4739", "--nat-log-ring", "8"]),
+        ("ring too large", nat + ["--nat-log", "ipfix:127.0.0.1:4739",
+                                  "--nat-log-ring", "99999999"]),
+        ("log without masquerade", ["--nat-log", "ipfix:127.0.0.1:4739"]),
+    ]
+    empty = os.path.join(tmp, "empty.pcap")
+    E.write_pcap(empty, [])
+    for i, (name, args) in enumerate(cases):
+        cmd = [binary] + E.EAL + ["-l", "0-1",
+                                  "--vdev", "net_pcap0,rx_pcap=%s,tx_pcap=%s"
+                                  % (empty, os.path.join(tmp, "o.pcap")),
+                                  "--", "-p", "1", "-T", "0", "--duration", "0.2"] + args
+        rc, out = E.run_dpdk(cmd, "ipfixcli%d" % i)
+        msg = [l for l in out.strip().splitlines() if "--nat-log" in l]
+        check(rc != 0 and msg, "%s: refused with a message (%s)" % (name, msg[:1]))
+    return 0
+
+
+def main(argv):
+    tests = {"events": test_events, "down": test_down, "cli": test_cli}
+    if len(argv) != 3 or argv[2] not in tests:
+        print(__doc__)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="fxipfix_") as tmp:
+        rc = tests[argv[2]](argv[1], tmp)
+    if rc == SKIP:
+        return SKIP
+    print("%d check(s) failed" % len(E.failures) if E.failures else "all checks passed")
+    return 1 if E.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
