@@ -13,6 +13,11 @@
                               millisecond, as many deletes as creates, no
                               public tuple held twice at once, no sequence
                               error, every record queued exported
+  e2e_ipfix.py BINARY exit    the TSC clock, nothing expires: 4 mappings,
+                              2 of them flushed into hold-down, the run
+                              stopped: a create each and, at exit, a delete
+                              each, times from the wall clock between the
+                              run's start and its end
   e2e_ipfix.py BINARY down    the same traffic with no collector listening:
                               every packet translated as before, nothing
                               dropped by the workers, every record queued
@@ -256,6 +261,48 @@ def test_events(binary, tmp):
     return 0
 
 
+def test_exit(binary, tmp):
+    if not E.ensure_package("nfdump", ["nfcapd", "nfdump"]):
+        print("SKIP: the nfdump package cannot be installed here")
+        return SKIP
+    col = Collector(tmp)
+    hosts = [("10.1.1.1", 7000), ("10.1.1.2", 7001), ("10.1.2.1", 7002), ("10.1.2.2", 7003)]
+    inp, out = os.path.join(tmp, "exit_in.pcap"), os.path.join(tmp, "exit_out.pcap")
+    E.write_pcap(inp, [N.udp(h, p, R, 53) for h, p in hosts])
+    app = [x for x in N.APP if x != "--exit-when-drained"]
+    i = app.index("--clock")
+    # the TSC: a timeout and a hold-down longer than any run
+    app = app[:i] + app[i + 2:] + ["--timeout-oneway", "600", "--nat-holddown", "600",
+                                   "--nat-log", "ipfix:127.0.0.1:%d" % col.port]
+    t_start = time.time()
+    ex = E.Example(binary, "ipfix_exit", E.EAL + ["--lcores", "0@0,1@1", "--vdev",
+                   "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (inp, out)],
+                   ["-p", "1", "--config", "(0,0,1)"] + app, tmp)
+    s = ex.wait_for(lambda s: s["totals"]["nat_active"] == 4, "4 mappings live")
+    if s is not None:
+        r = ex.tel("/l3fwd_flowexp/flush,10.1.1.0/24")
+        check(r.get("flushed") == 2, "2 mappings flushed (%s)" % r)
+        ex.wait_for(lambda s: s["totals"]["nat_held"] == 2, "2 mappings held, 2 live")
+    st = ex.finish(stop=True)
+    t_end = time.time()
+    log = col.stop()
+    if st is None:
+        return 0
+    lg = log_totals(st)
+    check(lg.get("nat_log_queued") == 8 and lg.get("nat_log_exported") == 8,
+          "8 events queued and exported (%s)" % lg)
+    check("Sequence Errors: 0" in log, "nfcapd: no sequence error")
+    recs, out = col.records()
+    got = [decoded(r) for r in recs]
+    lo, hi = (t_start - T0) * 1000 - 1000, (t_end - T0) * 1000 + 1000
+    for h, p in hosts:
+        ev = sorted((g for g in got if g[1] == h and g[2] == p), key=lambda g: g[7])
+        check([g[0] for g in ev] == [CREATE, DELETE] and
+              all(lo <= g[7] <= hi for g in ev),
+              "%s:%d: created, then deleted at exit, within the run (%s)" % (h, p, ev))
+    return 0
+
+
 def test_down(binary, tmp):
     port = free_udp_port()   # nothing listens there
     fr, _ = scenario()
@@ -315,7 +362,7 @@ def test_cli(binary, tmp):
 
 
 def main(argv):
-    tests = {"events": test_events, "down": test_down, "cli": test_cli}
+    tests = {"events": test_events, "exit": test_exit, "down": test_down, "cli": test_cli}
     if len(argv) != 3 or argv[2] not in tests:
         print(__doc__)
         return 2
