@@ -86,6 +86,11 @@ Mode "nat" is the flow tracker with masquerade on (--expiry twheel,
 --nat-max-per-host 0: flowgen's source is one inside address, so every
 flow is a mapping of that host); its counts are the mappings'. So
 "--modes twheel,nat" measures NAT against the flow tracker alone in one run.
+Mode "nat_log" is mode nat with the NAT event log on (--nat-log to a UDP
+socket on 127.0.0.1 that this script holds open and never reads: every
+message is built and sent, the kernel drops it at the full socket, and no
+collector takes CPU time); "--modes nat,nat_log" measures the log's cost,
+and prints the events the workers' rings dropped (nat_log_dropped).
 
 Every rate is also given per CPU-second of the worker thread (from
 /proc/PID/task/TID/stat), which is what a dedicated core would do when the
@@ -108,6 +113,7 @@ end: a change's cost, measured in one run with the builds alternated.
 import argparse
 import os
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -141,6 +147,19 @@ NAT_ARGS = ["--nat-pool", "203.0.113.0/28", "--nat-inside", "10.254.0.0/16",
             "--nat-holddown", "0.1", "--nat-max-per-host", "0"]
 
 
+# mode nat_log's collector: a socket that is never read
+_sink = None
+
+
+def nat_log_args():
+    global _sink
+    if _sink is None:
+        _sink = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        _sink.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        _sink.bind(("127.0.0.1", 0))
+    return ["--nat-log", "ipfix:127.0.0.1:%d" % _sink.getsockname()[1]]
+
+
 class Run:
     """The example and testpmd connected by memif."""
 
@@ -149,6 +168,8 @@ class Run:
     def __init__(self, app, expiry, args, flowgen_flows, huge, ex_mb=None):
         if expiry == "nat":
             expiry, args = "twheel", args + NAT_ARGS
+        elif expiry == "nat_log":
+            expiry, args = "twheel", args + NAT_ARGS + nat_log_args()
         Run.n += 1
         tag = "fxbench_%d_%d" % (os.getpid(), Run.n)
         self.prefix = tag + "_ex"
@@ -308,6 +329,8 @@ def scen_new(app, mode, huge):
     return {"new_per_s": med, "timeout_s": tmo, "windows_kept": len(kept),
             "active": statistics.median(actives),
             "table_full": s["totals"].get("nat_table_full", s["totals"]["table_full"]),
+            "log_dropped": s["totals"].get("nat_log_dropped", 0),
+            "log_queued": s["totals"].get("nat_log_queued", 0),
             "cpu": cpu,
             "new_per_cpu_s": med / cpu if cpu > 0 else 0}
 
@@ -337,6 +360,7 @@ def scen_mpps(app, mode, huge):
         r.close()
     med = statistics.median(rates)
     return {"pps": med, "active": active(s), "cpu": cpu,
+            "log_dropped": s["totals"].get("nat_log_dropped", 0),
             "pps_per_cpu_s": med / cpu if cpu > 0 else 0}
 
 
@@ -1035,6 +1059,20 @@ def main():
                     per.append((x["alloc_bytes"] - y["alloc_bytes"]) / x["capacity"])
             ratio_line("memory per NAT mapping, bytes (heap with NAT - without) / 1M "
                        "(target <= 320)", per)
+    if "nat" in modes and "nat_log" in modes:
+        log("\nthe NAT event log (mode nat_log) against masquerade without it (mode nat)")
+        if "new" in scen:
+            ratio_line("nat_log / nat, new mappings per CPU-second (target >= 0.90)",
+                       ratios("new", "nat_log", "nat", "new_per_cpu_s"))
+            r = ok.get(("new", "nat_log"), [])
+            log("nat_log, new: events queued %s, dropped by full rings %s (per run)"
+                % ([x["log_queued"] for x in r], [x["log_dropped"] for x in r]))
+        if "mpps" in scen:
+            ratio_line("nat_log / nat, packets per CPU-second with 1M live (target >= 0.90)",
+                       ratios("mpps", "nat_log", "nat", "pps_per_cpu_s"))
+            r = ok.get(("mpps", "nat_log"), [])
+            log("nat_log, mpps: events dropped by full rings %s (per run)"
+                % [x["log_dropped"] for x in r])
     if "evict" in scen:
         log("\nevict: every packet a new flow, one worker; how flows leave")
         log("%-8s %12s %12s %12s %14s  %s" % ("leave by", "pkts/s", "new/s", "evicted/s",

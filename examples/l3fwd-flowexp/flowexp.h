@@ -36,7 +36,9 @@
  *                                (statistics), nat_table.c (mappings),
  *                                nat_ports.c (port shares), nat_conf.c
  *                                (--nat-* options), nat_translate.h
- *                                (rewriting)
+ *                                (rewriting); the event log: nat_log.c
+ *                                (the workers' rings), nat_log_export.c
+ *                                (the exporter), ipfix.c (the encoder)
  *   observing and controlling    stats.c (counters, the walk telemetry and
  *                                the file share), stats_print.c (the -T
  *                                table, the summary), stats_json.c
