@@ -79,6 +79,7 @@
 #include "parse.h"
 #include "timeouts.h"
 
+struct fx_tcp;
 struct twheel;
 struct twheel_fired;
 struct fx_emitter;
