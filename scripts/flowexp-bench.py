@@ -144,7 +144,21 @@ def hugepages_ok():
 # the default 10 s would need a table of 10M; no per-host limit, as
 # flowgen sends every flow from one address (10.254.0.0)
 NAT_ARGS = ["--nat-pool", "203.0.113.0/28", "--nat-inside", "10.254.0.0/16",
-            "--nat-holddown", "0.1", "--nat-max-per-host", "0"]
+            "--nat-holddown", "0.1"]
+# options of later builds only, given where the binary has them (an A/B
+# against a build from before them)
+NAT_ARGS_IF = [["--nat-max-per-host", "0"]]
+
+
+def knows(app, opt):
+    """Whether a build's binary mentions option opt (its usage text)."""
+    with open(app, "rb") as f:
+        return opt.encode() in f.read()
+
+
+def nat_args(app):
+    """NAT_ARGS and those of NAT_ARGS_IF that app takes."""
+    return NAT_ARGS + [x for o in NAT_ARGS_IF if knows(app, o[0]) for x in o]
 
 
 # mode nat_log's collector: a socket that is never read
@@ -167,9 +181,9 @@ class Run:
 
     def __init__(self, app, expiry, args, flowgen_flows, huge, ex_mb=None):
         if expiry == "nat":
-            expiry, args = "twheel", args + NAT_ARGS
+            expiry, args = "twheel", args + nat_args(app)
         elif expiry == "nat_log":
-            expiry, args = "twheel", args + NAT_ARGS + nat_log_args()
+            expiry, args = "twheel", args + nat_args(app) + nat_log_args()
         Run.n += 1
         tag = "fxbench_%d_%d" % (os.getpid(), Run.n)
         self.prefix = tag + "_ex"

@@ -13,6 +13,7 @@
 #include <netinet/in.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <rte_branch_prediction.h>
 #include <rte_malloc.h>
@@ -247,6 +248,8 @@ flow_new(struct fx_lcore *lc, const struct fx_pkt *pk, uint32_t sig, bool *fwd)
 	t = &lc->tcp[pos];
 	if (fx_state_tracked(pk))
 		fx_tcp_open(t, pk->dir, &pk->tcp);
+	else if (pk->key.proto == IPPROTO_TCP)
+		memset(t, 0, sizeof(*t));   /* a fragment: a later segment with ports 0 is mid-stream */
 	f->flags = fx_state_first(pk, t);
 	f->tmo = fx_state_class(f->flags, pk->key.proto);
 	f->expire = lc->now + lc->tmo_cycles[f->tmo];

@@ -94,6 +94,7 @@
 #include "quota.h"
 #include "timeouts.h"
 
+struct fx_tcp;
 struct twheel;
 struct fx_route_table;
 struct twheel_fired;

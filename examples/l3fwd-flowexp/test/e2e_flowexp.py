@@ -63,6 +63,7 @@ import ipaddress
 import itertools
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -903,12 +904,29 @@ def wait_until(pred, what, timeout=30.0):
     return check(False, "%s (not within %.0f s)" % (what, timeout))
 
 
+def testpmd_tx_total(path):
+    """The TX-packets of testpmd's "Accumulated forward statistics for all
+    ports" block, printed at stop, or None."""
+    text = open(path, errors="replace").read()
+    i = text.rfind("Accumulated forward statistics")
+    m = re.search(r"TX-packets:\s*(\d+)", text[i:]) if i >= 0 else None
+    return int(m.group(1)) if m else None
+
+
+def port_in(s, port):
+    """What port took in: received, or dropped by its PMD for want of
+    mbufs or room."""
+    p = s["port_%d" % port]
+    return p["rx"] + p.get("rx_nombuf", 0) + p.get("imissed", 0)
+
+
 def test_memif(binary, tmp):
     """testpmd flowgen as memif client, two queues each way, one-way flows:
     each flow must be created once, whichever queue its packets come on.
     The traffic has no capture times, so the flows run on the TSC; the
     expiry polls are held (--bench, /l3fwd_flowexp/hold) from before the
-    traffic until testpmd has quit and the memif link is down, so no flow
+    traffic until testpmd has quit and the example has taken in every packet
+    it sent (its rx against testpmd's accumulated TX-packets), so no flow
     can expire between two of its packets however long testpmd is kept
     off the CPU; then they expire after their 1 s timeout."""
     flows = 1000
@@ -943,8 +961,16 @@ def test_memif(binary, tmp):
             tp.wait(20)
         except subprocess.TimeoutExpired:
             check(False, "testpmd quit within 20 s")
-        # no packet can come after this: memif is disconnected
-        wait_until(lambda: not link_up(ex.prefix), "testpmd gone: the example's link is down")
+        # no packet can come after this: testpmd is gone. The example has
+        # taken in all it sent once its rx (with what the PMD could not
+        # place: rx_nombuf, imissed) reaches testpmd's own count
+        tp_log.flush()
+        sent = testpmd_tx_total(os.path.join(tmp, "testpmd.log"))
+        check(sent is not None and sent >= 20 * flows,
+              "testpmd's accumulated TX-packets read: %s" % sent)
+        if sent is not None:
+            ex.wait_for(lambda s: port_in(s, 0) >= sent,
+                        "every packet testpmd sent (%d) taken in by the example" % sent)
         r = ex.tel("/l3fwd_flowexp/hold,0")
         check(r.get("status") == "ok", "expiry released (%s)" % r)
         s = ex.wait_for(lambda s: s["totals"]["active"] == 0 and s["totals"]["expired"] > 0,
