@@ -23,6 +23,13 @@
                               dropped by the workers, every record queued
                               either exported or counted lost
   e2e_ipfix.py BINARY cli     bad --nat-log and --nat-log-ring arguments
+  e2e_ipfix.py BINARY rate [N]  not a test (meson does not run it): N (default
+                              1M) datagrams, each a new mapping, 1 us of
+                              capture time apart, replayed as fast as
+                              net_pcap reads them, with a 50 ms timeout and
+                              hold-down, exported to nfcapd: the events the
+                              workers queued and dropped, their rate while
+                              the worker was busy, and what nfcapd counted
 
 Exit status 0 when every check passed, 77 (skipped) when the nfdump package
 (nfcapd, nfdump) is not installed and cannot be (scripts/deps.sh installs
@@ -331,6 +338,37 @@ def test_down(binary, tmp):
     return 0
 
 
+def test_rate(binary, tmp, n=1000000):
+    if not E.ensure_package("nfdump", ["nfcapd", "nfdump"]):
+        print("SKIP: the nfdump package cannot be installed here")
+        return SKIP
+    col = Collector(tmp)
+    fr = [(T0 + i / 1e6, N.udp("10.1.%d.%d" % (i >> 12 & 255, i >> 4 & 255), 1024 + (i & 15),
+                               "198.18.%d.%d" % (i >> 8 & 255, i & 255), 53))
+          for i in range(n)]
+    t0 = time.monotonic()
+    st, got = N.run(binary, tmp, "rate", fr,
+                    ["--nat-pool", "198.51.100.0/28", "--nat-max-per-host", "0",
+                     "--max-flows", "262144", "--timeout-oneway", "0.05",
+                     "--nat-holddown", "0.05",
+                     "--nat-log", "ipfix:127.0.0.1:%d" % col.port])
+    wall = time.monotonic() - t0
+    log = col.stop()
+    if st is None:
+        return 0
+    t, lg = st["totals"], log_totals(st)
+    busy = t["busy_cycles"] / st["tsc_hz"]
+    flows = [l for l in log.splitlines() if "Flows:" in l]
+    print("rate: %d datagrams, %d mappings made, %d frames out; events queued %d, dropped %d, "
+          "exported %d, lost %d in %d messages; worker busy %.3f s: %.0f events/s; run %.1f s; "
+          "nfcapd: %s" % (n, t["nat_created"], len(got), lg["nat_log_queued"],
+                          lg["nat_log_dropped"], lg["nat_log_exported"], lg["nat_log_lost"],
+                          lg["nat_log_messages"], busy, lg["nat_log_queued"] / busy, wall,
+                          flows[-1] if flows else "?"))
+    check(lg["nat_log_dropped"] == 0, "no event dropped by the workers")
+    return 0
+
+
 def test_cli(binary, tmp):
     nat = ["--nat-pool", POOL + "/32", "--nat-inside", "10.0.0.0/8"]
     cases = [
@@ -362,12 +400,16 @@ def test_cli(binary, tmp):
 
 
 def main(argv):
-    tests = {"events": test_events, "exit": test_exit, "down": test_down, "cli": test_cli}
-    if len(argv) != 3 or argv[2] not in tests:
+    tests = {"events": test_events, "exit": test_exit, "down": test_down, "cli": test_cli,
+             "rate": test_rate}
+    if len(argv) not in (3, 4) or argv[2] not in tests or (len(argv) == 4 and argv[2] != "rate"):
         print(__doc__)
         return 2
     with tempfile.TemporaryDirectory(prefix="fxipfix_") as tmp:
-        rc = tests[argv[2]](argv[1], tmp)
+        if len(argv) == 4:
+            rc = tests[argv[2]](argv[1], tmp, int(float(argv[3])))
+        else:
+            rc = tests[argv[2]](argv[1], tmp)
     if rc == SKIP:
         return SKIP
     print("%d check(s) failed" % len(E.failures) if E.failures else "all checks passed")
