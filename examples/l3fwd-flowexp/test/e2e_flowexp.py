@@ -12,7 +12,8 @@
   e2e_flowexp.py BINARY random        4000 generated frames meant to break the
                                       parser: no crash, every frame accounted
                                       for by cause
-  e2e_flowexp.py BINARY cli           bad command lines: usage, exit != 0
+  e2e_flowexp.py BINARY cli           bad command lines: one line on stderr
+                                      and see --help, no usage, exit != 0
   e2e_flowexp.py BINARY control EXPIRY
                                       flush by prefix and route changes on two
                                       workers reach exactly the right flows
@@ -129,6 +130,39 @@ def run_dpdk(cmd, name, timeout=60):
         check(False, "%s: still running after %d s (killed): %s" % (name, timeout, " ".join(cmd)))
     remove_runtime(prefix)
     return rc, out
+
+
+def run_dpdk_split(cmd, name, timeout=60):
+    """run_dpdk() with stdout and stderr apart: (exit status, stdout,
+    stderr)."""
+    prefix = new_prefix(name)
+    i = cmd.index("--") if "--" in cmd else len(cmd)
+    cmd = cmd[:i] + ["--file-prefix", prefix] + cmd[i:]
+    try:
+        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
+        rc, out, err = r.returncode, r.stdout.decode(errors="replace"), r.stderr.decode(errors="replace")
+    except subprocess.TimeoutExpired as e:
+        rc, out, err = -1, (e.output or b"").decode(errors="replace"), (e.stderr or b"").decode(errors="replace")
+        check(False, "%s: still running after %d s (killed): %s" % (name, timeout, " ".join(cmd)))
+    remove_runtime(prefix)
+    return rc, out, err
+
+
+# a command-line error: one line on stderr with the program's prefix, then
+# the pointer to --help (args.c)
+CLI_PREFIX = "l3fwd-flowexp: "
+SEE_HELP = "see --help (dpdk-l3fwd-flowexp -- --help)"
+
+
+def cli_error(err):
+    """The error of a refused command line: the text of the line before
+    SEE_HELP on stderr, without CLI_PREFIX; None if stderr has no such
+    pair."""
+    lines = err.splitlines()
+    for i in range(1, len(lines)):
+        if lines[i] == SEE_HELP and lines[i - 1].startswith(CLI_PREFIX):
+            return lines[i - 1][len(CLI_PREFIX):]
+    return None
 
 
 def check(cond, what):
@@ -591,11 +625,14 @@ def test_cli(binary, tmp):
         what, args = case[0], case[1]
         msg = case[2] if len(case) > 2 else ""
         cmd = [binary] + eal + ["--"] + args
-        rc, out = run_dpdk(cmd, "cli%d" % i)
-        ok = check(rc != 0 and USAGE in out and msg in out,
-                   "%s: usage%s and exit status %d" % (what, ", '%s'" % msg if msg else "", rc))
+        rc, out, err = run_dpdk_split(cmd, "cli%d" % i)
+        line = cli_error(err)
+        ok = check(rc != 0 and line is not None and msg in line and
+                   USAGE not in out + err,
+                   "%s: one line on stderr%s, see --help, no usage, exit status %d"
+                   % (what, " ('%s')" % msg if msg else "", rc))
         if not ok:
-            print(" ".join(cmd) + "\n" + out[-1500:])
+            print(" ".join(cmd) + "\nstdout:\n" + out[-1500:] + "\nstderr:\n" + err[-1500:])
     # the benchmark-only controls exist with --bench only
     bench = Example(binary, "cli_bench", eal[:2] + ["256"] + eal[3:],
                     ["-p", "1", "--relax-rx-offload", "-T", "0", "--max-flows", "1024",
@@ -612,8 +649,8 @@ def test_cli(binary, tmp):
                        "--parse-ptype", "--max-flows", "1024", "--duration", "0.2"], "cliok")
     check(rc == 0 and "lcore 1: rx (port 0, queue 0) rx (port 0, queue 1)" in out,
           "--config with spaces and hex: two queues on lcore 1 (status %d)" % rc)
-    rc, out = run_dpdk([binary] + eal + ["--", "--help"], "clih")
-    check(rc == 0 and USAGE in out, "--help: usage and exit status 0")
+    rc, out, err = run_dpdk_split([binary] + eal + ["--", "--help"], "clih")
+    check(rc == 0 and USAGE in out and USAGE not in err, "--help: usage on stdout and exit status 0")
 
 
 def in_prefix(endpoints, prefix):
