@@ -49,7 +49,8 @@
 	X(drained) X(table_full) X(host_limit) X(evicted) X(evict_miss) X(shortened) X(reopened) \
 	X(fragments) \
 	X(stale_requests) X(loops) X(stalls) X(busy_cycles) X(expiry_cycles) \
-	X(idle_expiry_cycles)
+	X(idle_expiry_cycles) \
+	X(tcp_out_of_window) X(tcp_invalid) X(tcp_rst_ignored) X(tcp_syn_ignored)
 
 /*
  * --bench only: where a worker's cycles go, summed per stage of a burst
