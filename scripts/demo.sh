@@ -151,8 +151,10 @@ per_flow=210
 nat_args=()
 created_key=totals.created
 if [ "$nat" = 1 ]; then
-	# flowgen sends every flow from one address: no per-host limit
-	nat_args=(--nat-pool 203.0.113.0/28 --nat-inside 10.254.0.0/16 --nat-max-per-host 0)
+	# flowgen sends every flow from one address: no per-host limit; the
+	# demo waits for every hold-down: 10 s, not the default 120 s
+	nat_args=(--nat-pool 203.0.113.0/28 --nat-inside 10.254.0.0/16 --nat-max-per-host 0
+		--nat-holddown 10)
 	created_key=totals.nat_created
 fi
 ex_mb=$(( 256 + max_flows * per_flow / 1048576 ))
