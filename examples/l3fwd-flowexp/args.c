@@ -33,6 +33,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <rte_ethdev.h>
 #include <rte_ether.h>
@@ -348,6 +350,8 @@ parse_eth_dest(const char *s)
 	if (rte_ether_unformat_addr(comma + 1, &mac) != 0)
 		return -1;
 	fx_conf.eth_dest[port] = mac;
+	if (port < 32)
+		fx_conf.eth_dest_given |= UINT32_C(1) << port;
 	return 0;
 }
 
@@ -632,6 +636,33 @@ opt_name(int opt)
 }
 
 /* one option; 0, or -1 with the error recorded */
+/* --stats-file: written at exit as PATH.tmp, then renamed; both are tried
+ * now, so that a run does not lose its statistics at the end */
+static int
+check_stats_file(const char *path)
+{
+	char tmp[4096];
+	struct stat st;
+	FILE *f;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp)) {
+		cli_err("--stats-file: the path is too long");
+		return -1;
+	}
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		cli_err("--stats-file %s: is a directory", path);
+		return -1;
+	}
+	f = fopen(tmp, "w");
+	if (f == NULL) {
+		cli_err("--stats-file %s: cannot write %s: %s", path, tmp, strerror(errno));
+		return -1;
+	}
+	fclose(f);
+	unlink(tmp);
+	return 0;
+}
+
 static int
 parse_one(int opt, const char *arg)
 {
@@ -751,7 +782,7 @@ parse_one(int opt, const char *arg)
 		if (*arg == '\0')
 			goto bad;
 		fx_conf.stats_file = arg;
-		return 0;
+		return check_stats_file(arg);
 	case OPT_EXIT_DRAINED:
 		fx_conf.exit_when_drained = true;
 		return 0;

@@ -55,6 +55,7 @@
 #include "nat_conf.h"
 #include "quota.h"
 #include "ports.h"
+#include "preflight.h"
 #include "route.h"
 #include "stats.h"
 #include "telemetry.h"
@@ -363,6 +364,10 @@ main(int argc, char **argv)
 				 strerror(-ret));
 	}
 	setup_lcores();
+	if (fx_preflight(argc, argv) != 0) {
+		rte_eal_cleanup();
+		return EXIT_FAILURE;
+	}
 	setup_nat_and_clock();
 	setup_flow_state();
 	setup_handoff();

@@ -53,6 +53,11 @@
                                       of unanswered SYNs, then new answered
                                       flows: evict makes room from the oldest
                                       SYNs, drop locks the new flows out
+  e2e_flowexp.py BINARY startup-checks
+                                      memory per socket refused with the
+                                      estimate, timeouts of many wheel
+                                      rotations and ports without
+                                      --eth-dest warned about
   e2e_flowexp.py BINARY memif         testpmd flowgen over net_memif with two
                                       queues each way: created == flows
 
@@ -63,6 +68,7 @@ Exit status 0 when every check passed.
 import ipaddress
 import itertools
 import json
+import re
 import os
 import shutil
 import signal
@@ -619,6 +625,21 @@ CLI_BAD = [
     ("unknown option", ["-p", "1", "--turbo"]),
     ("missing value", ["-p", "1", "--max-flows"]),
     ("stray argument", ["-p", "1", "extra"]),
+    # start-up checks (preflight.c, args.c): the exact messages
+    ("stats file in a missing directory", ["-p", "1", "--stats-file", "/nonexistent/fx/s.json"],
+     "--stats-file /nonexistent/fx/s.json: cannot write /nonexistent/fx/s.json.tmp: "
+     "No such file or directory"),
+    ("stats file a directory", ["-p", "1", "--stats-file", "/"], "--stats-file /: is a directory"),
+    ("route with host bits", ["-p", "1", "--route", "10.0.0.1/8,0"],
+     "--route: '10.0.0.1/8,0': host bits set after /8: the prefix is 10.0.0.0/8"),
+    ("IPv6 route with host bits", ["-p", "1", "--route", "2001:db8::1/64,0"],
+     "--route: '2001:db8::1/64,0': host bits set after /64: the prefix is 2001:db8::/64"),
+    ("NAT inside with host bits", ["-p", "1", "--nat-pool", "203.0.113.0/28",
+                                   "--nat-inside", "10.1.0.1/16"],
+     "--nat-inside: '10.1.0.1/16': host bits set after /16: the prefix is 10.1.0.0/16"),
+    ("NAT pool with host bits", ["-p", "1", "--nat-pool", "203.0.113.1/28",
+                                 "--nat-inside", "10.1.0.0/16"],
+     "--nat-pool: '203.0.113.1/28': host bits set after /28: the prefix is 203.0.113.0/28"),
 ]
 
 
@@ -655,6 +676,62 @@ def test_cli(binary, tmp):
           "--config with spaces and hex: two queues on lcore 1 (status %d)" % rc)
     rc, out, err = run_dpdk_split([binary] + eal + ["--", "--help"], "clih")
     check(rc == 0 and USAGE in out and USAGE not in err, "--help: usage on stdout and exit status 0")
+
+
+STARTUP_FREE = re.compile(r"and (\d+) MiB are free \(the heap's free memory: --no-huge takes -m once\); "
+                          r"give more \(-m, --socket-mem, hugepages on node 0\) or lower --max-flows "
+                          r"\(doc/example.md, \"Sizing\"\)$")
+
+
+def test_startup_checks(binary, tmp):
+    """The start-up checks that need EAL (preflight.c): memory per socket,
+    the wheel's rotation against the timeouts, ports without a next hop;
+    each message exact."""
+    inp = os.path.join(tmp, "empty.pcap")
+    write_pcap(inp, [])
+
+    def run(mem, app, name):
+        eal = ["--no-huge", "-m", str(mem), "--no-pci", "--log-level=lib.eal:error", "-l", "0-1",
+               "--vdev", "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (inp, os.path.join(tmp, name + ".pcap"))]
+        return run_dpdk_split([binary] + eal + ["--", "-p", "1", "-T", "0", "--relax-rx-offload",
+                                                "--duration", "0.2"] + app, name)
+
+    prefix = "l3fwd-flowexp: socket 0: not enough memory: the run needs about "
+    # a table that does not fit, and a heap too small for the route table
+    # (which used to fail in rte_lpm6_create, with the flows allocated)
+    for mem, flows, want in [(256, 1048576, "370 MiB there (MiB: flows 144, wheels 54, mbufs 20, "
+                                            "route tables 136, other 16) "),
+                             (128, 4096, "173 MiB there (MiB: flows 1, wheels 0, mbufs 20, "
+                                         "route tables 136, other 16) ")]:
+        rc, out, err = run(mem, ["--max-flows", str(flows)], "mem%d" % mem)
+        lines = [ln for ln in err.splitlines() if ln.startswith(prefix)]
+        m = STARTUP_FREE.search(lines[0]) if lines else None
+        check(rc == 1 and lines and lines[0].startswith(prefix + want) and m is not None and
+              int(m.group(1)) < int(want.split()[0]) and "LPM" not in out + err and
+              "cannot build the route table" not in out + err,
+              "-m %d, --max-flows %d: refused before allocating, with the estimate and what is "
+              "free (%s)" % (mem, flows, lines[:1] or err[-300:]))
+    # the estimate is printed when it fits
+    rc, out, err = run(256, ["--max-flows", "4096", "--eth-dest=0,02:00:00:00:00:01"], "memok")
+    check(rc == 0 and "memory on socket 0: about 173 MiB needed (flows 1, wheels 0, mbufs 20, "
+          "route tables 136, other 16), " in out and "warning" not in err,
+          "a run that fits prints its estimate, and with --eth-dest and the default tick warns of "
+          "nothing (%s)" % err.strip()[-300:])
+    # timeouts over 128 rotations of the wheel: --tick-us 1000 is 8.192 s
+    rc, out, err = run(256, ["--max-flows", "4096", "--tick-us", "1000",
+                             "--eth-dest=0,02:00:00:00:00:01"], "rotation")
+    want = ("l3fwd-flowexp: warning: --timeout-tcp 7440 s is 908 rotations of the wheel "
+            "(--tick-us 1000 x 8192 slots = 8.192 s), over 128: an entry that lives that long is "
+            "revisited 908 times, one unit of --expire-budget each; a longer --tick-us makes fewer")
+    warned = [ln for ln in err.splitlines() if "rotations of the wheel" in ln]
+    check(rc == 0 and warned == [want],
+          "--tick-us 1000: --timeout-tcp 7440 warned about, the others (at most 73 rotations) "
+          "not (%s)" % warned)
+    # no --eth-dest: the port's next hop is made up
+    rc, out, err = run(256, ["--max-flows", "4096"], "ethdest")
+    check(rc == 0 and "l3fwd-flowexp: warning: port 0: no --eth-dest=0,MAC: its packets leave "
+          "for 02:00:00:00:00:00, an address no router has" in err.splitlines(),
+          "a port without --eth-dest: warned about (%s)" % err.strip()[-300:])
 
 
 def in_prefix(endpoints, prefix):
@@ -1235,6 +1312,7 @@ TESTS = {
     "malformed": (0, test_malformed),
     "random": (0, test_random),
     "cli": (0, test_cli),
+    "startup-checks": (0, test_startup_checks),
     "control": (1, test_control),
     "affinity": (2, test_affinity),
     "affinity-startup": (0, test_affinity_startup),
