@@ -218,6 +218,11 @@ cleanup() {
 	[ -n "$ex_pid" ] && kill "$ex_pid" 2>/dev/null && wait "$ex_pid" 2>/dev/null
 	[ -n "$tp_pid" ] && kill "$tp_pid" 2>/dev/null && wait "$tp_pid" 2>/dev/null
 	rm -f "$sock" "$fifo" "$stats" "$stats.tmp"
+	# EAL's runtime directories (root's, or the user's); with --huge-unlink
+	# no hugepage file was left in hugetlbfs
+	local run
+	run=$([ "$(id -u)" -eq 0 ] && echo /var/run/dpdk || echo "${XDG_RUNTIME_DIR:-/tmp}/dpdk")
+	rm -rf "$run/${tag}_ex" "$run/${tag}_tp"
 	[ -n "$reserved" ] && echo 0 > "$hp/nr_hugepages"
 	[ -n "$mounted" ] && umount "$mounted"
 }

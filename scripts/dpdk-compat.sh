@@ -170,6 +170,7 @@ for source in "${sources[@]}"; do
 			    print(json.dumps({"name": "[%s] %s" % (sys.argv[1], r.get("name")),
 			                      "result": r.get("result")}))
 			EOF
+			"$src_root/scripts/remove-eal-runtime.sh" "$build"
 		fi
 	else
 		grep -E 'error|warning' "$blog" | head -20
