@@ -193,7 +193,9 @@ class Example:
         self.proc = subprocess.Popen(cmd, stdout=self.logf, stderr=subprocess.STDOUT)
 
     def tel(self, cmd):
-        return fxtel.query(self.prefix, cmd)
+        # a bound on a hang, not a deadline: a route change rebuilds the
+        # table inside the request, and the machine may be shared
+        return fxtel.query(self.prefix, cmd, timeout=60.0)
 
     def stats(self):
         return self.tel("/l3fwd_flowexp/stats")
