@@ -135,7 +135,7 @@ def hugepages_ok():
 
 
 # a short hold-down: held mappings occupy records, and at 1M new mappings/s
-# the default 10 s would need a table of 10M; no per-host limit, as
+# the default 120 s would need a table of 120M; no per-host limit, as
 # flowgen sends every flow from one address (10.254.0.0)
 NAT_ARGS = ["--nat-pool", "203.0.113.0/28", "--nat-inside", "10.254.0.0/16",
             "--nat-holddown", "0.1"]

@@ -45,6 +45,7 @@ run_build() {
 	rm -f "$dir/meson-logs/testlog.json"
 	meson test -C "$dir" --print-errorlogs "${args[@]}" | grep -E '^ *[0-9]+/[0-9]+ '
 	logs+=("$dir/meson-logs/testlog.json")
+	scripts/remove-eal-runtime.sh "$dir"
 }
 
 run_build build "fast-tests e2e" --buildtype=release --werror ||

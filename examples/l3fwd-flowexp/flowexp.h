@@ -13,7 +13,9 @@
  * except the rings that carry requests and handed-off packets to it.
  *
  * One concern per file:
- *   start-up and the main loop   main.c, args.c (command line), ports.c
+ *   start-up and the main loop   main.c, args.c (command line),
+ *                                preflight.c (memory per socket and the
+ *                                warnings, before allocating), ports.c
  *                                (devices, queues, RSS), affinity.c (which
  *                                worker owns a flow, RSS verified or the
  *                                software handoff), handoff.c (the rings
@@ -123,6 +125,7 @@ struct fx_config {
 	uint16_t nb_rxd;
 	uint16_t nb_txd;
 	struct rte_ether_addr eth_dest[RTE_MAX_ETHPORTS];
+	uint32_t eth_dest_given;            /**< ports 0..31 with --eth-dest */
 	struct fx_lcore_params lcore_params[MAX_LCORE_PARAMS];
 	uint16_t nb_lcore_params;
 	unsigned int stats_period;          /**< -T seconds; 0: no table */

@@ -5,10 +5,12 @@
 /*
  * dpdk-l3fwd-flowexp: start-up, the main lcore's loop, and shutdown.
  *
- * Start-up, in order: EAL; the command line (args.c); the hash tables'
- * secret (fxhash.c); one context per
- * worker lcore with its rx queues; per worker the flow table (flow_table.c)
- * and the expiry back-end (expiry_*.c) - all memory the workers will use;
+ * Start-up, in order: the application's command line (args.c), before
+ * EAL so that --help and its errors need no hugepages; EAL; the
+ * checks against EAL's lcores and ports (args.c); the hash tables'
+ * secret (fxhash.c); one context per worker lcore with its rx queues; per
+ * worker the flow table (flow_table.c) and the expiry back-end (expiry_*.c) - all memory the
+ * workers will use;
  * the route table and its RCU variable (route.c); the control ring and the
  * telemetry commands; the ports (ports.c) and, once they have started,
  * the flow affinity (affinity.c). Then the workers are launched
@@ -19,7 +21,8 @@
  *
  * Shutdown: the workers leave their loops and hand back every flow still
  * tracked (counted as "removed at exit"), the final table and the summary
- * are printed, --stats-file is written, and everything is freed.
+ * are printed, --stats-file is written, and everything is freed. SIGINT
+ * and SIGTERM take this way too.
  */
 
 #include <signal.h>
@@ -52,6 +55,7 @@
 #include "nat_conf.h"
 #include "quota.h"
 #include "ports.h"
+#include "preflight.h"
 #include "route.h"
 #include "stats.h"
 #include "telemetry.h"
@@ -163,17 +167,14 @@ setup_flow_state(void)
 	}
 }
 
-/* NAT's start-up checks that need the worker count; --clock. */
+/* NAT's port owners (fx_check_args() checked the share); --clock. */
 static void
 setup_nat_and_clock(void)
 {
-	char err[160];
 	unsigned int w;
 
 	for (w = 0; w < fx_nb_workers; w++)
 		fx_workers[w]->ho.nb_workers = (uint16_t)fx_nb_workers;
-	if (nat_conf_check(&fx_nat_conf, fx_nb_workers, err, sizeof(err)) != 0)
-		rte_exit(EXIT_FAILURE, "%s\n", err);
 	if (fx_nat_enabled() && fx_nat_setup(fx_nb_workers) != 0)
 		rte_exit(EXIT_FAILURE, "--nat-ports: cannot share %u-%u among %u workers\n",
 			 fx_nat_conf.port_lo, fx_nat_conf.port_hi, fx_nb_workers);
@@ -324,26 +325,32 @@ main_loop(void)
 int
 main(int argc, char **argv)
 {
+	int help;
 	unsigned int w;
 	int ret;
 
-	ret = rte_eal_init(argc, argv);
-	if (ret < 0)
-		rte_exit(EXIT_FAILURE, "Invalid EAL parameters\n");
-	argc -= ret;
-	argv += ret;
-
+	/* a signal during start-up ends the run as one during the run does */
 	fx_force_quit = false;
 	signal(SIGINT, signal_handler);
 	signal(SIGTERM, signal_handler);
 
-	ret = fx_parse_args(argc, argv);
-	if (ret == 1) {
-		rte_eal_cleanup();
-		return 0;
+	/* the application's options before EAL: --help and their errors
+	 * need no hugepages */
+	help = fx_parse_args(argc, argv);
+	if (help == 1)
+		return EXIT_SUCCESS;
+	if (help < 0)
+		return EXIT_FAILURE;
+	ret = rte_eal_init(argc, argv);
+	if (ret < 0) {
+		fprintf(stderr, FX_MSG_PREFIX "EAL did not start: %s (EAL's log says why)\n",
+			rte_strerror(rte_errno));
+		return EXIT_FAILURE;
 	}
-	if (ret < 0)
-		rte_exit(EXIT_FAILURE, "Invalid L3FWD-FLOWEXP parameters\n");
+	if (help == 2 || fx_check_args() != 0) {
+		rte_eal_cleanup();
+		return help == 2 ? EXIT_SUCCESS : EXIT_FAILURE;
+	}
 
 	/* the tables' secret, before any table exists */
 	if (fx_conf.hash_secret_given) {
@@ -357,6 +364,10 @@ main(int argc, char **argv)
 				 strerror(-ret));
 	}
 	setup_lcores();
+	if (fx_preflight(argc, argv) != 0) {
+		rte_eal_cleanup();
+		return EXIT_FAILURE;
+	}
 	setup_nat_and_clock();
 	setup_flow_state();
 	setup_handoff();

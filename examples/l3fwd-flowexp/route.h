@@ -98,10 +98,15 @@ fx_route_lookup(const struct fx_route_table *rt, const struct fx_key *k,
 
 /**
  * Parse "ADDR/LEN" (IPv4 or IPv6), or "ADDR/LEN,PORT" if with_port.
+ * An address with bits set after LEN is refused, with the prefix it
+ * would have been in the message.
  * @return 0, or -EINVAL with a reason in err.
  */
 int fx_route_parse(const char *s, struct fx_route_rule *r, bool with_port,
 		   char *err, size_t errlen);
+
+/** Bytes of one route table (the live one; a change builds a second). */
+size_t fx_route_table_bytes(enum fx_lookup lookup);
 
 /** Print a rule as "ADDR/LEN" (and ",PORT" if with_port) into buf. */
 void fx_route_format(const struct fx_route_rule *r, bool with_port,
