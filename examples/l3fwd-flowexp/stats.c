@@ -13,7 +13,10 @@
  * "dropped" on a port counts packets received there and dropped by policy
  * (malformed, table full with --table-full drop) plus packets that could
  * not be queued for transmission there; so over all ports
- * rx = tx + dropped once the queues are empty.
+ * rx = tx + dropped once the queues are empty. The flow index's own
+ * counts (fx_index.h) are index_full, adds refused at its probe bound
+ * (also counted in table_full), and index_lines_max, the most buckets one
+ * add read; the totals give their sum and their maximum.
  */
 
 #include <inttypes.h>
@@ -27,6 +30,7 @@
 #include "control.h"
 #include "expiry.h"
 #include "flowexp.h"
+#include "fx_atomic.h"
 #include "lcore.h"
 #include "nat.h"
 #include "stats.h"
@@ -76,6 +80,24 @@ static const char *const stage_names[FX_STAGE_MAX] = {
 #undef FX_STAGE_NAME
 };
 
+/* the flow index's counts of workers first..end - 1 (single writer, the
+ * owner: relaxed loads) */
+static void
+emit_index(unsigned int first, unsigned int end, const struct fx_emitter *e,
+	   void *ctx)
+{
+	uint64_t full = 0, lines = 0, v;
+	unsigned int w;
+
+	for (w = first; w < end; w++) {
+		full += fx_load_relaxed(&fx_workers[w]->ft.ix.full);
+		v = fx_load_relaxed(&fx_workers[w]->ft.ix.lines_max);
+		lines = RTE_MAX(lines, v);
+	}
+	e->u64(ctx, "index_full", full);
+	e->u64(ctx, "index_lines_max", lines);
+}
+
 static void
 emit_lcore(const struct fx_lcore *lc, const struct fx_emitter *e, void *ctx)
 {
@@ -90,6 +112,7 @@ emit_lcore(const struct fx_lcore *lc, const struct fx_emitter *e, void *ctx)
 	e->u64(ctx, "sweep_max_us", fx_stats_us(GET(lc, sweep_max)));
 	e->u64(ctx, "loop_max_us", fx_stats_us(GET(lc, loop_max)));
 	e->u64(ctx, "poll_removed_max", GET(lc, poll_removed_max));
+	emit_index(lc->worker_idx, lc->worker_idx + 1u, e, ctx);
 #define FX_EMIT_HO(n, f) e->u64(ctx, n, GET_HO(lc, f));
 	FX_HO_COUNTERS(FX_EMIT_HO)
 #undef FX_EMIT_HO
@@ -133,6 +156,7 @@ fx_stats_emit(const struct fx_emitter *e, void *ctx)
 	e->u64(ctx, "sweep_max_us", fx_stats_us(MAXOF(sweep_max)));
 	e->u64(ctx, "loop_max_us", fx_stats_us(MAXOF(loop_max)));
 	e->u64(ctx, "poll_removed_max", MAXOF(poll_removed_max));
+	emit_index(0, fx_nb_workers, e, ctx);
 #define FX_EMIT_HO_SUM(n, f) e->u64(ctx, n, SUM_HO(f));
 	FX_HO_COUNTERS(FX_EMIT_HO_SUM)
 #undef FX_EMIT_HO_SUM
