@@ -27,7 +27,9 @@
  *   outbound, live mapping  refresh (one store), TCP state, translate;
  *   outbound, none          TCP needs a SYN (else nat_non_syn), a public
  *                           port (else nat_no_port), a record and a wheel
- *                           entry (else nat_table_full); translate;
+ *                           entry (else nat_table_full; a key with no pair
+ *                           in the index within its probe bound is counted
+ *                           in nat_index_full too); translate;
  *   inbound, live mapping   refresh, TCP state, translate back;
  *   inbound, otherwise      drop, nat_in_nomatch (also a held mapping);
  *   ICMP errors             translated with the mapping of the packet they

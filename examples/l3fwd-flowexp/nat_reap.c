@@ -15,7 +15,6 @@
 
 #include <rte_byteorder.h>
 #include <rte_common.h>
-#include <rte_hash.h>
 #include <rte_prefetch.h>
 
 #include <twheel.h>
@@ -58,15 +57,15 @@ static void
 records(struct fx_nat *nt, const struct twheel_fired *f, unsigned int n,
 	uint64_t now)
 {
-	struct nat_mapping *batch[RTE_HASH_LOOKUP_BULK_MAX], *m;
+	struct nat_mapping *batch[NAT_TABLE_BULK_MAX], *m;
 	unsigned int i, j;
 
 	for (i = 0; i < n; i++)
 		rte_prefetch0(f[i].payload);
 	for (i = 0; i < n; i++) {
-		if (i % RTE_HASH_LOOKUP_BULK_MAX == 0) {
-			/* the keys the next records delete, looked up together */
-			for (j = 0; j < RTE_HASH_LOOKUP_BULK_MAX && i + j < n; j++)
+		if (i % NAT_TABLE_BULK_MAX == 0) {
+			/* the buckets of the keys the next records delete, together */
+			for (j = 0; j < NAT_TABLE_BULK_MAX && i + j < n; j++)
 				batch[j] = f[i + j].payload;
 			nat_table_warm(&nt->tbl, batch, j);
 		}
