@@ -69,11 +69,35 @@ main lcore, testpmd, every control thread and this script on CPU 1. For each --e
         with --max-flows 1M: the difference between mode nat and mode
         twheel, divided by the capacity, is the memory per NAT mapping
 
+  flood hash flooding (doc/security.md): one worker, net_pcap replaying
+        (infinite_rx) one packet of each of 20000 UDP flows from one
+        source (mode twheel: --max-flows 32768) or of 20000 outbound
+        UDP tuples from inside hosts (mode nat: every one a mapping), the
+        keys being (set "random") random, (set "crc") ones with one
+        CRC32-C (rte_hash_crc, seed 0: the unkeyed hash, computed by
+        test/collide.py by linear algebra; the secret is not involved), or
+        (set "keyed") 200 that share one home bucket of the index under
+        the keyed hash with the secret the example is given
+        (--hash-secret, known to the attacker here; builds without the
+        option are run without it). Cycles per packet as for handoff
+        (the worker's CPU time at the TSC rate, times its busy share, over
+        the packets received) in a 4 s window after 2 s of warm-up, and
+        each set's ratio to "random" (paired within a repeat). The flows
+        stay live (60 s timeouts), so a replay after the first is hits,
+        or, past an index's probe bound, refused adds.
+
 Mode "nat" is the flow tracker with masquerade on (--expiry twheel,
 --nat-pool 203.0.113.0/28 --nat-inside 10.254.0.0/16 --nat-holddown 0.1:
 flowgen's source is
 inside, so every flow is a mapping); its counts are the mappings'. So
 "--modes twheel,nat" measures NAT against the flow tracker alone in one run.
+
+With several builds (--build A,B: the first is the one under test), every
+run of a scenario and mode is made with each build in turn, one right
+after the other; the tables are the first build's, and an A/B section
+compares each build with the first (medians of the paired ratios). A
+build is named NAME or after its directory (its parent's name for a
+directory called "build").
 
 Every rate is also given per CPU-second of the worker thread (from
 /proc/PID/task/TID/stat), which is what a dedicated core would do when the
@@ -82,8 +106,8 @@ the other each time; medians are printed, and ratios between modes are
 medians of the ratios between such neighbouring runs.
 
   scripts/flowexp-bench.py [--repeat N] [--modes twheel,rte_timer,scan]
-                           [--scenarios new,mpps,stages,storm,burst,handoff,evict,mem,rate]
-                           [--no-huge] [--build DIR]
+                           [--scenarios new,mpps,stages,storm,burst,handoff,evict,mem,rate,flood]
+                           [--no-huge] [--build [NAME=]DIR[,[NAME=]DIR...]]
                            [--rate-timeouts 3,10,30,100,300] [--rate-live N]
                            [--rate-max-flows N] [--rate-window S] [--rate-margin S]
                            [--rate-scan-interval S] [--rate-csv PATH]
@@ -603,6 +627,39 @@ def workers_cpu(pid):
     return total
 
 
+def window(cmd, prefix, warm, seconds):
+    """Start the example (cmd, with --file-prefix prefix), wait until it
+    answers, then warm seconds; (stats, workers' CPU seconds, time) at the
+    start and at the end of a window of seconds; the example is stopped."""
+    log_f = open("/tmp/%s.log" % prefix, "w")
+    ex = subprocess.Popen(cmd, stdout=log_f, stderr=subprocess.STDOUT)
+    try:
+        end = time.monotonic() + 60
+        while True:
+            if ex.poll() is not None:
+                raise RuntimeError("the example exited (see %s)" % log_f.name)
+            try:
+                fxtel.query(prefix, "/l3fwd_flowexp/stats")
+                break
+            except (OSError, ValueError):
+                if time.monotonic() > end:
+                    raise RuntimeError("the example does not answer")
+                time.sleep(0.2)
+        time.sleep(warm)
+        a = fxtel.query(prefix, "/l3fwd_flowexp/stats"), workers_cpu(ex.pid), time.monotonic()
+        time.sleep(seconds)
+        b = fxtel.query(prefix, "/l3fwd_flowexp/stats"), workers_cpu(ex.pid), time.monotonic()
+    finally:
+        ex.terminate()
+        try:
+            ex.wait(60)
+        except subprocess.TimeoutExpired:
+            ex.kill()
+            ex.wait()
+        log_f.close()
+    return a, b
+
+
 def ho_run(app, workers, pcaps, args, tag):
     """One run over the two pcaps; rates over HO_WINDOW_S seconds."""
     prefix = "fxbench_ho_%d_%s" % (os.getpid(), tag)
@@ -619,32 +676,7 @@ def ho_run(app, workers, pcaps, args, tag):
            # descriptor counts are what sizes it here
            "--rx-queue-size", "16384", "--tx-queue-size", "32768",
            "--max-flows", "262144"] + args   # a later --max-flows wins
-    log_f = open("/tmp/%s.log" % prefix, "w")
-    ex = subprocess.Popen(cmd, stdout=log_f, stderr=subprocess.STDOUT)
-    try:
-        end = time.monotonic() + 60
-        while True:
-            if ex.poll() is not None:
-                raise RuntimeError("the example exited (see %s)" % log_f.name)
-            try:
-                fxtel.query(prefix, "/l3fwd_flowexp/stats")
-                break
-            except (OSError, ValueError):
-                if time.monotonic() > end:
-                    raise RuntimeError("the example does not answer")
-                time.sleep(0.2)
-        time.sleep(1.5)
-        s0, c0, t0 = fxtel.query(prefix, "/l3fwd_flowexp/stats"), workers_cpu(ex.pid), time.monotonic()
-        time.sleep(HO_WINDOW_S)
-        s1, c1, t1 = fxtel.query(prefix, "/l3fwd_flowexp/stats"), workers_cpu(ex.pid), time.monotonic()
-    finally:
-        ex.terminate()
-        try:
-            ex.wait(60)
-        except subprocess.TimeoutExpired:
-            ex.kill()
-            ex.wait()
-        log_f.close()
+    (s0, c0, t0), (s1, c1, t1) = window(cmd, prefix, 1.5, HO_WINDOW_S)
     d = lambda f: f(s1) - f(s0)  # noqa: E731
     tot = lambda k: (lambda s: s["totals"][k])  # noqa: E731
     n_rx, cpu, dt = d(rx), c1 - c0, t1 - t0
@@ -695,6 +727,86 @@ def scen_evict(app, policy):
     return r
 
 
+# ---- flood: the tables under keys chosen to collide ----
+
+FLOOD_N, FLOOD_KEYED_N, FLOOD_MAX_FLOWS = 20000, 200, 32768
+FLOOD_SETS = ("random", "crc", "keyed")
+
+
+def flood_tuples(mode, kind):
+    """The (src, dst, sport, dport) tuples of a flood set."""
+    sys.path.insert(0, os.path.join(ROOT, "examples", "l3fwd-flowexp", "test"))
+    import collide as C
+    import random as R
+    rnd = R.Random(7)
+    if mode == "nat":
+        if kind == "crc":
+            return C.crc_nat(FLOOD_N)
+        if kind == "keyed":
+            return C.keyed_nat(FLOOD_KEYED_N, FLOOD_MAX_FLOWS)
+        return [("10.254.0.%d" % rnd.randrange(256), "198.18.0.%d" % rnd.randrange(256),
+                 rnd.randrange(1024, 65536), rnd.randrange(1, 65536)) for _ in range(FLOOD_N)]
+    if kind == "crc":
+        return C.crc_flows(FLOOD_N)
+    if kind == "keyed":
+        return C.keyed_flows(FLOOD_KEYED_N, FLOOD_MAX_FLOWS)
+    return [("10.254.0.1", "198.18.%d.%d" % (rnd.randrange(256), rnd.randrange(256)),
+             rnd.randrange(1024, 65536), rnd.randrange(1, 65536)) for _ in range(FLOOD_N)]
+
+
+def flood_pcap(mode, kind):
+    """A pcap of one packet per tuple of the set (kept in /tmp between runs)."""
+    sys.path.insert(0, os.path.join(ROOT, "examples", "l3fwd-flowexp", "test"))
+    import fxpkt as P
+    tmp = "/tmp/fxbench_flood"
+    os.makedirs(tmp, exist_ok=True)
+    path = os.path.join(tmp, "%s_%s_%d.pcap" % ("nat" if mode == "nat" else "flow", kind,
+                                                 FLOOD_N if kind != "keyed" else FLOOD_KEYED_N))
+    if not os.path.exists(path):
+        w = P.PcapWriter(path + ".part")
+        for src, dst, sport, dport in flood_tuples(mode, kind):
+            w.write(P.pad60(P.eth(P.ipv4(src, dst, 17, P.udp(sport, dport, b"x")), P.ETH_IPV4)))
+        w.close()
+        os.replace(path + ".part", path)
+    return path
+
+
+def knows_hash_secret(app):
+    """Whether a build takes --hash-secret."""
+    with open(app, "rb") as f:
+        return b"hash-secret" in f.read()
+
+
+def scen_flood(app, mode, kind):
+    """One worker replaying a flood set (net_pcap infinite_rx): cycles per
+    packet over a window, as ho_run counts them."""
+    sys.path.insert(0, os.path.join(ROOT, "examples", "l3fwd-flowexp", "test"))
+    import fxpkt as P
+    pcap = flood_pcap(mode, kind)
+    prefix = "fxbench_fl_%d_%s_%s_%d" % (os.getpid(), mode, kind, Run.n)
+    Run.n += 1
+    args = ["--expiry", "twheel", "--max-flows", str(FLOOD_MAX_FLOWS)] + \
+        [a for t in ("oneway", "udp") for a in ("--timeout-" + t, "60")]
+    if mode == "nat":
+        args += NAT_ARGS
+    if knows_hash_secret(app):
+        args += P.HASH_SECRET_ARG
+    cmd = [app, "--no-huge", "-m", "1024", "--no-pci", "--lcores", "0@1,1@0",
+           "--file-prefix", prefix, "--log-level=lib.eal:error", "--vdev",
+           "net_pcap0,rx_pcap=%s,infinite_rx=1" % pcap, "--",
+           "-p", "1", "--relax-rx-offload", "-T", "0", "--config", "(0,0,1)",
+           "--rx-queue-size", "16384", "--tx-queue-size", "32768"] + args
+    (s0, c0, t0), (s1, c1, t1) = window(cmd, prefix, 2, 4)
+    t = s1["totals"]
+    n_rx, cpu, dt = rx(s1) - rx(s0), c1 - c0, t1 - t0
+    busy = min(1.0, (t["busy_cycles"] - s0["totals"]["busy_cycles"]) / s1["tsc_hz"] / dt)
+    full = "nat_index_full" if mode == "nat" else "index_full"
+    return {"pps": n_rx / dt, "cpu": cpu / dt, "busy": busy,
+            "cycles_per_pkt": cpu * busy * s1["tsc_hz"] / max(1, n_rx),
+            "live": active(s1), "index_full": float(t.get(full, -1)),
+            "lines_max": float(t.get(full.replace("full", "lines_max"), -1))}
+
+
 def med(results, key):
     return statistics.median(r[key] for r in results) if results else float("nan")
 
@@ -717,7 +829,8 @@ def main():
     ap.add_argument("--modes", default="twheel,rte_timer,scan")
     ap.add_argument("--scenarios", default="new,mpps,storm,burst")
     ap.add_argument("--no-huge", action="store_true")
-    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"),
+                    help="[NAME=]DIR[,...]: builds run in turn, the first under test")
     ap.add_argument("--rate-timeouts", default="3,10,30,100,300",
                     help="rate: one-way timeouts (s); offered rate = --rate-live / timeout")
     ap.add_argument("--rate-live", type=float, default=10e6,
@@ -737,9 +850,17 @@ def main():
     # interrupt, mp and telemetry threads (DPDK puts control threads on the
     # CPUs a process's lcores leave free) ran beside the worker.
     os.sched_setaffinity(0, {1})
-    app = os.path.join(a.build, "examples", "l3fwd-flowexp", "dpdk-l3fwd-flowexp")
-    if not os.access(app, os.X_OK):
-        sys.exit("no %s: build first (meson setup build && ninja -C build)" % app)
+    apps, names = [], []
+    for b in a.build.split(","):
+        name, _, d = b.rpartition("=")
+        d = os.path.abspath(d)
+        names.append(name or os.path.basename(os.path.dirname(d) if os.path.basename(d) == "build"
+                                              else d))
+        apps.append(os.path.join(d, "examples", "l3fwd-flowexp", "dpdk-l3fwd-flowexp"))
+        if not os.access(apps[-1], os.X_OK):
+            sys.exit("no %s: build first (meson setup build && ninja -C build)" % apps[-1])
+    if len(set(names)) != len(names):
+        sys.exit("--build: two builds named alike (%s): name them NAME=DIR" % ",".join(names))
     modes = a.modes.split(",")
     scen = a.scenarios.split(",")
     huge = not a.no_huge and hugepages_ok()
@@ -751,20 +872,27 @@ def main():
     for rep in range(a.repeat):
         for sc in scen:
             # (name, run) of each mode of the scenario
+            # (name, run(app)) of each mode of the scenario
             if sc == "rate":
-                runs = [("%s@%gs" % (m, t), lambda m=m, t=t: scen_rate(app, m, t, a, huge))
+                runs = [("%s@%gs" % (m, t), lambda app, m=m, t=t: scen_rate(app, m, t, a, huge))
                         for t in timeouts for m in modes]
             elif sc == "evict":
-                runs = [(m, lambda m=m: scen_evict(app, m))
+                runs = [(m, lambda app, m=m: scen_evict(app, m))
                         for m in ("expiry", "evict", "drop")]
             elif sc == "handoff":
-                runs = [("1worker", lambda: scen_handoff(app, 1)),
-                        ("2workers", lambda: scen_handoff(app, 2))]
+                runs = [("1worker", lambda app: scen_handoff(app, 1)),
+                        ("2workers", lambda app: scen_handoff(app, 2))]
+            elif sc == "flood":
+                runs = [("%s:%s" % (m, k), lambda app, m=m, k=k: scen_flood(app, m, k))
+                        for m in modes if m in ("twheel", "nat") for k in FLOOD_SETS]
             else:
                 fn = {"new": scen_new, "mpps": scen_mpps, "storm": scen_storm,
                       "burst": scen_burst, "mem": scen_mem, "stages": scen_stages}[sc]
-                runs = [(m, lambda m=m: fn(app, m, huge))
+                runs = [(m, lambda app, m=m: fn(app, m, huge))
                         for m in modes + (["none"] if sc in ("mpps", "stages") else [])]
+            # each build in turn, right after the other
+            runs = [(m if i == 0 else "%s@%s" % (m, names[i]), lambda run=run, app=app: run(app))
+                    for m, run in runs for i, app in enumerate(apps)]
             for m, run in runs:
                 try:
                     out = run()
@@ -929,6 +1057,47 @@ def main():
             ratio_line("%s: rate, 2 workers / 1" % load,
                        ratios("handoff", "2workers", "1worker",
                               load + ("_pps" if load == "hits" else "_new_per_s")))
+    if "flood" in scen:
+        log("\nflood: one worker replaying %d flows (keyed: %d), cycles per packet; ratio to"
+            " random keys paired within a repeat; index_full / lines_max: the index's"
+            " refusals at its probe bound in the whole run / most buckets one insert read"
+            " (-1: the build has no such counters)" % (FLOOD_N, FLOOD_KEYED_N))
+        log("%-20s %-7s %10s %8s %11s %10s %10s  %s" % ("build", "set", "cyc/pkt", "ratio",
+                                                     "index_full", "lines_max", "live",
+                                                     "cyc/pkt range"))
+        for m in modes:
+            if m not in ("twheel", "nat"):
+                continue
+            for i, nm in enumerate(names):
+                suf = "" if i == 0 else "@" + nm
+                for k in FLOOD_SETS:
+                    r = ok.get(("flood", "%s:%s%s" % (m, k, suf)), [])
+                    q = ratios("flood", "%s:%s%s" % (m, k, suf), "%s:random%s" % (m, suf),
+                               "cycles_per_pkt")
+                    log("%-20s %-7s %10.0f %8.2f %11.0f %10.0f %10.0f  %s" % (
+                        "%s %s" % (m, nm), k, med(r, "cycles_per_pkt"),
+                        statistics.median(q) if q else float("nan"), med(r, "index_full"),
+                        med(r, "lines_max"), med(r, "live"), rng(r, "cycles_per_pkt")))
+    if len(apps) > 1:
+        # the key figure of each scenario, each build against the first
+        keys = {"new": "new_per_cpu_s", "mpps": "pps_per_cpu_s", "stages": "c_busy",
+                "mem": "alloc_bytes", "flood": "cycles_per_pkt", "burst": "ns_cpu_per_expiry",
+                "storm": "loop_max_us"}
+        log("\nA/B: each build against %s (the first), medians of the ratios of runs made"
+            " one right after the other" % names[0])
+        for sc in scen:
+            if sc not in keys:
+                continue
+            for lab in sorted({k[1] for k in res if k[0] == sc and "@" not in k[1]}):
+                for nm in names[1:]:
+                    ratio_line("%s %s, %s: %s / %s" % (sc, lab, keys[sc], names[0], nm),
+                               ratios(sc, lab, "%s@%s" % (lab, nm), keys[sc]))
+                    if sc == "stages":
+                        for c in ("c_parse", "c_nat", "c_lookup", "c_flow"):
+                            ratio_line("%s %s, %s: %s - %s (cycles)" % (sc, lab, c, names[0], nm),
+                                       [x[c] - y[c] for x, y in
+                                        zip(res.get((sc, lab), []), res.get((sc, lab + "@" + nm), []))
+                                        if x is not None and y is not None])
     return 0
 
 
