@@ -149,26 +149,12 @@ nat_table_warm(const struct nat_table *t, struct nat_mapping *const *m,
 	}
 }
 
-/* the in key of a public 5-tuple */
-static inline struct nat_key
-tuple_key(uint32_t pub_addr, uint16_t pub_port, uint32_t rem_addr,
-	  uint16_t rem_port, uint8_t proto)
-{
-	struct nat_key k = {
-		.src = rem_addr, .dst = pub_addr,
-		.sport = proto == IPPROTO_ICMP ? pub_port : rem_port,
-		.dport = pub_port, .proto = proto,
-	};
-
-	return k;
-}
-
 bool
 nat_table_tuple_taken(const struct nat_table *t, uint32_t pub_addr,
 		      uint16_t pub_port, uint32_t rem_addr, uint16_t rem_port,
 		      uint8_t proto)
 {
-	struct nat_key k = tuple_key(pub_addr, pub_port, rem_addr, rem_port, proto);
+	struct nat_key k = nat_tuple_key(pub_addr, pub_port, rem_addr, rem_port, proto);
 
 	return find(t, &k, nat_key_hash(&k)) != NULL;
 }

@@ -198,6 +198,31 @@ nat_mapping_is_out(const struct nat_mapping *m, const struct nat_key *k)
 	return k->src == m->in_addr && k->sport == m->in_port;
 }
 
+/** The in key of a public 5-tuple (as nat_table_tuple_taken() takes it). */
+static inline struct nat_key
+nat_tuple_key(uint32_t pub_addr, uint16_t pub_port, uint32_t rem_addr,
+	      uint16_t rem_port, uint8_t proto)
+{
+	struct nat_key k = {
+		.src = rem_addr, .dst = pub_addr,
+		.sport = proto == IPPROTO_ICMP ? pub_port : rem_port,
+		.dport = pub_port, .proto = proto,
+	};
+
+	return k;
+}
+
+/** Start reading the bucket nat_table_tuple_taken() of these will read. */
+static inline void
+nat_table_prefetch_tuple(const struct nat_table *t, uint32_t pub_addr,
+			 uint16_t pub_port, uint32_t rem_addr, uint16_t rem_port,
+			 uint8_t proto)
+{
+	struct nat_key k = nat_tuple_key(pub_addr, pub_port, rem_addr, rem_port, proto);
+
+	fx_ix_prefetch(&t->ix, nat_key_hash(&k));
+}
+
 /**
  * Whether the public 5-tuple (pub_addr, pub_port, rem_addr, rem_port,
  * proto) belongs to a live or held mapping. For ICMP rem_port is ignored.
