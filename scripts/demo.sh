@@ -56,7 +56,8 @@ usage: scripts/demo.sh [--flows N] [--rate PPS] [--timeout SECONDS]
   --nat            masquerade: the example translates flowgen's source
                    (10.254.0.0/16 inside) to the pool 203.0.113.0/28, one
                    mapping per flow on the wheel; the summary counts the
-                   mappings made and expired and checks every public port
+                   mappings made, expired, released, active and held and the
+                   NAT expiry poll's figures, and checks every public port
                    came back
 EOF
 }
@@ -144,12 +145,14 @@ max_flows=$(( flows + flows / 4 ))
 [ "$max_flows" -gt 16777216 ] && max_flows=16777216
 per_flow=210
 [ "$expiry" = rte_timer ] && per_flow=330
-# a NAT mapping: record, its share of the index, wheel entry (doc/nat.md)
-[ "$nat" = 1 ] && per_flow=$(( per_flow + 200 ))
+# a NAT mapping: record, its share of the index, wheel entry, its
+# remote-endpoint count (doc/nat.md)
+[ "$nat" = 1 ] \&\& per_flow=$(( per_flow + 260 ))
 nat_args=()
 created_key=totals.created
 if [ "$nat" = 1 ]; then
-	nat_args=(--nat-pool 203.0.113.0/28 --nat-inside 10.254.0.0/16)
+	# flowgen sends every flow from one address: no per-host limit
+	nat_args=(--nat-pool 203.0.113.0/28 --nat-inside 10.254.0.0/16 --nat-max-per-host 0)
 	created_key=totals.nat_created
 fi
 ex_mb=$(( 256 + max_flows * per_flow / 1048576 ))
@@ -317,11 +320,18 @@ if sys.argv[3] == "1":
     share = sum(l["nat_ports_share"] for l in lcores)
     print("==== demo summary (masquerade, %s) ====" % s["expiry"])
     print("mappings created:     %d (testpmd cycled through %d flows)" % (t["nat_created"], want))
-    print("mappings expired:     %d, then released after the hold-down: %d" % (t["nat_expired"], t["nat_released"]))
-    print("mappings at end:      %d live, %d held" % (t["nat_active"], t["nat_held"]))
+    print("mappings expired:     %d, flushed %d" % (t["nat_expired"], t["nat_flushed"]))
+    print("mappings released:    %d (after the hold-down)" % t["nat_released"])
+    print("mappings at end:      %d active, %d held" % (t["nat_active"], t["nat_held"]))
     print("packets translated:   %d out, %d in; no port %d, table full %d"
           % (t["nat_out"], t["nat_in"], t["nat_no_port"], t["nat_table_full"]))
     print("public ports back:    %d of %d units free" % (free, share))
+    print("NAT expiry poll:      at most %d mappings in one poll; lag max %.1f ms, mean %.1f ms"
+          % (t["nat_poll_max"], t["nat_lag_max_us"] / 1e3, t["nat_lag_mean_us"] / 1e3))
+    print("per worker:           %s" % "; ".join(
+        "lcore %s created %d expired %d released %d" % (k[6:], l["nat_created"], l["nat_expired"],
+                                                       l["nat_released"])
+        for k, l in sorted(s.items()) if k.startswith("lcore_")))
     print("longest sweep:        %d us" % t["sweep_max_us"])
     print("longest loop:         %d us (%d iterations over 100 us)" % (t["loop_max_us"], t["stalls"]))
     ok = (t["nat_created"] >= want and t["nat_expired"] == t["nat_created"] and
@@ -335,6 +345,7 @@ print("flows expired:        %d" % t["expired"])
 print("flows active at end:  %d" % t["active"])
 print("longest sweep:        %d us" % t["sweep_max_us"])
 print("longest loop:         %d us (%d iterations over 100 us)" % (t["loop_max_us"], t["stalls"]))
+print("expiry poll:          at most %d flows in one poll" % t["poll_removed_max"])
 print("expiry lag:           max %.1f ms, mean %.1f ms" % (t["lag_max_us"] / 1e3, t["lag_mean_us"] / 1e3))
 ok = t["created"] > 0 and t["expired"] == t["created"] and t["active"] == 0
 if t["created"] < want:

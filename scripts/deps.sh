@@ -4,9 +4,11 @@
 # Usage: scripts/deps.sh [extra-package ...]
 set -euo pipefail
 
+# prometheus: the server the telemetry exporter test scrapes with
+# (examples/l3fwd-flowexp/test/e2e_telemetry.py); it runs only there
 packages=(build-essential meson ninja-build pkg-config python3
 	python3-pyelftools libdpdk-dev dpdk dpdk-dev libpcap-dev
-	iproute2 ethtool curl "$@")
+	iproute2 ethtool curl prometheus "$@")
 
 missing=()
 for p in "${packages[@]}"; do

@@ -46,6 +46,18 @@ main lcore, testpmd, every control thread and this script on CPU 1. For each --e
         at the TSC rate.
         Runs only once per repeat (its own expiry: twheel).
 
+  tcp   TCP through the connection tracker at 1M live connections: net_pcap
+        replays a pcap (made once, under /tmp/fxbench_tcp) of 1M IPv4
+        connections, first every handshake (SYN, SYN-ACK, ACK), then one
+        6-byte data segment from each client and one from each server,
+        with valid checksums (verified in software: net_pcap gives no
+        checksum flags); --bench. Measured over the data segments alone
+        (from the moment every connection exists to the end of the file):
+        packets per CPU-second of the worker and cycles per packet by
+        stage. The rx stage is libpcap reading the file, the same for any
+        build; parse holds the checksum, flow the window checks.
+        Runs once per repeat (its own expiry: twheel).
+
   rate  the cost of expiry per new flow at fixed offered rates, with about
         --rate-live (10M) flows live in a table of --rate-max-flows (16M):
         for each one-way timeout of --rate-timeouts (3,10,30,100,300 s),
@@ -87,27 +99,23 @@ main lcore, testpmd, every control thread and this script on CPU 1. For each --e
         or, past an index's probe bound, refused adds.
 
 Mode "nat" is the flow tracker with masquerade on (--expiry twheel,
---nat-pool 203.0.113.0/28 --nat-inside 10.254.0.0/16 --nat-holddown 0.1:
-flowgen's source is
-inside, so every flow is a mapping); its counts are the mappings'. So
+--nat-pool 203.0.113.0/28 --nat-inside 10.254.0.0/16 --nat-holddown 0.1
+--nat-max-per-host 0: flowgen's source is one inside address, so every
+flow is a mapping of that host); its counts are the mappings'. So
 "--modes twheel,nat" measures NAT against the flow tracker alone in one run.
-
-With several builds (--build A,B: the first is the one under test), every
-run of a scenario and mode is made with each build in turn, one right
-after the other; the tables are the first build's, and an A/B section
-compares each build with the first (medians of the paired ratios). A
-build is named NAME or after its directory (its parent's name for a
-directory called "build").
 
 Every rate is also given per CPU-second of the worker thread (from
 /proc/PID/task/TID/stat), which is what a dedicated core would do when the
 machine is shared. Each scenario runs --repeat times, all modes one after
 the other each time; medians are printed, and ratios between modes are
-medians of the ratios between such neighbouring runs.
+medians of the ratios between such neighbouring runs. With --base DIR
+(an A/B of two builds) every run is followed by the same run with DIR's
+binary, and the ratios of each run to its neighbour are printed at the
+end: a change's cost, measured in one run with the builds alternated.
 
   scripts/flowexp-bench.py [--repeat N] [--modes twheel,rte_timer,scan]
-                           [--scenarios new,mpps,stages,storm,burst,handoff,evict,mem,rate,flood]
-                           [--no-huge] [--build [NAME=]DIR[,[NAME=]DIR...]]
+                           [--scenarios new,mpps,stages,storm,burst,handoff,evict,mem,tcp,rate,flood]
+                           [--no-huge] [--build DIR] [--base DIR]
                            [--rate-timeouts 3,10,30,100,300] [--rate-live N]
                            [--rate-max-flows N] [--rate-window S] [--rate-margin S]
                            [--rate-scan-interval S] [--rate-csv PATH]
@@ -128,7 +136,7 @@ import fxtel  # noqa: E402
 
 HP = "/sys/kernel/mm/hugepages/hugepages-2048kB"
 EX_MB, TP_MB = 900, 192
-NAT_EX_MB = 1600     # 2M mappings at about 260 B each beside the flow table
+NAT_EX_MB = 1600     # 2M mappings at about 300 B each beside the flow table
 
 
 def log(msg):
@@ -144,9 +152,10 @@ def hugepages_ok():
 
 
 # a short hold-down: held mappings occupy records, and at 1M new mappings/s
-# the default 10 s would need a table of 10M
+# the default 10 s would need a table of 10M; no per-host limit, as
+# flowgen sends every flow from one address (10.254.0.0)
 NAT_ARGS = ["--nat-pool", "203.0.113.0/28", "--nat-inside", "10.254.0.0/16",
-            "--nat-holddown", "0.1"]
+            "--nat-holddown", "0.1", "--nat-max-per-host", "0"]
 
 
 class Run:
@@ -383,6 +392,13 @@ def poll_until(run, pred, timeout, step=0.01):
     raise RuntimeError("timed out")
 
 
+def reset(run):
+    """Reset the maxima; returns the stalls so far (a counter, which a
+    reset leaves as it is), to count those of the window that follows."""
+    run.tel("/l3fwd_flowexp/reset")
+    return run.stats()["totals"]["stalls"]
+
+
 def scen_storm(app, mode, huge):
     tmo = 5.0
     r = Run(app, mode, ["--max-flows", "2097152", "--timeout-oneway", "%g" % tmo], 1000000, huge)
@@ -391,13 +407,13 @@ def scen_storm(app, mode, huge):
         _, t_first = poll_until(r, lambda s: created(s) > 0, 30)
         _, t_all = poll_until(r, lambda s: created(s) >= 1000000, 60)
         r.testpmd("stop")
-        r.tel("/l3fwd_flowexp/reset")
+        stalls0 = reset(r)
         # idle until just before the first deadline: the noise floor
         idle_end = t_first + tmo - 0.3
         if idle_end > time.monotonic():
             time.sleep(idle_end - time.monotonic())
         idle = r.stats()["totals"]
-        r.tel("/l3fwd_flowexp/reset")
+        stalls1 = reset(r)
         s, t_exp = poll_until(r, lambda s: expired(s) > 0, tmo + 30)
         s, t_empty = poll_until(r, lambda s: active(s) == 0, 120)
         st = s["totals"]
@@ -405,9 +421,9 @@ def scen_storm(app, mode, huge):
         r.close()
     return {"spread_s": t_all - t_first, "drain_s": t_empty - t_exp,
             "loop_max_us": st["loop_max_us"], "sweep_max_us": st["sweep_max_us"],
-            "stalls": st["stalls"], "lag_max_ms": st["lag_max_us"] / 1e3,
+            "stalls": st["stalls"] - stalls1, "lag_max_ms": st["lag_max_us"] / 1e3,
             "lag_mean_ms": st["lag_mean_us"] / 1e3,
-            "idle_loop_max_us": idle["loop_max_us"], "idle_stalls": idle["stalls"],
+            "idle_loop_max_us": idle["loop_max_us"], "idle_stalls": idle["stalls"] - stalls0,
             "expired": expired(s)}
 
 
@@ -435,10 +451,10 @@ def scen_burst(app, mode, huge):
         time.sleep(0.2)
         r.tel("/l3fwd_flowexp/hold,%d" % (hold_s * 1000))
         t_release = time.monotonic() + hold_s
-        r.tel("/l3fwd_flowexp/reset")
+        stalls0 = reset(r)
         time.sleep(hold_s - 0.5)
         idle = r.stats()["totals"]
-        r.tel("/l3fwd_flowexp/reset")
+        stalls1 = reset(r)
         time.sleep(max(0.0, t_release - time.monotonic()))
         c0 = r.worker_cpu()
         s, t_empty = poll_until(r, lambda s: active(s) == 0, 120)
@@ -450,10 +466,10 @@ def scen_burst(app, mode, huge):
         r.close()
     return {"drain_s": t_empty - t_release, "expired": st["expired"],
             "loop_max_us": st["loop_max_us"], "sweep_max_us": st["sweep_max_us"],
-            "stalls": st["stalls"], "poll_removed_max": st["poll_removed_max"],
+            "stalls": st["stalls"] - stalls1, "poll_removed_max": st["poll_removed_max"],
             "lag_max_ms": st["lag_max_us"] / 1e3,
             "ns_cpu_per_expiry": cpu * 1e9 / max(1, st["expired"]),
-            "idle_loop_max_us": idle["loop_max_us"], "idle_stalls": idle["stalls"],
+            "idle_loop_max_us": idle["loop_max_us"], "idle_stalls": idle["stalls"] - stalls0,
             "idle_expired": idle["expired"]}
 
 
@@ -627,37 +643,15 @@ def workers_cpu(pid):
     return total
 
 
-def window(cmd, prefix, warm, seconds):
-    """Start the example (cmd, with --file-prefix prefix), wait until it
-    answers, then warm seconds; (stats, workers' CPU seconds, time) at the
-    start and at the end of a window of seconds; the example is stopped."""
-    log_f = open("/tmp/%s.log" % prefix, "w")
-    ex = subprocess.Popen(cmd, stdout=log_f, stderr=subprocess.STDOUT)
+def stop_example(ex, log_f):
+    """Stop an example started with its output in log_f."""
+    ex.terminate()
     try:
-        end = time.monotonic() + 60
-        while True:
-            if ex.poll() is not None:
-                raise RuntimeError("the example exited (see %s)" % log_f.name)
-            try:
-                fxtel.query(prefix, "/l3fwd_flowexp/stats")
-                break
-            except (OSError, ValueError):
-                if time.monotonic() > end:
-                    raise RuntimeError("the example does not answer")
-                time.sleep(0.2)
-        time.sleep(warm)
-        a = fxtel.query(prefix, "/l3fwd_flowexp/stats"), workers_cpu(ex.pid), time.monotonic()
-        time.sleep(seconds)
-        b = fxtel.query(prefix, "/l3fwd_flowexp/stats"), workers_cpu(ex.pid), time.monotonic()
-    finally:
-        ex.terminate()
-        try:
-            ex.wait(60)
-        except subprocess.TimeoutExpired:
-            ex.kill()
-            ex.wait()
-        log_f.close()
-    return a, b
+        ex.wait(60)
+    except subprocess.TimeoutExpired:
+        ex.kill()
+        ex.wait()
+    log_f.close()
 
 
 def ho_run(app, workers, pcaps, args, tag):
@@ -676,7 +670,26 @@ def ho_run(app, workers, pcaps, args, tag):
            # descriptor counts are what sizes it here
            "--rx-queue-size", "16384", "--tx-queue-size", "32768",
            "--max-flows", "262144"] + args   # a later --max-flows wins
-    (s0, c0, t0), (s1, c1, t1) = window(cmd, prefix, 1.5, HO_WINDOW_S)
+    log_f = open("/tmp/%s.log" % prefix, "w")
+    ex = subprocess.Popen(cmd, stdout=log_f, stderr=subprocess.STDOUT)
+    try:
+        end = time.monotonic() + 60
+        while True:
+            if ex.poll() is not None:
+                raise RuntimeError("the example exited (see %s)" % log_f.name)
+            try:
+                fxtel.query(prefix, "/l3fwd_flowexp/stats")
+                break
+            except (OSError, ValueError):
+                if time.monotonic() > end:
+                    raise RuntimeError("the example does not answer")
+                time.sleep(0.2)
+        time.sleep(1.5)
+        s0, c0, t0 = fxtel.query(prefix, "/l3fwd_flowexp/stats"), workers_cpu(ex.pid), time.monotonic()
+        time.sleep(HO_WINDOW_S)
+        s1, c1, t1 = fxtel.query(prefix, "/l3fwd_flowexp/stats"), workers_cpu(ex.pid), time.monotonic()
+    finally:
+        stop_example(ex, log_f)
     d = lambda f: f(s1) - f(s0)  # noqa: E731
     tot = lambda k: (lambda s: s["totals"][k])  # noqa: E731
     n_rx, cpu, dt = d(rx), c1 - c0, t1 - t0
@@ -725,6 +738,114 @@ def scen_evict(app, policy):
         args = ["--timeout-oneway", "60", "--table-full", policy, "--max-flows", "8192"]
     r = ho_run(app, 1, new, args, "evict_" + policy)
     return r
+
+
+TCP_FLOWS = 1 << 20
+
+
+def write_tcp_pcap(path, n):
+    """n TCP connections (fxpkt.TcpConn numbering): every handshake, then
+    a data segment of each client, then one of each server."""
+    sys.path.insert(0, os.path.join(ROOT, "examples", "l3fwd-flowexp", "test"))
+    import fxpkt as P
+    conns = []
+    tmp = path + ".part"
+    w = P.PcapWriter(tmp)
+
+    def frame(i, side, flags, payload=b""):
+        cli = "10.%d.%d.%d" % (64 + (i >> 16), (i >> 8) & 255, i & 255)
+        src, dst = (cli, "172.16.0.1") if side == 0 else ("172.16.0.1", cli)
+        return P.pad60(P.eth(P.ipv4(src, dst, P.PROTO_TCP, conns[i].seg(side, flags, payload)),
+                             P.ETH_IPV4))
+    for i in range(n):
+        conns.append(P.TcpConn(1024 + i % 60000, 443, isn=(i * 2654435761, i * 40503),
+                               win=(65535, 65535)))
+        w.write(frame(i, 0, P.TCP_SYN))
+        w.write(frame(i, 1, P.TCP_SYN | P.TCP_ACK))
+        w.write(frame(i, 0, P.TCP_ACK))
+    for side in (0, 1):
+        for i in range(n):
+            w.write(frame(i, side, P.TCP_ACK, b"abcdef"))
+    w.close()
+    os.rename(tmp, path)
+
+
+def scen_tcp(app):
+    """The TCP scenario (above): rates over the data segments."""
+    tmp = "/tmp/fxbench_tcp"
+    os.makedirs(tmp, exist_ok=True)
+    path = os.path.join(tmp, "tcp_%d.pcap" % TCP_FLOWS)
+    if not os.path.exists(path):
+        log("  writing %s (once)" % path)
+        write_tcp_pcap(path, TCP_FLOWS)
+    total = TCP_FLOWS * 5
+    prefix = "fxbench_tcp_%d_%d" % (os.getpid(), int(time.monotonic() * 1000))
+    cmd = [app, "--no-huge", "-m", "1200", "--no-pci", "--lcores", "0@1,1@0",
+           "--file-prefix", prefix, "--log-level=lib.eal:error", "--vdev",
+           "net_pcap0,rx_pcap=%s,tx_pcap=/dev/null" % path, "--",
+           "-p", "1", "--relax-rx-offload", "-T", "0", "--bench", "--max-flows", "1200000",
+           "--timeout-oneway", "600", "--timeout-tcp-syn", "600"]
+    log_f = open("/tmp/%s.log" % prefix, "w")
+    ex = subprocess.Popen(cmd, stdout=log_f, stderr=subprocess.STDOUT)
+    try:
+        end = time.monotonic() + 120
+        s0 = s1 = None
+        while time.monotonic() < end:
+            if ex.poll() is not None:
+                raise RuntimeError("the example exited (see %s)" % log_f.name)
+            try:
+                s = fxtel.query(prefix, "/l3fwd_flowexp/stats")
+            except (OSError, ValueError):
+                time.sleep(0.2)
+                continue
+            if s0 is None and s["totals"]["created"] >= TCP_FLOWS:
+                s0, c0 = s, workers_cpu(ex.pid)
+            if s0 is not None and rx(s) >= total:
+                s1, c1 = s, workers_cpu(ex.pid)
+                break
+            time.sleep(0.005)
+        if s1 is None:
+            raise RuntimeError("the replay did not end (see %s)" % log_f.name)
+    finally:
+        stop_example(ex, log_f)
+    t0, t1 = s0["totals"], s1["totals"]
+    pkts = max(1, rx(s1) - rx(s0))
+    out = {"c_" + n: (t1["stage_%s_cycles" % n] - t0["stage_%s_cycles" % n]) / pkts
+           for n in STAGES}
+    out["c_busy"] = (t1["busy_cycles"] - t0["busy_cycles"]) / pkts
+    out["pkts"] = pkts
+    out["pps_per_cpu_s"] = pkts / max(1e-9, c1 - c0)
+    out["dropped"] = s1["port_0"]["dropped"]
+    out["active"] = active(s1)
+    return out
+
+
+def window(cmd, prefix, warm, seconds):
+    """Start the example (cmd, with --file-prefix prefix), wait until it
+    answers, then warm seconds; (stats, workers' CPU seconds, time) at the
+    start and at the end of a window of seconds; the example is stopped."""
+    log_f = open("/tmp/%s.log" % prefix, "w")
+    ex = subprocess.Popen(cmd, stdout=log_f, stderr=subprocess.STDOUT)
+    try:
+        end = time.monotonic() + 60
+        while True:
+            if ex.poll() is not None:
+                raise RuntimeError("the example exited (see %s)" % log_f.name)
+            try:
+                fxtel.query(prefix, "/l3fwd_flowexp/stats")
+                break
+            except (OSError, ValueError):
+                if time.monotonic() > end:
+                    raise RuntimeError("the example does not answer")
+                time.sleep(0.2)
+        time.sleep(warm)
+        a = fxtel.query(prefix, "/l3fwd_flowexp/stats"), workers_cpu(ex.pid), time.monotonic()
+        time.sleep(seconds)
+        b = fxtel.query(prefix, "/l3fwd_flowexp/stats"), workers_cpu(ex.pid), time.monotonic()
+    finally:
+        stop_example(ex, log_f)
+    return a, b
+
 
 
 # ---- flood: the tables under keys chosen to collide ----
@@ -829,8 +950,11 @@ def main():
     ap.add_argument("--modes", default="twheel,rte_timer,scan")
     ap.add_argument("--scenarios", default="new,mpps,storm,burst")
     ap.add_argument("--no-huge", action="store_true")
-    ap.add_argument("--build", default=os.path.join(ROOT, "build"),
-                    help="[NAME=]DIR[,...]: builds run in turn, the first under test")
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--base", default="",
+                    help="A/B: a second build directory; every run is followed by the same "
+                         "run with its binary (mode MODE@base), and the ratios this build / "
+                         "base are printed at the end")
     ap.add_argument("--rate-timeouts", default="3,10,30,100,300",
                     help="rate: one-way timeouts (s); offered rate = --rate-live / timeout")
     ap.add_argument("--rate-live", type=float, default=10e6,
@@ -850,49 +974,65 @@ def main():
     # interrupt, mp and telemetry threads (DPDK puts control threads on the
     # CPUs a process's lcores leave free) ran beside the worker.
     os.sched_setaffinity(0, {1})
-    apps, names = [], []
-    for b in a.build.split(","):
-        name, _, d = b.rpartition("=")
-        d = os.path.abspath(d)
-        names.append(name or os.path.basename(os.path.dirname(d) if os.path.basename(d) == "build"
-                                              else d))
-        apps.append(os.path.join(d, "examples", "l3fwd-flowexp", "dpdk-l3fwd-flowexp"))
-        if not os.access(apps[-1], os.X_OK):
-            sys.exit("no %s: build first (meson setup build && ninja -C build)" % apps[-1])
-    if len(set(names)) != len(names):
-        sys.exit("--build: two builds named alike (%s): name them NAME=DIR" % ",".join(names))
+    app = os.path.join(a.build, "examples", "l3fwd-flowexp", "dpdk-l3fwd-flowexp")
+    if not os.access(app, os.X_OK):
+        sys.exit("no %s: build first (meson setup build && ninja -C build)" % app)
     modes = a.modes.split(",")
     scen = a.scenarios.split(",")
     huge = not a.no_huge and hugepages_ok()
     log("memory: %s; load average %s" % ("hugepages" if huge else "--no-huge",
                                          open("/proc/loadavg").read().split()[:3]))
     res = {}
+    app_base = os.path.join(a.base, "examples", "l3fwd-flowexp", "dpdk-l3fwd-flowexp")
+    if a.base and not os.access(app_base, os.X_OK):
+        log("--base %s: no %s" % (a.base, app_base))
+        return 2
+
+    def base_run(sc, m):
+        """The run of scenario sc, mode m, with the base build's binary."""
+        if sc == "rate":
+            mode, t = m.rsplit("@", 1)
+            return lambda: scen_rate(app_base, mode, float(t[:-1]), a, huge)
+        if sc == "evict":
+            return lambda: scen_evict(app_base, m)
+        if sc == "handoff":
+            return lambda: scen_handoff(app_base, 1 if m == "1worker" else 2)
+        if sc == "tcp":
+            return lambda: scen_tcp(app_base)
+        if sc == "flood":
+            md, k = m.split(":")
+            return lambda: scen_flood(app_base, md, k)
+        fn = {"new": scen_new, "mpps": scen_mpps, "storm": scen_storm,
+              "burst": scen_burst, "mem": scen_mem, "stages": scen_stages}[sc]
+        return lambda: fn(app_base, m, huge)
+
     # one scenario at a time for all modes, so that the runs compared with
     # each other are a minute apart at most: the machine's load drifts
     for rep in range(a.repeat):
         for sc in scen:
             # (name, run) of each mode of the scenario
-            # (name, run(app)) of each mode of the scenario
             if sc == "rate":
-                runs = [("%s@%gs" % (m, t), lambda app, m=m, t=t: scen_rate(app, m, t, a, huge))
+                runs = [("%s@%gs" % (m, t), lambda m=m, t=t: scen_rate(app, m, t, a, huge))
                         for t in timeouts for m in modes]
             elif sc == "evict":
-                runs = [(m, lambda app, m=m: scen_evict(app, m))
+                runs = [(m, lambda m=m: scen_evict(app, m))
                         for m in ("expiry", "evict", "drop")]
+            elif sc == "tcp":
+                runs = [("twheel", lambda: scen_tcp(app))]
             elif sc == "handoff":
-                runs = [("1worker", lambda app: scen_handoff(app, 1)),
-                        ("2workers", lambda app: scen_handoff(app, 2))]
+                runs = [("1worker", lambda: scen_handoff(app, 1)),
+                        ("2workers", lambda: scen_handoff(app, 2))]
             elif sc == "flood":
-                runs = [("%s:%s" % (m, k), lambda app, m=m, k=k: scen_flood(app, m, k))
-                        for m in modes if m in ("twheel", "nat") for k in FLOOD_SETS]
+                runs = [("%s:%s" % (md, k), lambda md=md, k=k: scen_flood(app, md, k))
+                        for md in modes if md in ("twheel", "nat") for k in FLOOD_SETS]
             else:
                 fn = {"new": scen_new, "mpps": scen_mpps, "storm": scen_storm,
                       "burst": scen_burst, "mem": scen_mem, "stages": scen_stages}[sc]
-                runs = [(m, lambda app, m=m: fn(app, m, huge))
+                runs = [(m, lambda m=m: fn(app, m, huge))
                         for m in modes + (["none"] if sc in ("mpps", "stages") else [])]
-            # each build in turn, right after the other
-            runs = [(m if i == 0 else "%s@%s" % (m, names[i]), lambda run=run, app=app: run(app))
-                    for m, run in runs for i, app in enumerate(apps)]
+            if a.base:
+                runs = [x for m, run in runs
+                        for x in ((m, run), (m + "@base", base_run(sc, m)))]
             for m, run in runs:
                 try:
                     out = run()
@@ -972,6 +1112,14 @@ def main():
         for m in modes + ["none"]:
             r = ok.get(("stages", m), [])
             log("%-10s" % m + "".join("%9.1f" % med(r, "c_" + c) for c in cols))
+    if "tcp" in scen:
+        r = ok.get(("tcp", "twheel"), [])
+        log("\nTCP at 1M live connections (net_pcap replay, the data segments; --bench)")
+        log("%-14s %9s %9s %9s %9s %9s %14s" % ("", "rx", "parse", "lookup", "flow", "busy",
+                                                 "pkts/CPU-s"))
+        log("%-14s %9.1f %9.1f %9.1f %9.1f %9.1f %14.4g" % (
+            "cycles/packet", med(r, "c_rx"), med(r, "c_parse"), med(r, "c_lookup"),
+            med(r, "c_flow"), med(r, "c_busy"), med(r, "pps_per_cpu_s")))
     if "storm" in scen:
         log("\n1M-flow expiry storm (flows created within 'spread' seconds, then idle)")
         log("%-10s %8s %8s %10s %10s %8s %11s %12s %13s" % (
@@ -1068,8 +1216,7 @@ def main():
         for m in modes:
             if m not in ("twheel", "nat"):
                 continue
-            for i, nm in enumerate(names):
-                suf = "" if i == 0 else "@" + nm
+            for nm, suf in [("this", "")] + ([("base", "@base")] if a.base else []):
                 for k in FLOOD_SETS:
                     r = ok.get(("flood", "%s:%s%s" % (m, k, suf)), [])
                     q = ratios("flood", "%s:%s%s" % (m, k, suf), "%s:random%s" % (m, suf),
@@ -1078,26 +1225,21 @@ def main():
                         "%s %s" % (m, nm), k, med(r, "cycles_per_pkt"),
                         statistics.median(q) if q else float("nan"), med(r, "index_full"),
                         med(r, "lines_max"), med(r, "live"), rng(r, "cycles_per_pkt")))
-    if len(apps) > 1:
-        # the key figure of each scenario, each build against the first
-        keys = {"new": "new_per_cpu_s", "mpps": "pps_per_cpu_s", "stages": "c_busy",
-                "mem": "alloc_bytes", "flood": "cycles_per_pkt", "burst": "ns_cpu_per_expiry",
-                "storm": "loop_max_us"}
-        log("\nA/B: each build against %s (the first), medians of the ratios of runs made"
-            " one right after the other" % names[0])
+    if a.base:
+        log("\nA/B: this build (%s) against --base %s, each run right after the other"
+            % (a.build, a.base))
+        keys = {"new": ["new_per_cpu_s", "new_per_s"], "mpps": ["pps_per_cpu_s", "pps"],
+                "stages": ["c_busy"], "storm": ["loop_max_us", "drain_s"],
+                "burst": ["ns_cpu_per_expiry", "loop_max_us"], "mem": ["alloc_bytes"],
+                "evict": ["cycles_per_pkt"], "handoff": ["hits_pps_per_cpu_s", "new_new_per_cpu_s"],
+                "rate": ["work_cyc_per_new", "expiry_cyc_per_new"],
+                "tcp": ["c_busy", "c_parse", "c_flow", "pps_per_cpu_s"],
+                "flood": ["cycles_per_pkt"]}
         for sc in scen:
-            if sc not in keys:
-                continue
-            for lab in sorted({k[1] for k in res if k[0] == sc and "@" not in k[1]}):
-                for nm in names[1:]:
-                    ratio_line("%s %s, %s: %s / %s" % (sc, lab, keys[sc], names[0], nm),
-                               ratios(sc, lab, "%s@%s" % (lab, nm), keys[sc]))
-                    if sc == "stages":
-                        for c in ("c_parse", "c_nat", "c_lookup", "c_flow"):
-                            ratio_line("%s %s, %s: %s - %s (cycles)" % (sc, lab, c, names[0], nm),
-                                       [x[c] - y[c] for x, y in
-                                        zip(res.get((sc, lab), []), res.get((sc, lab + "@" + nm), []))
-                                        if x is not None and y is not None])
+            for (s_, m) in sorted(k for k in res if k[0] == sc and not k[1].endswith("@base")):
+                for key in keys.get(sc, []):
+                    ratio_line("%s %s: this / base, %s" % (sc, m, key),
+                               ratios(sc, m, m + "@base", key))
     return 0
 
 

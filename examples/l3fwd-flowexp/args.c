@@ -56,7 +56,9 @@ fx_usage(const char *prgname)
 	       "  [--table-full drop|forward|evict] [--affinity rss|handoff|auto] [--route PREFIX/LEN,PORT]...\n"
 	       "  [--stats-file PATH] [--exit-when-drained] [--duration SECONDS] [--bench]\n"
 	       "  [--clock tsc|pcap] [--nat-pool A.B.C.D/LEN]... [--nat-inside A.B.C.D/LEN]...\n"
-	       "  [--nat-ports LO-HI] [--nat-holddown SECONDS] [--hash-secret HEX]\n\n"
+	       "  [--nat-ports LO-HI] [--nat-holddown SECONDS] [--hash-secret HEX]\n"
+	       "  [--nat-outside PORT]... [--nat-max-per-host N] [--nat-max-per-dest N]\n"
+	       "  [--max-flows-per-host N]\n\n"
 	       "  -p PORTMASK: hexadecimal bitmask of the ports to use\n"
 	       "  -P: promiscuous mode on every port\n"
 	       "  --config (port,queue,lcore): rx queues and the worker lcore polling each;\n"
@@ -72,6 +74,9 @@ fx_usage(const char *prgname)
 	       "  --expiry: twheel (default), rte_timer or scan: how flows expire;\n"
 	       "      none: no flow tracking (plain l3fwd)\n"
 	       "  --max-flows N: flows per lcore, %u..%u (default %u)\n"
+	       "  --max-flows-per-host N: flows one host (IPv4 address, IPv6 /64) may open\n"
+	       "      on one lcore; a new flow over it is handled as on a full table, never\n"
+	       "      evicting (default 0: no limit)\n"
 	       "  --expire-budget N: expiry work per loop iteration, 1..%u (default %u)\n"
 	       "  --tick-us US: wheel tick, %u..%u microseconds (default %u)\n"
 	       "  --scan-interval S: --expiry scan makes one full pass of the table every S\n"
@@ -109,6 +114,14 @@ fx_usage(const char *prgname)
 	       "  --nat-ports LO-HI: public ports, shared out among the workers (default %u-%u)\n"
 	       "  --nat-holddown S: an expired mapping's public tuple is not handed out again\n"
 	       "      for S seconds (default %g); mappings time out as flows (--timeout-*)\n"
+	       "  --nat-outside PORT: a port that faces the internet (repeat); the other ports\n"
+	       "      of -p are inside. Needed when NAT runs on more than one port: packets\n"
+	       "      are then checked against their receive port (doc/nat.md)\n"
+	       "  --nat-max-per-host N: mappings (live and held) one inside host may hold on\n"
+	       "      one worker (default %u, 0: no limit)\n"
+	       "  --nat-max-per-dest N: mappings one inside host may hold towards one remote\n"
+	       "      address, port and protocol on one worker (default: a quarter of the\n"
+	       "      worker's port share, 0: no limit)\n"
 	       "  --hash-secret HEX: 32 hex digits: the tables' hash secret, for tests and\n"
 	       "      benchmarks that must know where keys land (default: drawn at start-up\n"
 	       "      from getrandom; whoever knows the secret can flood the tables: never in\n"
@@ -116,7 +129,8 @@ fx_usage(const char *prgname)
 	       prgname, FX_MAX_FLOWS_MIN, FX_MAX_FLOWS_MAX, FX_MAX_FLOWS_DEFAULT,
 	       FX_EXPIRE_BUDGET_MAX, FX_EXPIRE_BUDGET_DEFAULT,
 	       TICK_US_MIN, TICK_US_MAX, FX_TICK_US_DEFAULT,
-	       NAT_PORT_LO_DEFAULT, NAT_PORT_HI_DEFAULT, NAT_HOLDDOWN_DEFAULT);
+	       NAT_PORT_LO_DEFAULT, NAT_PORT_HI_DEFAULT, NAT_HOLDDOWN_DEFAULT,
+	       NAT_MAX_PER_HOST_DEFAULT);
 }
 
 /* ---- value parsers: 0 on success ---- */
@@ -298,7 +312,7 @@ check_config(void)
 {
 	const struct fx_lcore_params *lp;
 	unsigned int i, lcore, port, nrxq;
-	char msg[128];
+	char msg[256];
 	int max_q, q;
 
 	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
@@ -384,6 +398,14 @@ check_config(void)
 	if (fx_conf.scan_interval_s > 0 && fx_conf.expiry != FX_EXPIRY_SCAN) {
 		printf("--scan-interval: paces --expiry scan only, not --expiry %s\n",
 		       fx_expiry_name(fx_conf.expiry));
+		return -1;
+	}
+	if (nat_conf_check_roles(&fx_nat_conf, fx_conf.portmask, msg, sizeof(msg)) != 0) {
+		printf("%s\n", msg);
+		return -1;
+	}
+	if (fx_conf.max_flows_per_host != 0 && fx_conf.expiry == FX_EXPIRY_NONE) {
+		printf("--max-flows-per-host: --expiry none tracks no flows\n");
 		return -1;
 	}
 	if (fx_nat_conf.enabled && fx_conf.expiry == FX_EXPIRY_NONE) {
@@ -482,6 +504,10 @@ enum {
 	OPT_NAT_PORTS,
 	OPT_NAT_HOLDDOWN,
 	OPT_HASH_SECRET,
+	OPT_NAT_OUTSIDE,
+	OPT_NAT_MAX_HOST,
+	OPT_NAT_MAX_DEST,
+	OPT_MAX_FLOWS_HOST,
 	OPT_HELP,
 	OPT_TIMEOUT,   /* + enum fx_tmo */
 };
@@ -512,6 +538,10 @@ static const struct option lgopts[] = {
 	{ "nat-ports", required_argument, NULL, OPT_NAT_PORTS },
 	{ "nat-holddown", required_argument, NULL, OPT_NAT_HOLDDOWN },
 	{ "hash-secret", required_argument, NULL, OPT_HASH_SECRET },
+	{ "nat-outside", required_argument, NULL, OPT_NAT_OUTSIDE },
+	{ "nat-max-per-host", required_argument, NULL, OPT_NAT_MAX_HOST },
+	{ "nat-max-per-dest", required_argument, NULL, OPT_NAT_MAX_DEST },
+	{ "max-flows-per-host", required_argument, NULL, OPT_MAX_FLOWS_HOST },
 	{ "help", no_argument, NULL, OPT_HELP },
 #define FX_TMO_OPT(e, n, o, d) { o, required_argument, NULL, OPT_TIMEOUT + FX_TMO_ ## e },
 	FX_TMOS(FX_TMO_OPT)
@@ -704,6 +734,25 @@ parse_one(int opt, const char *arg)
 			printf("%s\n", err);
 			return -1;
 		}
+		return 0;
+	case OPT_NAT_OUTSIDE:
+		if (nat_conf_add_outside(&fx_nat_conf, arg, err, sizeof(err)) != 0) {
+			printf("%s\n", err);
+			return -1;
+		}
+		return 0;
+	case OPT_NAT_MAX_HOST:
+	case OPT_NAT_MAX_DEST:
+		if (nat_conf_quota(&fx_nat_conf, arg, opt == OPT_NAT_MAX_DEST, err,
+				   sizeof(err)) != 0) {
+			printf("%s\n", err);
+			return -1;
+		}
+		return 0;
+	case OPT_MAX_FLOWS_HOST:
+		if (parse_uint(arg, 10, 0, FX_MAX_FLOWS_MAX, &v) != 0)
+			goto bad;
+		fx_conf.max_flows_per_host = (uint32_t)v;
 		return 0;
 	case OPT_NAT_HOLDDOWN:
 		if (parse_seconds(arg, 0, TIMEOUT_MAX_S, &d) != 0)

@@ -329,14 +329,30 @@ fx_control_emit(const struct fx_emitter *e, void *ctx)
 	e->close(ctx);
 }
 
+/* the reset requests: how many, and the TSC of the last (any thread) */
+static struct {
+	uint64_t n;
+	uint64_t tsc;
+} resets;
+
 void
 fx_control_reset_maxima(void)
 {
 	unsigned int w;
 
+	/* values for the telemetry replies, ordering nothing */
+	fx_store_relaxed(&resets.tsc, rte_rdtsc());
+	fx_add_relaxed(&resets.n, 1);
 	/* a count, ordering nothing: the worker resets its own fields */
 	for (w = 0; w < fx_nb_workers; w++)
 		fx_add_relaxed(&fx_workers[w]->reset_req, 1);
+}
+
+void
+fx_control_reset_info(uint64_t *n, uint64_t *tsc)
+{
+	*n = fx_load_relaxed(&resets.n);
+	*tsc = fx_load_relaxed(&resets.tsc);
 }
 
 void

@@ -88,6 +88,12 @@ void fx_control_emit(const struct fx_emitter *e, void *ctx);
 void fx_control_reset_maxima(void);
 
 /**
+ * How many reset requests there were, and the TSC of the last one (a
+ * worker acts on it at its next loop iteration). Any thread.
+ */
+void fx_control_reset_info(uint64_t *n, uint64_t *tsc);
+
+/**
  * --bench: make every worker skip its expiry polls for ms milliseconds
  * (forwarding goes on), so that what comes due meanwhile is due all at
  * once when the hold ends: the benchmark's expiry storm. Any thread.

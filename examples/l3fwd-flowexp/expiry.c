@@ -59,8 +59,11 @@ fx_expiry_poll(struct fx_lcore *lc)
 	bool more = false;
 
 	if (lc->ops != NULL) {
+		/* every poll counts, the loop's and --clock pcap's (clock.c) */
+		lc->gone.removed = 0;
 		more = lc->ops->poll(lc);
 		fx_flows_flush(lc);
+		FX_STAT_MAX(&lc->st, poll_removed_max, lc->gone.removed);
 	}
 	if (fx_nat_enabled())
 		more |= fx_nat_poll(&lc->nat, lc->now);
@@ -76,14 +79,12 @@ fx_expiry_loop_poll(struct fx_lcore *lc, uint64_t tsc, unsigned int got)
 	if ((lc->ops == NULL && !fx_nat_enabled()) || fx_bench_expiry_held(lc, tsc))
 		return tsc;
 	lc->now = fx_clock_now(&lc->clk, tsc);
-	lc->gone.removed = 0;
 	fx_expiry_poll(lc);
 	t1 = rte_rdtsc();
 	FX_STAT_MAX(st, sweep_max, t1 - tsc);
 	FX_STAT_ADD(st, expiry_cycles, t1 - tsc);
 	if (got == 0)
 		FX_STAT_ADD(st, idle_expiry_cycles, t1 - tsc);
-	FX_STAT_MAX(st, poll_removed_max, lc->gone.removed);
 	return t1;
 }
 

@@ -187,6 +187,7 @@ tw_emit(const struct fx_lcore *lc, const struct fx_emitter *e, void *ctx)
 	struct twheel_stats ws;
 
 	twheel_stats_get(tw(lc)->wheel, &ws);
+	e->str(ctx, "wheel", twheel_name(tw(lc)->wheel));
 	e->u64(ctx, "wheel_revisits", ws.revisits);
 	e->u64(ctx, "wheel_remote_cancels", ws.remote_cancels);
 	e->u64(ctx, "wheel_remote_stale", ws.remote_stale);

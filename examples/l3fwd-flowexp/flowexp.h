@@ -41,8 +41,11 @@
  *                                the file share), stats_print.c (the -T
  *                                table, the summary), stats_json.c
  *                                (--stats-file), telemetry.c
- *                                (/l3fwd_flowexp/...), control.c (requests
- *                                carried out on the main lcore)
+ *                                (/l3fwd_flowexp/...), telemetry_reply.c
+ *                                (replies that count their size),
+ *                                control.c (requests carried out on the
+ *                                main lcore); the exporter endpoint is
+ *                                share/dpdk/telemetry-endpoints/twheel.py
  */
 
 #ifndef _FLOWEXP_H_
@@ -125,6 +128,7 @@ struct fx_config {
 	unsigned int stats_period;          /**< -T seconds; 0: no table */
 	enum fx_expiry expiry;
 	uint32_t max_flows;                 /**< per lcore */
+	uint32_t max_flows_per_host;        /**< per lcore and host (quota.h); 0: off */
 	uint32_t expire_budget;             /**< work per loop iteration */
 	uint32_t tick_us;                   /**< wheel tick */
 	double scan_interval_s;             /**< scan: a full pass per this; 0: unpaced */

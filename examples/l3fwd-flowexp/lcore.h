@@ -35,7 +35,9 @@
 #include "flowexp.h"
 #include "handoff.h"
 #include "nat.h"
+#include "quota.h"
 #include "stats.h"
+#include "tcp_track.h"
 #include "timeouts.h"
 
 struct fx_expiry_ops;
@@ -65,6 +67,7 @@ struct fx_lcore {
 	/* owner-only state */
 	void *exp;                      /**< the expiry back-end's own state */
 	struct fx_flow_table ft;
+	struct fx_tcp *tcp;             /**< TCP connections by flow slot (flow.h) */
 	uint64_t now;                   /**< time of the current burst */
 	struct fx_flow_gone gone;       /**< flows removed, not yet out of the index */
 	struct fx_clock clk;            /**< --clock pcap */
@@ -73,6 +76,7 @@ struct fx_lcore {
 	struct fx_handoff ho;           /**< rings to and from the other workers */
 	struct fx_evict ev;             /**< --table-full evict: flows by age */
 	struct fx_nat nat;              /**< masquerade (--nat-pool) */
+	struct fx_quota host_quota;     /**< --max-flows-per-host (flow_quota.h) */
 
 	/* written by the main lcore / telemetry thread, read by the owner */
 	uint32_t reset_req __rte_cache_aligned;   /**< reset maxima when != loop.reset_seen */

@@ -42,6 +42,7 @@
 #include "control.h"
 #include "evict.h"
 #include "expiry.h"
+#include "flow.h"
 #include "flow_table.h"
 #include "flowexp.h"
 #include "fxhash.h"
@@ -49,6 +50,7 @@
 #include "lcore.h"
 #include "nat.h"
 #include "nat_conf.h"
+#include "quota.h"
 #include "ports.h"
 #include "route.h"
 #include "stats.h"
@@ -130,6 +132,15 @@ setup_flow_state(void)
 			rte_exit(EXIT_FAILURE,
 				 "lcore %u: flow table of %u flows: %s (more memory: -m / --socket-mem)\n",
 				 lc->lcore_id, fx_conf.max_flows, rte_strerror(-rc));
+		snprintf(name, sizeof(name), "fxq%u", lc->lcore_id);
+		if (fx_conf.max_flows_per_host != 0 &&
+		    fx_quota_init(&lc->host_quota, name, fx_conf.max_flows,
+				  (int)rte_lcore_to_socket_id(lc->lcore_id)) != 0)
+			rte_exit(EXIT_FAILURE, "lcore %u: per-host flow counts: no memory (-m / --socket-mem)\n",
+				 lc->lcore_id);
+		if (fx_flow_init(lc, (int)rte_lcore_to_socket_id(lc->lcore_id)) != 0)
+			rte_exit(EXIT_FAILURE, "lcore %u: TCP connections: no memory (-m / --socket-mem)\n",
+				 lc->lcore_id);
 		if (fx_conf.full_policy == FX_FULL_EVICT &&
 		    fx_evict_init(&lc->ev, fx_conf.max_flows,
 				  (int)rte_lcore_to_socket_id(lc->lcore_id)) != 0)
@@ -218,6 +229,8 @@ free_flow_state(void)
 		if (fx_nat_enabled())
 			fx_nat_fini(&lc->nat);
 		fx_evict_fini(&lc->ev);
+		fx_quota_fini(&lc->host_quota);
+		fx_flow_fini(lc);
 		ft_free(&lc->ft);
 	}
 	if (fx_conf.expiry == FX_EXPIRY_TIMER)
@@ -240,6 +253,16 @@ print_config(void)
 		printf("masquerade: %u public addresses, ports %u-%u shared by %u workers, hold-down %g s\n",
 		       fx_nat_conf.nb_pool, fx_nat_conf.port_lo, fx_nat_conf.port_hi,
 		       fx_nb_workers, fx_nat_conf.holddown_s);
+	if (fx_nat_enabled()) {
+		printf("masquerade: outside ports");
+		for (t = 0; t < 32; t++)
+			if (nat_is_outside_port(&fx_nat_conf, (uint16_t)t))
+				printf(" %u", t);
+		printf("%s; per inside host and worker at most %u mappings (0: no limit), "
+		       "%u towards one remote endpoint\n",
+		       nat_roles(&fx_nat_conf) ? "" : " none (one port: address rules)",
+		       fx_workers[0]->nat.max_per_host, fx_workers[0]->nat.max_per_dest);
+	}
 	if (fx_conf.clock == FX_CLOCK_PCAP)
 		printf("clock: packet capture times (--clock pcap)\n");
 	printf("timeouts (s):");

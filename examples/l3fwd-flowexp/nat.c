@@ -4,7 +4,8 @@
 
 /*
  * Masquerade NAT in the worker (nat.h has the design): the port owner
- * table, each worker's NAT set-up, and the burst step that looks a burst's
+ * table, each worker's NAT set-up (table, port share, wheel, per-host
+ * quotas), and the burst step that looks a burst's
  * tuples up together and hands each packet to its direction's step
  * (nat_in2out.c, nat_out2in.c, nat_icmp.c).
  */
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include <rte_branch_prediction.h>
+#include <rte_common.h>
 #include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_malloc.h>
@@ -24,6 +26,8 @@
 #include "nat.h"
 #include "nat_conf.h"
 #include "nat_priv.h"
+#include "quota.h"
+#include "tcp_track.h"
 
 uint8_t fx_nat_port_owner[65536];
 
@@ -38,6 +42,49 @@ static uint64_t
 mapping_deadline(void *payload, void *arg)
 {
 	return nat_mapping_deadline(payload, arg);
+}
+
+/* inside addresses, at most cap (the host table holds no more keys) */
+static uint32_t
+inside_hosts(uint32_t cap)
+{
+	uint64_t n = 0;
+	uint32_t i;
+
+	for (i = 0; i < fx_nat_conf.nb_inside && n < cap; i++)
+		n += (uint64_t)(~fx_nat_conf.inside[i].mask) + 1;
+	return (uint32_t)RTE_MIN(n, (uint64_t)cap);
+}
+
+/*
+ * The per-host quotas (--nat-max-per-host, --nat-max-per-dest): their
+ * limits and tables, each with room for every key that can be present at
+ * once (a host, or a host and remote endpoint, per mapping at most).
+ */
+static int
+quotas_init(struct fx_nat *nt, unsigned int lcore_id, uint32_t capacity,
+	    int socket)
+{
+	char name[32];
+	int rc;
+
+	nt->max_per_host = fx_nat_conf.max_per_host;
+	nt->max_per_dest = fx_nat_conf.max_per_dest;
+	if (nt->max_per_dest == NAT_MAX_PER_DEST_AUTO)
+		nt->max_per_dest = RTE_MAX(nt->ports.share / NAT_MAX_PER_DEST_DIVISOR, 1u);
+	if (nt->max_per_host != 0) {
+		snprintf(name, sizeof(name), "natq_host%u", lcore_id);
+		rc = fx_quota_init(&nt->per_host, name, inside_hosts(capacity), socket);
+		if (rc != 0)
+			return rc;
+	}
+	if (nt->max_per_dest != 0) {
+		snprintf(name, sizeof(name), "natq_dest%u", lcore_id);
+		rc = fx_quota_init(&nt->per_dest, name, capacity, socket);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
 }
 
 int
@@ -74,6 +121,15 @@ fx_nat_init(struct fx_nat *nt, unsigned int lcore_id, unsigned int w,
 		rc = -ENOMEM;
 		goto fail;
 	}
+	nt->tcp = rte_zmalloc_socket("nat_tcp", sizeof(*nt->tcp) * capacity,
+				     RTE_CACHE_LINE_SIZE, socket);
+	if (nt->tcp == NULL) {
+		rc = -ENOMEM;
+		goto fail;
+	}
+	rc = quotas_init(nt, lcore_id, capacity, socket);
+	if (rc != 0)
+		goto fail;
 	nt->budget = budget;
 	memcpy(nt->tmo_cycles, tmo_cycles, sizeof(nt->tmo_cycles));
 	nt->holddown_cycles = (uint64_t)(fx_nat_conf.holddown_s *
@@ -88,10 +144,14 @@ void
 fx_nat_fini(struct fx_nat *nt)
 {
 	rte_free(nt->fired);
+	fx_quota_fini(&nt->per_dest);
+	fx_quota_fini(&nt->per_host);
+	rte_free(nt->tcp);
 	twheel_free(nt->wheel);
 	nat_ports_fini(&nt->ports);
 	nat_table_free(&nt->tbl);
 	nt->fired = NULL;
+	nt->tcp = NULL;
 	nt->wheel = NULL;
 }
 
@@ -166,9 +226,16 @@ fx_nat_translate(struct fx_nat *nt, uint64_t now, struct rte_mbuf **pkts,
 	/* the records found are read by the lookup; for the outbound
 	 * packets it missed, what making their mappings reads first */
 	nat_table_lookup_bulk(&nt->tbl, kp, nk, map);
-	for (j = 0, r = 0; j < nk; j++)
-		if (map[j] == NULL && kpk[j]->nat == FX_NAT_OUT)
-			r += nat_in2out_prefetch(nt, kpk[j], &keys[j], r);
+	for (j = 0, r = 0; j < nk; j++) {
+		if (map[j] == NULL) {
+			if (kpk[j]->nat == FX_NAT_OUT)
+				r += nat_in2out_prefetch(nt, kpk[j], &keys[j], r);
+			continue;
+		}
+		/* a TCP segment reads its connection beside the record */
+		if (keys[j].proto == IPPROTO_TCP)
+			rte_prefetch0(&nt->tcp[nat_table_index(&nt->tbl, map[j])]);
+	}
 
 	/* then each packet, the lookups in packet order */
 	for (i = 0, j = 0; i < n; i++) {

@@ -18,23 +18,43 @@
  * flow), so all of a connection's outbound packets meet on the worker that
  * made its mapping; inbound packets go to the owner of their public port
  * (an ICMP error: of the port its quoted packet was sent from). On the
- * receiving worker fx_nat_classify() decides the class and the owner;
+ * receiving worker fx_nat_classify() decides the class and the owner
+ * from the receive port and the addresses (and drops what they refuse);
  * packets for another worker travel over the handoff rings (handoff.h),
  * inbound ones counted as nat_handoff.
  *
  * The step (fx_nat_translate(), owner only): the packets' own 5-tuples are
  * looked up together in the mapping table; then per packet
  *   outbound, live mapping  refresh (one store), TCP state, translate;
- *   outbound, none          TCP needs a SYN (else nat_non_syn), a public
- *                           port (else nat_no_port), a record and a wheel
- *                           entry (else nat_table_full; a key with no pair
- *                           in the index within its probe bound is counted
- *                           in nat_index_full too); translate;
+ *   outbound, none          TCP needs a SYN (else nat_non_syn), the host
+ *                           under its quotas (else nat_host_limit,
+ *                           nat_dest_limit; no mapping is ever deleted to
+ *                           make room), a public port (else nat_no_port),
+ *                           a record and a wheel entry (else
+ *                           nat_table_full; a key with no pair in the
+ *                           index within its probe bound is counted in
+ *                           nat_index_full too); translate;
  *   inbound, live mapping   refresh, TCP state, translate back;
  *   inbound, otherwise      drop, nat_in_nomatch (also a held mapping);
- *   ICMP errors             translated with the mapping of the packet they
- *                           quote, which they neither make, refresh nor
- *                           end; without one, dropped (nat_in_nomatch).
+ *   TCP, either way         the segment is first checked by the connection
+ *                           tracker (tcp_track.h) against the mapping's
+ *                           connection, kept by record index beside the
+ *                           table (fx_nat.tcp, 32 bytes a record): one
+ *                           that does not fit the window or the state is
+ *                           dropped (nat_tcp_out_of_window,
+ *                           nat_tcp_invalid), an inexact RST or a SYN on
+ *                           an established connection translated with no
+ *                           effect (nat_tcp_rst_ignored,
+ *                           nat_tcp_syn_ignored); an outbound SYN on a
+ *                           connection closed by FIN or RST starts a new
+ *                           one on the mapping, an inbound one is dropped;
+ *   ICMP errors             destination unreachable, time exceeded and
+ *                           parameter problem only, translated with the
+ *                           live mapping that sent the packet they quote
+ *                           (the same remote endpoint), which they neither
+ *                           make, refresh nor end; without one, dropped
+ *                           (nat_in_nomatch); the other types and bad
+ *                           quotes are refused by classification.
  * Fragments and protocols other than TCP, UDP and ICMP echo are dropped
  * (nat_unsupported). The verdict and the translated addresses are left in
  * the packet's fx_pkt for the worker to route and send.
@@ -42,7 +62,10 @@
  * The reaper. Each worker has a twheel of its mappings, with a lazy
  * deadline: LIVE, the latest packet of either direction plus the timeout
  * of the mapping's class (the flow classes: one-way until a reply, the TCP
- * states, UDP, ICMP); HELD, the end of the hold-down. A refresh is the
+ * states, UDP, ICMP; a TCP mapping counts as answered once its handshake
+ * completed); HELD, the end of the hold-down. A full table drops the new
+ * mapping (nat_table_full); no mapping is ever evicted for another (RFC
+ * 6888 REQ-11). A refresh is the
  * store of the packet time; FIN and RST shorten the deadline with
  * twheel_move(). Due: a LIVE mapping becomes HELD (its out key leaves the
  * table, its public tuple stays taken for --nat-holddown), a HELD one
@@ -60,13 +83,17 @@
 
 #include <rte_mbuf.h>
 
+#include "fx_atomic.h"
 #include "nat_conf.h"
 #include "nat_ports.h"
 #include "nat_table.h"
 #include "parse.h"
+#include "quota.h"
 #include "timeouts.h"
 
+struct fx_tcp;
 struct twheel;
+struct fx_route_table;
 struct twheel_fired;
 struct fx_emitter;
 
@@ -84,24 +111,57 @@ enum fx_nat_class {
 	X(nat_created) X(nat_expired) X(nat_active) X(nat_held) \
 	X(nat_released) X(nat_flushed) X(nat_in_nomatch) X(nat_non_syn) \
 	X(nat_no_port) X(nat_table_full) X(nat_unsupported) X(nat_handoff) \
-	X(nat_out) X(nat_in) X(nat_icmp_errors) X(nat_shortened)
+	X(nat_out) X(nat_in) X(nat_icmp_errors) X(nat_shortened) \
+	X(nat_host_limit) X(nat_dest_limit) X(nat_tcp_out_of_window) \
+	X(nat_tcp_invalid) X(nat_tcp_rst_ignored) X(nat_tcp_syn_ignored) \
+	FX_NAT_DROP_CAUSES(X)
+
+/*
+ * Drops by classification (nat_classify.c), on the receiving worker,
+ * before any table is touched; doc/nat.md has the rules.
+ */
+#define FX_NAT_DROP_CAUSES(X) \
+	X(nat_drop_spoof_inside) X(nat_drop_spoof_pool) X(nat_drop_unsolicited) \
+	X(nat_drop_transit) X(nat_drop_bcp38) X(nat_drop_hairpin) \
+	X(nat_drop_vlan) X(nat_drop_icmp_type) X(nat_drop_icmp_quote) \
+	X(nat_drop_icmp_nested)
 
 struct fx_nat_stats {
 #define FX_NAT_FIELD(n) uint64_t n;
 	FX_NAT_COUNTERS(FX_NAT_FIELD)
 #undef FX_NAT_FIELD
 	uint64_t nat_expired_tmo[FX_TMO_MAX];   /**< expiries by timeout class */
+	/* the reaper's maxima, zeroed by a reset request (stats.h) */
+	uint64_t nat_poll_max;     /**< most records (expiries, releases, flushes) one poll handled */
+	uint64_t nat_lag_max;      /**< cycles, a Due live mapping: now - deadline */
+	uint64_t nat_lag_sum;      /**< cycles */
+	uint64_t nat_lag_n;
 };
+
+/** Zero the reaper's maxima (owner, on a reset request). */
+static inline void
+fx_nat_reset_maxima(struct fx_nat_stats *st)
+{
+	fx_store_relaxed(&st->nat_poll_max, 0);
+	fx_store_relaxed(&st->nat_lag_max, 0);
+	fx_store_relaxed(&st->nat_lag_sum, 0);
+	fx_store_relaxed(&st->nat_lag_n, 0);
+}
 
 /** One worker's NAT. */
 struct fx_nat {
 	struct nat_table tbl;
 	struct nat_ports ports;
 	struct twheel *wheel;
+	struct fx_tcp *tcp;               /**< TCP connections by record index */
 	struct twheel_fired *fired;       /**< budget records for sweeps */
 	uint32_t budget;
 	uint64_t tmo_cycles[FX_TMO_MAX];
 	uint64_t holddown_cycles;
+	struct fx_quota per_host;         /**< mappings per inside host */
+	struct fx_quota per_dest;         /**< ... and remote endpoint */
+	uint32_t max_per_host;            /**< 0: no limit */
+	uint32_t max_per_dest;            /**< 0: no limit */
 	struct fx_nat_stats st;
 };
 
@@ -131,13 +191,16 @@ void fx_nat_fini(struct fx_nat *nt);
 
 /**
  * Receiving worker `self` of `nb_workers`: the NAT class of a parsed
- * packet, and its owner if it is inbound: the owner of its public port,
- * or `self` for a port outside the range (an inside host's ICMP error
- * under handoff: the owner of the connection it quotes; *owner unchanged
- * otherwise). Counts nat_handoff.
+ * packet received on `in_port`, routed with `rt`, and its owner if it is
+ * inbound: the owner of its public port, or `self` for a port outside the
+ * range (an inside host's ICMP error under handoff: the owner of the
+ * connection it quotes; *owner unchanged otherwise). FX_NAT_DROP for a
+ * packet the receive port and addresses refuse, its cause counted.
+ * Counts nat_handoff.
  */
-uint8_t fx_nat_classify(struct fx_nat *nt, const struct rte_mbuf *m,
-			const struct fx_pkt *pk, uint16_t self, uint16_t nb_workers,
+uint8_t fx_nat_classify(struct fx_nat *nt, const struct fx_route_table *rt,
+			const struct rte_mbuf *m, const struct fx_pkt *pk,
+			uint16_t in_port, uint16_t self, uint16_t nb_workers,
 			uint16_t *owner);
 
 /**
@@ -158,16 +221,29 @@ bool fx_nat_poll(struct fx_nat *nt, uint64_t now);
 /** Owner, at exit: end every mapping and release its port. */
 void fx_nat_drain(struct fx_nat *nt);
 
-/** Statistics of one worker (per lcore objects) and of all (totals). */
+/**
+ * Statistics of one worker (per lcore objects) and of all (totals): the
+ * counters and gauges, and the reaper's maxima (nat_poll_max,
+ * nat_lag_max_us, nat_lag_mean_us).
+ */
 void fx_nat_emit_lcore(const struct fx_nat *nt, const struct fx_emitter *e,
 		       void *ctx);
 void fx_nat_emit_totals(const struct fx_emitter *e, void *ctx);
+void fx_nat_emit_maxima(const struct fx_nat *nt, const struct fx_emitter *e,
+			void *ctx);
+void fx_nat_emit_maxima_totals(const struct fx_emitter *e, void *ctx);
 
 /** /l3fwd_flowexp/nat: "totals" and one object per worker lcore. */
 void fx_nat_emit(const struct fx_emitter *e, void *ctx);
 
 /** The masquerade lines of the summary printed at exit. */
 void fx_nat_summary(FILE *f);
+
+/**
+ * The masquerade lines of the -T table: per worker, mappings and their
+ * rates over dt seconds since the previous table. Main lcore.
+ */
+void fx_nat_print(FILE *f, double dt);
 
 /** Mappings live or held on every worker (for --exit-when-drained). */
 uint64_t fx_nat_total_active(void);

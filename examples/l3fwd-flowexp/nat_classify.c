@@ -3,12 +3,39 @@
  */
 
 /*
- * NAT classification on the receiving worker, before any handoff: the
- * NAT class of a parsed packet (nat_conf.h has the address rules) and,
- * for the packets whose owner is not the flow's, their owner. An inbound
- * packet belongs to the owner of its public port (an ICMP error: of the
- * port its quoted packet was sent from); an inside host's ICMP error,
- * under handoff, to the owner of the connection it quotes.
+ * NAT classification on the receiving worker, before any handoff and
+ * before any table is touched: the NAT class of a parsed packet from its
+ * receive port and addresses, the drops those refuse (counted by cause,
+ * so a spoofed packet costs one parse and never a lookup), and, for the
+ * packets whose owner is not the flow's, their owner. An inbound packet
+ * belongs to the owner of its public port (an ICMP error: of the port its
+ * quoted packet was sent from); an inside host's ICMP error, under
+ * handoff, to the owner of the connection it quotes.
+ *
+ * With --nat-outside (ports with roles), IPv4, in this order:
+ *   outside port  source inside           drop  nat_drop_spoof_inside
+ *                 source in the pool      drop  nat_drop_spoof_pool
+ *                 destination in the pool inbound
+ *                 destination inside      drop  nat_drop_unsolicited
+ *                 anything else           drop  nat_drop_transit
+ *   inside port   source in the pool      drop  nat_drop_spoof_pool
+ *                 source not inside       drop  nat_drop_bcp38
+ *                 destination in the pool drop  nat_drop_hairpin
+ *                 destination inside      not translated (a flow)
+ *                 routed to an outside    outbound
+ *                 port
+ *                 routed to an inside     not translated (a flow)
+ *                 port
+ * Without roles (NAT on one port): a pool source is dropped
+ * (nat_drop_spoof_pool); a destination in the pool is inbound, an inside
+ * source outbound, the rest not translated. Then, for both: a tagged
+ * frame NAT would translate is dropped (nat_drop_vlan: NAT is not
+ * VLAN-aware); an ICMP error other than destination unreachable, time
+ * exceeded and parameter problem is dropped (nat_drop_icmp_type), and so
+ * is one whose quote is not the start of a TCP, UDP or ICMP echo packet
+ * (nat_drop_icmp_quote: truncated, a fragment, too short, another
+ * protocol, or an echo of the wrong direction) or quotes an ICMP error
+ * (nat_drop_icmp_nested). IPv6 is never translated.
  */
 
 #include <stdbool.h>
@@ -16,15 +43,22 @@
 #include <string.h>
 #include <netinet/in.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_byteorder.h>
+#include <rte_ether.h>
+#include <rte_icmp.h>
+#include <rte_ip.h>
 #include <rte_mbuf.h>
 
 #include "affinity.h"
 #include "flow_table.h"
+#include "fx_atomic.h"
 #include "nat.h"
 #include "nat_conf.h"
 #include "nat_priv.h"
+#include "nat_translate.h"
 #include "parse.h"
+#include "route.h"
 #include "stats.h"
 
 /*
@@ -54,32 +88,140 @@ quoted_sig(const struct rte_ipv4_hdr *q, uint16_t vlan)
 	return ft_hash(&p.key);
 }
 
-uint8_t
-fx_nat_classify(struct fx_nat *nt, const struct rte_mbuf *m,
-		const struct fx_pkt *pk, uint16_t self, uint16_t nb_workers,
-		uint16_t *owner)
+/* a tag in the frame, or one the NIC stripped */
+static inline bool
+tagged(const struct rte_mbuf *m, const struct fx_pkt *pk)
+{
+	return pk->l2_len != sizeof(struct rte_ether_hdr) ||
+		(m->ol_flags & (RTE_MBUF_F_RX_VLAN_STRIPPED |
+				RTE_MBUF_F_RX_QINQ_STRIPPED)) != 0;
+}
+
+static inline uint8_t
+drop(uint64_t *cause)
+{
+	fx_store_relaxed(cause, *cause + 1);   /* a counter, as FX_STAT_ADD */
+	return FX_NAT_DROP;
+}
+
+/* the rules of a port with a role (the table above) */
+static inline uint8_t
+by_role(struct fx_nat *nt, const struct fx_route_table *rt,
+	const struct fx_pkt *pk, uint16_t in_port, uint32_t src, uint32_t dst)
 {
 	const struct nat_conf *c = &fx_nat_conf;
-	uint32_t src, dst, len, qlen;
-	struct rte_icmp_hdr *icmp;
+	uint16_t out;
+
+	if (nat_is_outside_port(c, in_port)) {
+		if (nat_is_inside(c, src))
+			return drop(&nt->st.nat_drop_spoof_inside);
+		if (nat_is_pool(c, src))
+			return drop(&nt->st.nat_drop_spoof_pool);
+		if (nat_is_pool(c, dst))
+			return FX_NAT_IN;
+		if (nat_is_inside(c, dst))
+			return drop(&nt->st.nat_drop_unsolicited);
+		return drop(&nt->st.nat_drop_transit);
+	}
+	if (nat_is_pool(c, src))
+		return drop(&nt->st.nat_drop_spoof_pool);
+	if (!nat_is_inside(c, src))
+		return drop(&nt->st.nat_drop_bcp38);
+	if (nat_is_pool(c, dst))
+		return drop(&nt->st.nat_drop_hairpin);
+	if (nat_is_inside(c, dst))
+		return FX_NAT_NONE;
+	out = fx_route_lookup(rt, &pk->key, pk->dir ^ 1, in_port);
+	return nat_is_outside_port(c, out) ? FX_NAT_OUT : FX_NAT_NONE;
+}
+
+/* the address rules of NAT on one port */
+static inline uint8_t
+by_address(struct fx_nat *nt, uint32_t src, uint32_t dst)
+{
+	const struct nat_conf *c = &fx_nat_conf;
+
+	if (nat_is_pool(c, src))
+		return drop(&nt->st.nat_drop_spoof_pool);
+	if (nat_is_pool(c, dst))
+		return FX_NAT_IN;
+	return nat_is_inside(c, src) ? FX_NAT_OUT : FX_NAT_NONE;
+}
+
+/*
+ * An ICMP error NAT may translate (inbound: it quotes a packet the NAT
+ * sent; outbound: a reply the NAT delivered): *q its quote, or a drop
+ * with the cause counted.
+ */
+static uint8_t
+icmp_error_check(struct fx_nat *nt, struct rte_icmp_hdr *icmp, uint32_t len,
+		 bool inbound, struct rte_ipv4_hdr **qp)
+{
 	struct rte_ipv4_hdr *q;
+	const uint8_t *l4;
+	uint32_t qlen;
+
+	switch (icmp->icmp_type) {
+	case NAT_ICMP_DEST_UNREACH:
+	case NAT_ICMP_TIME_EXCEEDED:
+	case NAT_ICMP_PARAM_PROBLEM:
+		break;
+	default:   /* redirect, source quench */
+		return drop(&nt->st.nat_drop_icmp_type);
+	}
+	q = nat_quoted_of(icmp, len, &qlen);
+	if (q == NULL)
+		return drop(&nt->st.nat_drop_icmp_quote);
+	switch (q->next_proto_id) {
+	case IPPROTO_TCP:
+	case IPPROTO_UDP:
+		break;
+	case IPPROTO_ICMP:
+		l4 = (const uint8_t *)q + rte_ipv4_hdr_len(q);
+		if (nat_icmp_is_error(l4[0]))
+			return drop(&nt->st.nat_drop_icmp_nested);
+		/* the NAT sends echo requests out and delivers replies in */
+		if (l4[0] != (inbound ? NAT_ICMP_ECHO_REQUEST : NAT_ICMP_ECHO_REPLY))
+			return drop(&nt->st.nat_drop_icmp_quote);
+		break;
+	default:
+		return drop(&nt->st.nat_drop_icmp_quote);
+	}
+	*qp = q;
+	return inbound ? FX_NAT_IN : FX_NAT_OUT;
+}
+
+uint8_t
+fx_nat_classify(struct fx_nat *nt, const struct fx_route_table *rt,
+		const struct rte_mbuf *m, const struct fx_pkt *pk,
+		uint16_t in_port, uint16_t self, uint16_t nb_workers,
+		uint16_t *owner)
+{
+	struct rte_ipv4_hdr *q = NULL;
+	struct rte_icmp_hdr *icmp;
+	uint32_t src, dst, len;
+	uint8_t cls, o;
 	uint16_t port;
-	uint8_t o;
 
 	if (pk->key.family != FX_FAMILY_V4)
 		return FX_NAT_NONE;
 	memcpy(&src, pk->key.addr[pk->dir], 4);
 	memcpy(&dst, pk->key.addr[pk->dir ^ 1], 4);
-	if (nat_is_pool(c, dst)) {
-		port = pk->key.port[pk->dir ^ 1];
-		if (pk->key.proto == IPPROTO_ICMP && !pk->fragment) {
-			icmp = nat_icmp_of(m, pk, &len);
-			if (nat_icmp_is_error(icmp->icmp_type)) {
-				q = nat_quoted_of(icmp, len, &qlen);
-				/* the quoted packet left from the public port */
-				port = q != NULL ? nat_quoted_port(q, true) : 0;
-			}
-		}
+	cls = nat_roles(&fx_nat_conf) ? by_role(nt, rt, pk, in_port, src, dst) :
+		by_address(nt, src, dst);
+	if (cls == FX_NAT_NONE || cls == FX_NAT_DROP)
+		return cls;
+	if (unlikely(tagged(m, pk)))
+		return drop(&nt->st.nat_drop_vlan);
+	if (pk->key.proto == IPPROTO_ICMP && !pk->fragment) {
+		icmp = nat_icmp_of(m, pk, &len);
+		if (nat_icmp_is_error(icmp->icmp_type) &&
+		    icmp_error_check(nt, icmp, len, cls == FX_NAT_IN, &q) == FX_NAT_DROP)
+			return FX_NAT_DROP;
+	}
+	if (cls == FX_NAT_IN) {
+		/* the quoted packet left from the public port */
+		port = q != NULL ? nat_quoted_port(q, true) : pk->key.port[pk->dir ^ 1];
 		/* the port's owner; a port outside the range has none and
 		 * the packet is dropped where it arrived */
 		o = fx_nat_port_owner[rte_be_to_cpu_16(port)];
@@ -88,19 +230,9 @@ fx_nat_classify(struct fx_nat *nt, const struct rte_mbuf *m,
 			FX_STAT_ADD(&nt->st, nat_handoff, 1);
 		return FX_NAT_IN;
 	}
-	if (!nat_is_inside(c, src))
-		return FX_NAT_NONE;
 	/* an inside host's ICMP error belongs to the connection it quotes:
 	 * under handoff, to the owner of that connection's key */
-	if (pk->key.proto == IPPROTO_ICMP && !pk->fragment &&
-	    fx_affinity_mode == FX_AFF_HANDOFF) {
-		icmp = nat_icmp_of(m, pk, &len);
-		if (nat_icmp_is_error(icmp->icmp_type)) {
-			q = nat_quoted_of(icmp, len, &qlen);
-			if (q != NULL)
-				*owner = fx_affinity_owner(quoted_sig(q, pk->key.vlan),
-							   nb_workers);
-		}
-	}
+	if (q != NULL && fx_affinity_mode == FX_AFF_HANDOFF)
+		*owner = fx_affinity_owner(quoted_sig(q, pk->key.vlan), nb_workers);
 	return FX_NAT_OUT;
 }

@@ -4,11 +4,14 @@
 
 /*
  * NAT configuration: parsing and checks of the --nat-* options
- * (nat_conf.h).
+ * (nat_conf.h): each value in full, each combination that cannot work
+ * refused with the reason.
  */
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +27,8 @@ nat_conf_defaults(struct nat_conf *c)
 	c->port_lo = NAT_PORT_LO_DEFAULT;
 	c->port_hi = NAT_PORT_HI_DEFAULT;
 	c->holddown_s = NAT_HOLDDOWN_DEFAULT;
+	c->max_per_host = NAT_MAX_PER_HOST_DEFAULT;
+	c->max_per_dest = NAT_MAX_PER_DEST_AUTO;
 }
 
 static int
@@ -138,6 +143,89 @@ nat_conf_ports(struct nat_conf *c, const char *s, char *err, size_t len)
 	c->port_lo = (uint16_t)lo;
 	c->port_hi = (uint16_t)hi;
 	c->ports_given = true;
+	return 0;
+}
+
+/* a decimal number min..max, nothing else; 0 or -1 */
+static int
+parse_u32(const char *s, unsigned long min, unsigned long max, uint32_t *out)
+{
+	unsigned long v;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v < min || v > max)
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+int
+nat_conf_add_outside(struct nat_conf *c, const char *s, char *err, size_t len)
+{
+	uint32_t port;
+
+	if (parse_u32(s, 0, 31, &port) != 0) {
+		snprintf(err, len, "--nat-outside '%s': expected a port number 0..31", s);
+		return -EINVAL;
+	}
+	c->outside_mask |= UINT32_C(1) << port;
+	return 0;
+}
+
+int
+nat_conf_quota(struct nat_conf *c, const char *s, bool dest, char *err,
+	       size_t len)
+{
+	uint32_t v;
+
+	if (parse_u32(s, 0, NAT_MAX_PER_HOST_MAX, &v) != 0) {
+		snprintf(err, len, "--nat-max-per-%s '%s': expected a number of mappings "
+			 "0..%u (0: no limit)", dest ? "dest" : "host", s,
+			 NAT_MAX_PER_HOST_MAX);
+		return -EINVAL;
+	}
+	if (dest)
+		c->max_per_dest = v;
+	else
+		c->max_per_host = v;
+	c->quota_given = true;
+	return 0;
+}
+
+int
+nat_conf_check_roles(const struct nat_conf *c, uint32_t portmask, char *err,
+		     size_t len)
+{
+	uint32_t stray = c->outside_mask & ~portmask;
+
+	if (!c->enabled) {
+		if (c->outside_mask != 0 || c->quota_given) {
+			snprintf(err, len, "--nat-outside, --nat-max-per-host and "
+				 "--nat-max-per-dest need --nat-pool");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (stray != 0) {
+		snprintf(err, len, "--nat-outside %u: port %u is not in the portmask (-p)",
+			 (unsigned int)__builtin_ctz(stray), (unsigned int)__builtin_ctz(stray));
+		return -EINVAL;
+	}
+	if (c->outside_mask != 0 && c->outside_mask == portmask) {
+		snprintf(err, len, "--nat-outside: every port of -p is outside; "
+			 "masquerade needs at least one inside port");
+		return -EINVAL;
+	}
+	if (c->outside_mask == 0 && __builtin_popcount(portmask) > 1) {
+		snprintf(err, len, "--nat-pool on %d ports needs --nat-outside PORT for the "
+			 "ports that face the internet: without roles a packet's receive port "
+			 "cannot be checked against its addresses", __builtin_popcount(portmask));
+		return -EINVAL;
+	}
 	return 0;
 }
 

@@ -4,14 +4,13 @@
 
 /*
  * NAT configuration: the public pool (--nat-pool), the inside prefixes
- * (--nat-inside), the public port range (--nat-ports) and the hold-down
- * (--nat-holddown), checked at start-up, read-only afterwards; and the
- * per-packet questions asked of it: is an address inside, is it in the
- * pool, which pool address does an inside host get.
- *
- * Classification (IPv4 only): a packet whose destination is in the pool
- * is inbound; one whose source is inside and whose destination is not in
- * the pool is outbound; everything else is forwarded as without NAT.
+ * (--nat-inside), the public port range (--nat-ports), the hold-down
+ * (--nat-holddown), the ports that face the internet (--nat-outside) and
+ * the per-host quotas (--nat-max-per-host, --nat-max-per-dest), checked at
+ * start-up, read-only afterwards; and the per-packet questions asked of
+ * it: is an address inside, is it in the pool, is a port outside, which
+ * pool address does an inside host get. nat_classify.c has the rules that
+ * use them (doc/nat.md, "Classification").
  *
  * Paired pooling (RFC 4787 REQ-2): the public address of an inside host is
  * the pool address at hash(inside address) % pool size (the keyed hash,
@@ -34,6 +33,12 @@
 #define NAT_HOLDDOWN_DEFAULT 10.0   /* seconds */
 #define NAT_PORT_LO_DEFAULT 1024
 #define NAT_PORT_HI_DEFAULT 65535
+/* mappings (live and held) per inside host on one worker */
+#define NAT_MAX_PER_HOST_DEFAULT 4096u
+#define NAT_MAX_PER_HOST_MAX (1u << 24)
+/* --nat-max-per-dest not given: a quarter of the worker's port share */
+#define NAT_MAX_PER_DEST_AUTO UINT32_MAX
+#define NAT_MAX_PER_DEST_DIVISOR 4u
 
 /** An IPv4 prefix, host order. */
 struct nat_prefix {
@@ -54,6 +59,10 @@ struct nat_conf {
 	bool ports_given;                          /**< --nat-ports given */
 	double holddown_s;
 	bool holddown_given;                       /**< --nat-holddown given */
+	uint32_t outside_mask;                     /**< --nat-outside ports; 0: none */
+	uint32_t max_per_host;                     /**< --nat-max-per-host; 0: off */
+	uint32_t max_per_dest;                     /**< --nat-max-per-dest; 0: off */
+	bool quota_given;                          /**< either given */
 };
 
 extern struct nat_conf fx_nat_conf;
@@ -67,6 +76,20 @@ int nat_conf_add_pool(struct nat_conf *c, const char *s, char *err, size_t len);
 int nat_conf_add_inside(struct nat_conf *c, const char *s, char *err, size_t len);
 /** --nat-ports LO-HI */
 int nat_conf_ports(struct nat_conf *c, const char *s, char *err, size_t len);
+/** --nat-outside PORT (repeatable) */
+int nat_conf_add_outside(struct nat_conf *c, const char *s, char *err, size_t len);
+/** --nat-max-per-host N, --nat-max-per-dest N (dest selects which) */
+int nat_conf_quota(struct nat_conf *c, const char *s, bool dest, char *err,
+		   size_t len);
+
+/**
+ * The interface roles against the ports in use (portmask): an outside
+ * port not in it, every port outside, --nat-outside without --nat-pool,
+ * NAT on more than one port without --nat-outside. 0 or -EINVAL with the
+ * reason in err.
+ */
+int nat_conf_check_roles(const struct nat_conf *c, uint32_t portmask,
+			 char *err, size_t len);
 
 /**
  * After the command line: --nat-inside or --nat-ports without --nat-pool,
@@ -100,6 +123,20 @@ static inline bool
 nat_is_inside(const struct nat_conf *c, uint32_t addr_be)
 {
 	return nat_prefix_has(c->inside, c->nb_inside, addr_be);
+}
+
+/** Whether the ports have roles (--nat-outside given). */
+static inline bool
+nat_roles(const struct nat_conf *c)
+{
+	return c->outside_mask != 0;
+}
+
+/** Whether port faces the internet (--nat-outside). */
+static inline bool
+nat_is_outside_port(const struct nat_conf *c, uint16_t port)
+{
+	return port < 32 && (c->outside_mask & (UINT32_C(1) << port)) != 0;
 }
 
 /** Pool index of the public address of inside host addr (paired pooling). */

@@ -5,11 +5,17 @@
 /*
  * NAT statistics out of the workers' counters (any thread: each counter
  * is read whole, the set is not a snapshot): per worker and totals for
- * the statistics walk (stats.c) and /l3fwd_flowexp/nat, the summary's
- * masquerade line, and the mappings left for --exit-when-drained. The
- * mapping index's own counts (fx_index.h) are nat_index_full, mappings
- * refused at its probe bound (also counted in nat_table_full), and
- * nat_index_lines_max, the most buckets one insert read.
+ * the statistics walk (stats.c) and /l3fwd_flowexp/nat, the -T table's
+ * masquerade lines, the summary's (what was translated, the mappings'
+ * life, what classification and the quotas dropped, by cause), and the
+ * mappings left for --exit-when-drained. The counters come from
+ * FX_NAT_COUNTERS, so one added there shows in the walk; the table and
+ * the summary name the mappings' life (created, live, held, expired,
+ * released) and the reaper's poll (the most records one poll handled,
+ * the expiry lag). The mapping index's own counts (fx_index.h) are
+ * nat_index_full, mappings refused at its probe bound (also counted in
+ * nat_table_full), and nat_index_lines_max, the most buckets one insert
+ * read.
  */
 
 #include <inttypes.h>
@@ -18,12 +24,17 @@
 #include <string.h>
 
 #include <rte_common.h>
+#include <rte_config.h>
+
+#include <twheel.h>
 
 #include "fx_atomic.h"
 #include "lcore.h"
 #include "nat.h"
 #include "stats.h"
 #include "timeouts.h"
+
+#define NGET(nt, f) FX_STAT_GET(&(nt)->st, f)
 
 void
 fx_nat_emit_lcore(const struct fx_nat *nt, const struct fx_emitter *e,
@@ -46,6 +57,54 @@ fx_nat_emit_lcore(const struct fx_nat *nt, const struct fx_emitter *e,
 	/* the owner's counts of its share, read whole */
 	e->u64(ctx, "nat_ports_free", fx_load_relaxed(&nt->ports.nb_free));
 	e->u64(ctx, "nat_ports_held", fx_load_relaxed(&nt->ports.nb_held));
+	e->str(ctx, "nat_wheel", twheel_name(nt->wheel));
+}
+
+/* the mean expiry lag of a worker's mappings, cycles */
+static uint64_t
+nat_lag_mean(const struct fx_nat *nt)
+{
+	uint64_t n = NGET(nt, nat_lag_n);
+
+	return n ? NGET(nt, nat_lag_sum) / n : 0;
+}
+
+void
+fx_nat_emit_maxima(const struct fx_nat *nt, const struct fx_emitter *e, void *ctx)
+{
+	e->u64(ctx, "nat_poll_max", NGET(nt, nat_poll_max));
+	e->u64(ctx, "nat_lag_max_us", fx_stats_us(NGET(nt, nat_lag_max)));
+	e->u64(ctx, "nat_lag_mean_us", fx_stats_us(nat_lag_mean(nt)));
+}
+
+/* over the workers: the largest poll and lag, the mean lag of all */
+static void
+nat_maxima(uint64_t *poll_max, uint64_t *lag_max, uint64_t *lag_mean)
+{
+	uint64_t sum = 0, n = 0;
+	const struct fx_nat *nt;
+	unsigned int w;
+
+	*poll_max = *lag_max = 0;
+	for (w = 0; w < fx_nb_workers; w++) {
+		nt = &fx_workers[w]->nat;
+		*poll_max = RTE_MAX(*poll_max, NGET(nt, nat_poll_max));
+		*lag_max = RTE_MAX(*lag_max, NGET(nt, nat_lag_max));
+		sum += NGET(nt, nat_lag_sum);
+		n += NGET(nt, nat_lag_n);
+	}
+	*lag_mean = n ? sum / n : 0;
+}
+
+void
+fx_nat_emit_maxima_totals(const struct fx_emitter *e, void *ctx)
+{
+	uint64_t poll_max, lag_max, lag_mean;
+
+	nat_maxima(&poll_max, &lag_max, &lag_mean);
+	e->u64(ctx, "nat_poll_max", poll_max);
+	e->u64(ctx, "nat_lag_max_us", fx_stats_us(lag_max));
+	e->u64(ctx, "nat_lag_mean_us", fx_stats_us(lag_mean));
 }
 
 void
@@ -110,29 +169,151 @@ fx_nat_emit(const struct fx_emitter *e, void *ctx)
 	}
 }
 
-void
-fx_nat_summary(FILE *f)
+/* the drops by classification and by quota, the ones that happened */
+static void
+drops_summary(FILE *f)
 {
-	uint64_t v[7] = { 0 }, free = 0, held = 0, units = 0;
+	static const char *const names[] = {
+#define FX_NAT_NAME(n) #n,
+		FX_NAT_DROP_CAUSES(FX_NAT_NAME)
+#undef FX_NAT_NAME
+		"nat_host_limit", "nat_dest_limit",
+	};
+	uint64_t v[RTE_DIM(names)];
+	const struct fx_nat_stats *st;
+	unsigned int w, i, any = 0;
+
+	memset(v, 0, sizeof(v));
+	for (w = 0; w < fx_nb_workers; w++) {
+		st = &fx_workers[w]->nat.st;
+		i = 0;
+#define FX_NAT_GET(n) v[i++] += FX_STAT_GET(st, n);
+		FX_NAT_DROP_CAUSES(FX_NAT_GET)
+#undef FX_NAT_GET
+		v[i++] += FX_STAT_GET(st, nat_host_limit);
+		v[i++] += FX_STAT_GET(st, nat_dest_limit);
+	}
+	fputs("masquerade drops:", f);
+	for (i = 0; i < RTE_DIM(names); i++) {
+		if (v[i] == 0)
+			continue;
+		/* the counter's name without "nat_drop_" / "nat_" */
+		fprintf(f, "%s %s %" PRIu64, any++ ? "," : "",
+			names[i] + (strncmp(names[i], "nat_drop_", 9) == 0 ? 9 : 4), v[i]);
+	}
+	fputs(any ? "\n" : " none\n", f);
+}
+
+/* sums over the workers */
+struct nat_sums {
+	uint64_t created, expired, active, held, released, flushed;
+	uint64_t out, in, in_nomatch, no_port, table_full;
+	uint64_t ports_free, ports_held, ports_units;
+};
+
+static void
+nat_sums(struct nat_sums *s)
+{
 	const struct fx_nat *nt;
 	unsigned int w;
 
+	memset(s, 0, sizeof(*s));
 	for (w = 0; w < fx_nb_workers; w++) {
 		nt = &fx_workers[w]->nat;
-		v[0] += FX_STAT_GET(&nt->st, nat_created);
-		v[1] += FX_STAT_GET(&nt->st, nat_expired);
-		v[2] += FX_STAT_GET(&nt->st, nat_active);
-		v[3] += FX_STAT_GET(&nt->st, nat_out);
-		v[4] += FX_STAT_GET(&nt->st, nat_in);
-		v[5] += FX_STAT_GET(&nt->st, nat_in_nomatch);
-		v[6] += FX_STAT_GET(&nt->st, nat_no_port);
-		free += nt->ports.nb_free;
-		held += nt->ports.nb_held;
-		units += nt->ports.units;
+		s->created += NGET(nt, nat_created);
+		s->expired += NGET(nt, nat_expired);
+		s->active += NGET(nt, nat_active);
+		s->held += NGET(nt, nat_held);
+		s->released += NGET(nt, nat_released);
+		s->flushed += NGET(nt, nat_flushed);
+		s->out += NGET(nt, nat_out);
+		s->in += NGET(nt, nat_in);
+		s->in_nomatch += NGET(nt, nat_in_nomatch);
+		s->no_port += NGET(nt, nat_no_port);
+		s->table_full += NGET(nt, nat_table_full);
+		/* the owner's counts of its share, read whole */
+		s->ports_free += fx_load_relaxed(&nt->ports.nb_free);
+		s->ports_held += fx_load_relaxed(&nt->ports.nb_held);
+		s->ports_units += nt->ports.units;
 	}
-	fprintf(f, "masquerade: mappings created %" PRIu64 ", expired %" PRIu64
-		", live %" PRIu64 "; translated out %" PRIu64 ", in %" PRIu64
+}
+
+/* the previous table's counts, for rates */
+static struct {
+	uint64_t created[RTE_MAX_LCORE];
+	uint64_t expired[RTE_MAX_LCORE];
+	uint64_t released[RTE_MAX_LCORE];
+} prev;
+
+void
+fx_nat_print(FILE *f, double dt)
+{
+	uint64_t cr, ex, rl;
+	const struct fx_nat *nt;
+	char a[16], b[16], c[16];
+	struct nat_sums s;
+	unsigned int w;
+
+	fprintf(f, "nat   %10s %12s %12s %12s %8s %8s %8s %8s %17s %8s\n",
+		"live", "held", "created", "expired", "new/s", "exp/s", "rel/s",
+		"no port", "lag max/mean ms", "poll max");
+	for (w = 0; w < fx_nb_workers; w++) {
+		nt = &fx_workers[w]->nat;
+		cr = NGET(nt, nat_created);
+		ex = NGET(nt, nat_expired);
+		rl = NGET(nt, nat_released);
+		fprintf(f, "%5u %10" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64
+			" %8s %8s %8s %8" PRIu64 " %8.1f/%-8.1f %8" PRIu64 "\n",
+			fx_workers[w]->lcore_id, NGET(nt, nat_active), NGET(nt, nat_held),
+			cr, ex,
+			fx_stats_human((double)(cr - prev.created[w]) / dt, a, sizeof(a)),
+			fx_stats_human((double)(ex - prev.expired[w]) / dt, b, sizeof(b)),
+			fx_stats_human((double)(rl - prev.released[w]) / dt, c, sizeof(c)),
+			NGET(nt, nat_no_port),
+			(double)fx_stats_us(NGET(nt, nat_lag_max)) / 1e3,
+			(double)fx_stats_us(nat_lag_mean(nt)) / 1e3,
+			NGET(nt, nat_poll_max));
+		prev.created[w] = cr;
+		prev.expired[w] = ex;
+		prev.released[w] = rl;
+	}
+	nat_sums(&s);
+	fprintf(f, "nat mappings: released %" PRIu64 ", flushed %" PRIu64
+		"; translated out %" PRIu64 ", in %" PRIu64 "; inbound without mapping %"
+		PRIu64 "; port units free %" PRIu64 ", held %" PRIu64 " of %" PRIu64 "\n",
+		s.released, s.flushed, s.out, s.in, s.in_nomatch, s.ports_free,
+		s.ports_held, s.ports_units);
+}
+
+void
+fx_nat_summary(FILE *f)
+{
+	uint64_t poll_max, lag_max, lag_mean, v;
+	struct nat_sums s;
+	unsigned int w, t;
+
+	nat_sums(&s);
+	nat_maxima(&poll_max, &lag_max, &lag_mean);
+	fprintf(f, "masquerade: translated out %" PRIu64 ", in %" PRIu64
 		"; inbound without mapping %" PRIu64 ", no port %" PRIu64
 		"; port units free %" PRIu64 ", held %" PRIu64 " of %" PRIu64 "\n",
-		v[0], v[1], v[2], v[3], v[4], v[5], v[6], free, held, units);
+		s.out, s.in, s.in_nomatch, s.no_port, s.ports_free, s.ports_held,
+		s.ports_units);
+	fprintf(f, "mappings created: %" PRIu64 " (table full %" PRIu64 ")\n",
+		s.created, s.table_full);
+	fprintf(f, "mappings expired: %" PRIu64 " (", s.expired);
+	for (t = 0; t < FX_TMO_MAX; t++) {
+		v = 0;
+		for (w = 0; w < fx_nb_workers; w++)
+			v += NGET(&fx_workers[w]->nat, nat_expired_tmo[t]);
+		fprintf(f, "%s%s %" PRIu64, t ? ", " : "", fx_tmo_names[t], v);
+	}
+	fputs(")\n", f);
+	fprintf(f, "mappings flushed: %" PRIu64 "\n", s.flushed);
+	fprintf(f, "mappings released after the hold-down: %" PRIu64 "\n", s.released);
+	fprintf(f, "mappings active: %" PRIu64 ", held %" PRIu64 "\n", s.active, s.held);
+	fprintf(f, "most mappings handled by one NAT expiry poll: %" PRIu64 "\n", poll_max);
+	fprintf(f, "NAT expiry lag: max %.3f ms, mean %.3f ms\n",
+		(double)fx_stats_us(lag_max) / 1e3, (double)fx_stats_us(lag_mean) / 1e3);
+	drops_summary(f);
 }

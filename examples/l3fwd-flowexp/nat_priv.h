@@ -5,7 +5,9 @@
 /*
  * What the NAT step's files share (nat.c, nat_classify.c, nat_in2out.c,
  * nat_out2in.c, nat_icmp.c, nat_reap.c), and no other file needs: the
- * public ports' owners, a mapping's deadline and its refresh, and reading
+ * public ports' owners, a mapping's deadline and its refresh, the per-host
+ * quotas taken when a mapping is made and given back when it leaves
+ * (held mappings count: they hold a record and a public tuple), reading
  * a packet's IPv4 and ICMP headers (validated by fx_parse() already) and
  * the packet an ICMP error quotes (validated here).
  */
@@ -13,6 +15,7 @@
 #ifndef _FX_NAT_PRIV_H_
 #define _FX_NAT_PRIV_H_
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -33,7 +36,9 @@
 #include "nat_table.h"
 #include "nat_translate.h"
 #include "parse.h"
+#include "quota.h"
 #include "stats.h"
+#include "tcp_track.h"
 
 /** Owner of each public port (worker index; 0xff outside the range). */
 extern uint8_t fx_nat_port_owner[65536];
@@ -45,6 +50,71 @@ nat_mapping_deadline(const struct nat_mapping *m, const struct fx_nat *nt)
 	if (m->state == NAT_HELD)
 		return m->held_until;
 	return m->last + nt->tmo_cycles[m->tmo];
+}
+
+/** The quota key of a mapping's remote endpoint (ICMP: the address). */
+static inline struct fx_quota_key
+nat_quota_dest_key(uint32_t in_addr, uint32_t rem_addr, uint16_t rem_port,
+		   uint8_t proto)
+{
+	return fx_quota_nat_dest(in_addr, rem_addr,
+				 proto == IPPROTO_ICMP ? 0 : rem_port, proto);
+}
+
+/**
+ * Count one more mapping for inside host in_addr towards the remote
+ * endpoint, within --nat-max-per-host and --nat-max-per-dest; false with
+ * nat_host_limit, nat_dest_limit or (no room in the quota table)
+ * nat_table_full counted, nothing taken.
+ */
+static inline bool
+nat_quota_take(struct fx_nat *nt, uint32_t in_addr, uint32_t rem_addr,
+	       uint16_t rem_port, uint8_t proto)
+{
+	struct fx_quota_key h = fx_quota_nat_host(in_addr);
+	struct fx_quota_key d = nat_quota_dest_key(in_addr, rem_addr, rem_port, proto);
+	int rc;
+
+	if (nt->max_per_host != 0) {
+		rc = fx_quota_take(&nt->per_host, &h, nt->max_per_host);
+		if (rc != 0) {
+			if (rc == -EDQUOT)
+				FX_STAT_ADD(&nt->st, nat_host_limit, 1);
+			else
+				FX_STAT_ADD(&nt->st, nat_table_full, 1);
+			return false;
+		}
+	}
+	if (nt->max_per_dest != 0) {
+		rc = fx_quota_take(&nt->per_dest, &d, nt->max_per_dest);
+		if (rc != 0) {
+			if (nt->max_per_host != 0)
+				fx_quota_put(&nt->per_host, &h);
+			if (rc == -EDQUOT)
+				FX_STAT_ADD(&nt->st, nat_dest_limit, 1);
+			else
+				FX_STAT_ADD(&nt->st, nat_table_full, 1);
+			return false;
+		}
+	}
+	return true;
+}
+
+/** A mapping counted by nat_quota_take() is gone (released or never made). */
+static inline void
+nat_quota_put(struct fx_nat *nt, uint32_t in_addr, uint32_t rem_addr,
+	      uint16_t rem_port, uint8_t proto)
+{
+	struct fx_quota_key k;
+
+	if (nt->max_per_host != 0) {
+		k = fx_quota_nat_host(in_addr);
+		fx_quota_put(&nt->per_host, &k);
+	}
+	if (nt->max_per_dest != 0) {
+		k = nat_quota_dest_key(in_addr, rem_addr, rem_port, proto);
+		fx_quota_put(&nt->per_dest, &k);
+	}
 }
 
 /** The port space of an IP protocol. */
@@ -77,8 +147,10 @@ nat_icmp_of(const struct rte_mbuf *m, const struct fx_pkt *pk, uint32_t *len)
 
 /**
  * The packet an ICMP error quotes: its IPv4 header and how many bytes of
- * it are there, or NULL if too little is quoted to name a mapping (the
- * IPv4 header and the first 8 bytes of L4, RFC 792) or it is a fragment.
+ * it are there, or NULL unless it is the start of a whole packet NAT
+ * could have sent: too little quoted to name a mapping (the IPv4 header
+ * and the first 8 bytes of L4, RFC 792), a quoted length shorter than
+ * that, or a fragment (NAT translates none, so it sent none).
  */
 static inline struct rte_ipv4_hdr *
 nat_quoted_of(struct rte_icmp_hdr *icmp, uint32_t icmp_len, uint32_t *qlen)
@@ -91,7 +163,9 @@ nat_quoted_of(struct rte_icmp_hdr *icmp, uint32_t icmp_len, uint32_t *qlen)
 	*qlen = icmp_len - sizeof(*icmp);
 	ihl = rte_ipv4_hdr_len(q);
 	if ((q->version_ihl >> 4) != 4 || ihl < sizeof(*q) || *qlen < ihl + 8 ||
-	    (rte_be_to_cpu_16(q->fragment_offset) & RTE_IPV4_HDR_OFFSET_MASK))
+	    rte_be_to_cpu_16(q->total_length) < ihl + 8 ||
+	    (rte_be_to_cpu_16(q->fragment_offset) &
+	     (RTE_IPV4_HDR_OFFSET_MASK | RTE_IPV4_HDR_MF_FLAG)))
 		return NULL;
 	return q;
 }
@@ -108,31 +182,52 @@ nat_quoted_port(const struct rte_ipv4_hdr *q, bool src)
 }
 
 /**
- * A packet of live mapping m at time now (out: from the inside host, dir
- * 0; in: from the remote, dir 1): the lazy refresh, one store of the
- * packet time for either direction; then the mapping's state after the
- * packet (replied, and for TCP the connection's state), a shorter
- * deadline (FIN, RST) filed again on the wheel.
+ * A packet of live mapping m at time now (out: from the inside host, side
+ * 0; in: from the remote, side 1). A TCP segment is first checked against
+ * the mapping's connection (nat.h): one that does not fit changes nothing
+ * and is dropped (false), one passed without effect changes nothing.
+ * Then the lazy refresh, one store of the packet time for either
+ * direction; then the mapping's state after the packet (replied, and for
+ * TCP the connection's state), a shorter deadline (FIN, RST) filed again
+ * on the wheel. Returns whether the packet is translated.
  */
-static inline void
+static inline bool
 nat_mapping_refresh(struct fx_nat *nt, struct nat_mapping *m,
 		    const struct fx_pkt *pk, bool out, uint64_t now)
 {
-	struct fx_pkt p = *pk;
-	bool reopen = false;
+	unsigned int side = out ? 0 : 1;
+	enum fx_tcp_verdict v;
 	uint64_t old_deadline, new_deadline;
+	struct fx_tcp *t;
 	uint8_t flags, tmo;
 
+	if (fx_state_tracked(pk)) {
+		t = &nt->tcp[nat_table_index(&nt->tbl, m)];
+		v = fx_tcp_track(t, side, &pk->tcp);
+		if (unlikely(v != FX_TCP_PASS)) {
+			if (v != FX_TCP_REOPEN) {
+				fx_state_tcp_count(v, &nt->st.nat_tcp_rst_ignored,
+						   &nt->st.nat_tcp_syn_ignored,
+						   &nt->st.nat_tcp_out_of_window,
+						   &nt->st.nat_tcp_invalid);
+				return fx_tcp_forwards(v);
+			}
+			/* an outbound SYN on a closed connection: a new one */
+			fx_tcp_open(t, side, &pk->tcp);
+		}
+		/* made by an outbound packet: FX_FLOW_INIT_DIR1 is never set */
+		flags = fx_state_tcp(0, t);
+	} else {
+		flags = m->flags | (out ? 0 : FX_FLOW_REPLIED);
+	}
 	m->last = now;
-	p.dir = out ? 0 : 1;
-	flags = fx_state_next(m->flags, &p, &reopen);
 	if (likely(flags == m->flags))
-		return;
+		return true;
 	old_deadline = nat_mapping_deadline(m, nt);
 	m->flags = flags;
 	tmo = fx_state_class(flags, m->proto);
 	if (tmo == m->tmo)
-		return;
+		return true;
 	m->tmo = tmo;
 	new_deadline = nat_mapping_deadline(m, nt);
 	if (new_deadline < old_deadline) {
@@ -140,6 +235,7 @@ nat_mapping_refresh(struct fx_nat *nt, struct nat_mapping *m,
 		twheel_move(nt->wheel, m->id, new_deadline);
 		FX_STAT_ADD(&nt->st, nat_shortened, 1);
 	}
+	return true;
 }
 
 /** Rewrite the fx_pkt key as the translated packet's, for the route lookup. */

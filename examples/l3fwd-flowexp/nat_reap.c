@@ -6,10 +6,14 @@
  * The mapping reaper on the worker's own wheel (nat.h has the design): a
  * Due LIVE mapping becomes HELD for the hold-down, counted from its
  * deadline, not from when the sweep got to it; a Due HELD one leaves and
- * its port unit is released; a cancelled one (a control-path flush) is
- * held from now. A sweep's records are handled in a pipeline of
+ * its port unit and its place in the host's quotas are released (a held
+ * mapping still counts against them); a cancelled one (a control-path
+ * flush) is held from now. A sweep's records are handled in a pipeline of
  * prefetches (the record, then its key's bucket and its port unit). At
- * exit every mapping ends and every port comes back.
+ * exit every mapping ends and every port comes back. Each poll keeps the
+ * reaper's maxima: the most records one poll handled (nat_poll_max) and
+ * the expiry lag of a live mapping, its deadline to the poll that ended
+ * it (nat_lag_*).
  */
 
 #include <stdbool.h>
@@ -33,6 +37,7 @@ mapping_release(struct fx_nat *nt, struct nat_mapping *m)
 {
 	nat_ports_release(&nt->ports, m->pool_idx, nat_proto_class(m->proto),
 			  rte_be_to_cpu_16(m->pub_port));
+	nat_quota_put(nt, m->in_addr, m->rem_addr, m->rem_port, m->proto);
 	nat_table_remove(&nt->tbl, m);
 	FX_STAT_ADD(&nt->st, nat_released, 1);
 	FX_STAT_SET(&nt->st, nat_held, nt->st.nat_held - 1);
@@ -79,6 +84,7 @@ records(struct fx_nat *nt, const struct twheel_fired *f, unsigned int n,
 {
 	struct nat_mapping *m;
 	unsigned int i;
+	uint64_t lag;
 
 	for (i = 0; i < n && i < 2 * REAP_AHEAD; i++)
 		rte_prefetch0(f[i].payload);
@@ -97,6 +103,10 @@ records(struct fx_nat *nt, const struct twheel_fired *f, unsigned int n,
 		if (f[i].reason == TWHEEL_DUE) {
 			FX_STAT_ADD(&nt->st, nat_expired, 1);
 			FX_STAT_ADD(&nt->st, nat_expired_tmo[m->tmo], 1);
+			lag = now > f[i].deadline ? now - f[i].deadline : 0;
+			FX_STAT_ADD(&nt->st, nat_lag_sum, lag);
+			FX_STAT_ADD(&nt->st, nat_lag_n, 1);
+			FX_STAT_MAX(&nt->st, nat_lag_max, lag);
 			/* the hold-down counts from the deadline, not from
 			 * when the sweep got to it */
 			mapping_end(nt, m, RTE_MIN(f[i].deadline, now));
@@ -115,6 +125,7 @@ fx_nat_poll(struct fx_nat *nt, uint64_t now)
 
 	n = twheel_sweep_more(nt->wheel, now, nt->budget, nt->fired, &more);
 	records(nt, nt->fired, n, now);
+	FX_STAT_MAX(&nt->st, nat_poll_max, n);
 	/* more may be due: the budget ran out, or hold-downs were just
 	 * scheduled that may have ended by now already */
 	return more || n != 0;
@@ -135,6 +146,8 @@ fx_nat_drain(struct fx_nat *nt)
 				nat_ports_put(&nt->ports, m->pool_idx,
 					      nat_proto_class(m->proto),
 					      rte_be_to_cpu_16(m->pub_port));
+				nat_quota_put(nt, m->in_addr, m->rem_addr,
+					      m->rem_port, m->proto);
 				nat_table_remove(&nt->tbl, m);
 				FX_STAT_SET(&nt->st, nat_active, nt->st.nat_active - 1);
 			} else {

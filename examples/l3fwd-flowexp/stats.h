@@ -7,22 +7,31 @@
  * atomic stores, so any thread may read them while the worker runs), the
  * worker's accounting of its own loop (fx_stats_loop()), and the three
  * ways they are shown: the l2fwd-style periodic table (-T) and the summary
- * (stats_print.c), the telemetry command /l3fwd_flowexp/stats (telemetry.c)
+ * (stats_print.c), the telemetry commands /l3fwd_flowexp/... (telemetry.c)
  * and the JSON file written at exit (--stats-file, stats_json.c). One walk
- * over the counters (fx_stats_emit(), stats.c) feeds both telemetry and
- * the file, so their fields are the same.
+ * over the counters (fx_stats_emit(), stats.c, in pieces: the run, the
+ * totals, one worker, one port) feeds both telemetry and the file, so
+ * their fields are the same.
+ *
+ * Three kinds of figures: counters, which only grow (FX_COUNTERS but
+ * "active", which is a gauge, and the arrays below); gauges, values of
+ * now (active, active by class; the NAT's live, held and free ports);
+ * maxima (lag, sweep, loop, poll_removed, and the NAT poll's), which a
+ * reset request zeroes. Nothing else is ever reset.
  *
  * The loop's accounting, once per iteration: its length is "loop_max" at
- * most, and one longer than the stall threshold (100 us) is a "stall"; the
- * iterations that had packets add up to "busy_cycles" (TSC). A reset
- * request (/l3fwd_flowexp/reset, control.c) is a count the worker compares
- * with the last one it handled: it zeroes its own maxima and lag figures,
- * so no other thread ever writes them.
+ * most, and one longer than the stall threshold (100 us) is a "stall"
+ * (a counter); the iterations that had packets add up to "busy_cycles"
+ * (TSC). A reset request (/l3fwd_flowexp/reset, control.c) is a count the
+ * worker compares with the last one it handled: it zeroes its own maxima
+ * and lag figures, so no other thread ever writes them.
  */
 
 #ifndef _FX_STATS_H_
 #define _FX_STATS_H_
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -37,10 +46,11 @@
 /** Plain per-lcore counters: the name is also the output field. */
 #define FX_COUNTERS(X) \
 	X(active) X(created) X(refreshed) X(expired) X(invalidated) \
-	X(drained) X(table_full) X(evicted) X(evict_miss) X(shortened) X(reopened) \
+	X(drained) X(table_full) X(host_limit) X(evicted) X(evict_miss) X(shortened) X(reopened) \
 	X(fragments) \
 	X(stale_requests) X(loops) X(stalls) X(busy_cycles) X(expiry_cycles) \
-	X(idle_expiry_cycles)
+	X(idle_expiry_cycles) \
+	X(tcp_out_of_window) X(tcp_invalid) X(tcp_rst_ignored) X(tcp_syn_ignored)
 
 /*
  * --bench only: where a worker's cycles go, summed per stage of a burst
@@ -104,15 +114,15 @@ fx_stats_reset_maxima(struct fx_lcore_stats *st)
 	FX_STAT_SET(st, sweep_max, 0);
 	FX_STAT_SET(st, loop_max, 0);
 	FX_STAT_SET(st, poll_removed_max, 0);
-	FX_STAT_SET(st, stalls, 0);
 }
 
 /**
  * End of a loop iteration at TSC `end`, which received `got` packets:
  * count it, and act on a reset request (*reset_req, written by the
- * control path). Owner only.
+ * control path). Owner only. Returns whether it reset the maxima, for
+ * the worker's other maxima (the NAT poll's, nat.h).
  */
-static inline void
+static inline bool
 fx_stats_loop(struct fx_lcore_stats *st, struct fx_loop *lp,
 	      const uint32_t *reset_req, uint64_t end, unsigned int got)
 {
@@ -128,11 +138,12 @@ fx_stats_loop(struct fx_lcore_stats *st, struct fx_loop *lp,
 	lp->prev = end;
 	/* a count, ordering nothing: the reset touches the owner's own fields */
 	req = fx_load_relaxed(reset_req);
-	if (unlikely(req != lp->reset_seen)) {
-		fx_stats_reset_maxima(st);
-		lp->reset_seen = req;
-		lp->prev = rte_rdtsc();
-	}
+	if (likely(req == lp->reset_seen))
+		return false;
+	fx_stats_reset_maxima(st);
+	lp->reset_seen = req;
+	lp->prev = rte_rdtsc();
+	return true;
 }
 
 /** A sink for fx_stats_emit(): one level of nested dictionaries. */
@@ -143,8 +154,30 @@ struct fx_emitter {
 	void (*str)(void *ctx, const char *name, const char *v);
 };
 
-/** Walk every statistic into an emitter. Any thread. */
+struct fx_lcore;
+
+/** Which figures of a worker or of the totals a walk emits. */
+enum fx_emit_what {
+	FX_EMIT_COUNTERS = 1,   /**< counters and gauges: never reset */
+	FX_EMIT_MAXIMA = 2,     /**< the maxima and lag figures a reset zeroes */
+	FX_EMIT_ALL = 3,
+};
+
+/**
+ * Walk every statistic into an emitter: the run (fx_stats_emit_run()),
+ * "totals", one "lcore_N" per worker, one "port_N" per port, "malformed",
+ * "control". Any thread.
+ */
 void fx_stats_emit(const struct fx_emitter *e, void *ctx);
+
+/** The pieces of the walk, each into the dictionary open in the emitter. */
+void fx_stats_emit_run(const struct fx_emitter *e, void *ctx);
+void fx_stats_emit_totals(const struct fx_emitter *e, void *ctx,
+			  enum fx_emit_what what);
+void fx_stats_emit_lcore(const struct fx_lcore *lc, const struct fx_emitter *e,
+			 void *ctx, enum fx_emit_what what);
+void fx_stats_emit_port(unsigned int port, const struct fx_emitter *e, void *ctx);
+void fx_stats_emit_malformed(const struct fx_emitter *e, void *ctx);
 
 /** Sums over all workers. Any thread. */
 uint64_t fx_stats_total_active(void);
@@ -153,6 +186,9 @@ uint64_t fx_stats_last_rx(void);
 
 /** Print the periodic table (rates since the previous call). Main lcore. */
 void fx_stats_print(FILE *f);
+
+/** v in at most 6 characters ("1.23k", "45.0M"), for the tables; returns buf. */
+const char *fx_stats_human(double v, char *buf, size_t len);
 
 /** Print the end-of-run summary. Main lcore, after the workers stopped. */
 void fx_stats_summary(FILE *f);

@@ -5,7 +5,8 @@
 /*
  * The statistics for people: the l2fwd-style table printed every -T
  * seconds (totals and rates since the previous table, per port and per
- * worker) and the summary at exit. Main lcore.
+ * worker, and with masquerade per worker's mappings, nat_format.c) and
+ * the summary at exit (the flows, then the mappings). Main lcore.
  */
 
 #include <inttypes.h>
@@ -33,9 +34,8 @@ static struct {
 	uint64_t tx[RTE_MAX_ETHPORTS];
 } prev;
 
-/* 1234 -> "1.23k" */
-static const char *
-human(double v, char *buf, size_t len)
+const char *
+fx_stats_human(double v, char *buf, size_t len)
 {
 	if (v >= 1e9)
 		snprintf(buf, len, "%.2fG", v / 1e9);
@@ -81,8 +81,8 @@ fx_stats_print(FILE *f)
 		fprintf(f, "%4u %14" PRIu64 " %14" PRIu64 " %10" PRIu64 " %9s %9s %10" PRIu64
 			" %10" PRIu64 " %10" PRIu64 "\n",
 			p, rx, tx, fx_port_dropped(p),
-			human((double)(rx - prev.rx[p]) / dt, a, sizeof(a)),
-			human((double)(tx - prev.tx[p]) / dt, b, sizeof(b)),
+			fx_stats_human((double)(rx - prev.rx[p]) / dt, a, sizeof(a)),
+			fx_stats_human((double)(tx - prev.tx[p]) / dt, b, sizeof(b)),
 			es.imissed, es.rx_nombuf, es.ierrors);
 		prev.rx[p] = rx;
 		prev.tx[p] = tx;
@@ -100,8 +100,8 @@ fx_stats_print(FILE *f)
 			" %7" PRIu64 " %8s %8s %8.1f/%-8.1f %8" PRIu64 " %8" PRIu64 " %6" PRIu64 "\n",
 			lc->lcore_id, GET(lc, active), cr, ex, GET(lc, invalidated),
 			GET(lc, table_full),
-			human((double)(cr - prev.created[w]) / dt, a, sizeof(a)),
-			human((double)(ex - prev.expired[w]) / dt, c, sizeof(c)),
+			fx_stats_human((double)(cr - prev.created[w]) / dt, a, sizeof(a)),
+			fx_stats_human((double)(ex - prev.expired[w]) / dt, c, sizeof(c)),
 			(double)fx_stats_us(GET(lc, lag_max)) / 1e3,
 			(double)fx_stats_us(fx_lag_mean(lc)) / 1e3,
 			fx_stats_us(GET(lc, sweep_max)), fx_stats_us(GET(lc, loop_max)),
@@ -134,6 +134,8 @@ fx_stats_print(FILE *f)
 		any += v;
 	}
 	fputs(any ? "\n" : " none\n", f);
+	if (fx_nat_enabled())
+		fx_nat_print(f, dt);
 	fflush(f);
 	prev.tsc = now;
 }
@@ -161,8 +163,6 @@ fx_stats_summary(FILE *f)
 		fx_affinity_name(fx_affinity_mode), fx_affinity_reason, SUM_HO(handed_off),
 		SUM_HO(received), SUM_HO(dropped), SUM_HO(foreign));
 	fprintf(f, "flows created: %" PRIu64 "\n", SUM(created));
-	if (fx_nat_enabled())
-		fx_nat_summary(f);
 	fprintf(f, "flows expired: %" PRIu64 " (", SUM(expired));
 	for (t = 0; t < FX_TMO_MAX; t++)
 		fprintf(f, "%s%s %" PRIu64, t ? ", " : "", fx_tmo_names[t],
@@ -173,6 +173,9 @@ fx_stats_summary(FILE *f)
 	fprintf(f, "flows active: %" PRIu64 "\n", SUM(active));
 	fprintf(f, "table full: %" PRIu64 " (evicted %" PRIu64 ", no victim within %u: %" PRIu64 ")\n",
 		SUM(table_full), SUM(evicted), FX_EVICT_SCAN, SUM(evict_miss));
+	if (fx_conf.max_flows_per_host != 0)
+		fprintf(f, "flows refused over --max-flows-per-host %u: %" PRIu64 "\n",
+			fx_conf.max_flows_per_host, SUM(host_limit));
 	fprintf(f, "longest sweep: %" PRIu64 " us\n", fx_stats_us(MAXOF(sweep_max)));
 	fprintf(f, "longest loop iteration: %" PRIu64 " us (%" PRIu64
 		" iterations over 100 us of %" PRIu64 ")\n",
@@ -182,5 +185,7 @@ fx_stats_summary(FILE *f)
 	fprintf(f, "expiry lag: max %.3f ms, mean %.3f ms\n",
 		(double)fx_stats_us(MAXOF(lag_max)) / 1e3,
 		(double)fx_stats_us(lag_n ? SUM(lag_sum) / lag_n : 0) / 1e3);
+	if (fx_nat_enabled())
+		fx_nat_summary(f);
 	fflush(f);
 }

@@ -3,16 +3,42 @@
  */
 
 /*
- * Telemetry commands (read with usertools' dpdk-telemetry.py, or any
- * client of /var/run/dpdk/<file-prefix>/dpdk_telemetry.v2):
+ * Telemetry commands (read with usertools' dpdk-telemetry.py, any client
+ * of /var/run/dpdk/<file-prefix>/dpdk_telemetry.v2, or DPDK's exporter
+ * with share/dpdk/telemetry-endpoints/twheel.py):
  *
- *   /l3fwd_flowexp/stats                    every counter (stats.c)
+ *   /l3fwd_flowexp/stats                    every statistic (stats.c), as
+ *                                           the --stats-file; the lcore_N
+ *                                           objects left out, and said so,
+ *                                           when they do not fit in a reply
+ *   /l3fwd_flowexp/lcores                   the worker lcore ids
+ *   /l3fwd_flowexp/lcore,N                  worker N's counters and gauges
+ *   /l3fwd_flowexp/ports                    the port ids
+ *   /l3fwd_flowexp/port,N                   port N's counters
+ *   /l3fwd_flowexp/nat                      masquerade: totals and per
+ *                                           lcore, as /stats (with --nat-pool)
+ *   /l3fwd_flowexp/nat,N                    worker N's masquerade counters
+ *   /l3fwd_flowexp/maxima                   the maxima over all workers
+ *   /l3fwd_flowexp/maxima,N                 worker N's maxima
  *   /l3fwd_flowexp/reset                    zero the maxima and lag figures
  *   /l3fwd_flowexp/hold,MS                  no expiry for MS ms (only with --bench)
  *   /l3fwd_flowexp/flush,PREFIX             invalidate the flows in PREFIX
  *   /l3fwd_flowexp/route_add,PREFIX,PORT    add or replace a route, flush PREFIX
  *   /l3fwd_flowexp/route_del,PREFIX         delete a route, flush PREFIX
  *   /l3fwd_flowexp/routes                   the route list
+ *
+ * What the figures are. Counters only grow and nothing resets them;
+ * gauges (active, active_<class>, nat_active, nat_held, nat_ports_*) are
+ * values of now; the maxima (lag, sweep, loop, poll_removed, the NAT
+ * poll's) are the largest since the last /l3fwd_flowexp/reset, which
+ * zeroes them and nothing else. Times are in microseconds with _us in
+ * the name, or in TSC cycles with _cycles in the name and tsc_hz in the
+ * same reply. The per-instance replies (lcore,N, port,N, nat,N,
+ * maxima,N) are one worker's or one port's and fit in a reply at any
+ * number of workers; each reply is built by telemetry_reply.c, which
+ * counts its size, so none loses an entry without saying so. A bad
+ * parameter (not a number, not a worker lcore or port, a parameter to a
+ * command that takes none) gets {"error": ...}.
  *
  * The commands run in the telemetry thread. Reading statistics is safe
  * there while the workers run; at shutdown fx_telemetry_stop() waits for a
@@ -24,12 +50,15 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_config.h>
+#include <rte_cycles.h>
 #include <rte_telemetry.h>
 
 #include "compat.h"
@@ -40,104 +69,274 @@
 #include "route.h"
 #include "stats.h"
 #include "telemetry.h"
+#include "telemetry_reply.h"
+
+#define CMD(name) "/l3fwd_flowexp/" name
 
 static pthread_mutex_t tel_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool tel_stopped;
 
-/* ---- emitter into rte_tel_data: one level of nested dictionaries ---- */
-
-struct tel_ctx {
-	struct rte_tel_data *top;
-	struct rte_tel_data *sub;     /* open nested dict, or NULL */
-	char sub_name[64];
+/* what a statistics command emits: one worker's, one port's, or the whole */
+struct tel_args {
+	const struct fx_lcore *lc;
+	unsigned int port;
 };
 
-static struct rte_tel_data *
-tel_cur(struct tel_ctx *t)
-{
-	return t->sub != NULL ? t->sub : t->top;
-}
+typedef void (*tel_emit_fn)(const struct fx_emitter *e, void *ctx,
+			    const struct tel_args *a);
 
-static void
-tel_open(void *ctx, const char *name)
-{
-	struct tel_ctx *t = ctx;
-
-	t->sub = rte_tel_data_alloc();
-	if (t->sub != NULL)
-		rte_tel_data_start_dict(t->sub);
-	snprintf(t->sub_name, sizeof(t->sub_name), "%s", name);
-}
-
-static void
-tel_close(void *ctx)
-{
-	struct tel_ctx *t = ctx;
-
-	if (t->sub != NULL &&
-	    rte_tel_data_add_dict_container(t->top, t->sub_name, t->sub, 0) != 0)
-		rte_tel_data_free(t->sub);
-	t->sub = NULL;
-}
-
-static void
-tel_u64(void *ctx, const char *name, uint64_t v)
-{
-	fx_tel_dict_u64(tel_cur(ctx), name, v);
-}
-
-static void
-tel_str(void *ctx, const char *name, const char *v)
-{
-	rte_tel_data_add_dict_string(tel_cur(ctx), name, v);
-}
-
-static const struct fx_emitter tel_emitter = {
-	.open = tel_open, .close = tel_close, .u64 = tel_u64, .str = tel_str,
-};
-
-/* a dictionary from an emitter function, unless the example is stopping */
+/*
+ * A statistics reply: emit it under the lock, unless the example is
+ * stopping, with the objects named omit left out if the whole does not fit
+ * (see: the command that gives them one by one).
+ */
 static int
-emit_dict(struct rte_tel_data *d,
-	  void (*emit)(const struct fx_emitter *e, void *ctx))
+stats_reply(const char *cmd, struct rte_tel_data *d, tel_emit_fn emit,
+	    const struct tel_args *a, const char *omit, const char *see)
 {
-	struct tel_ctx t = { .top = d };
+	struct fx_tel_reply *r;
 
 	pthread_mutex_lock(&tel_lock);
 	if (tel_stopped) {
 		pthread_mutex_unlock(&tel_lock);
 		return -ESHUTDOWN;
 	}
-	rte_tel_data_start_dict(d);
-	emit(&tel_emitter, &t);
+	r = fx_tel_reply_start(d, cmd);
+	if (r == NULL) {
+		pthread_mutex_unlock(&tel_lock);
+		return -ENOMEM;
+	}
+	emit(&fx_tel_reply_emitter, r, a);
+	fx_tel_reply_finish(r, omit, see);
 	pthread_mutex_unlock(&tel_lock);
 	return 0;
 }
 
-static int
-cmd_stats(const char *cmd __rte_unused, const char *params __rte_unused,
-	  struct rte_tel_data *d)
+/* a command that takes no parameter got one: true, and d says so */
+static bool
+extra_params(const char *params, struct rte_tel_data *d)
 {
-	return emit_dict(d, fx_stats_emit);
+	if (params == NULL || params[0] == '\0')
+		return false;
+	fx_tel_reply_error(d, "takes no parameter (got '%.32s')", params);
+	return true;
+}
+
+/* params as a decimal number below limit and nothing else; false if not */
+static bool
+parse_id(const char *params, unsigned long limit, unsigned long *v)
+{
+	const char *p;
+	char *end;
+
+	if (params == NULL || params[0] == '\0' || strlen(params) > 10)
+		return false;
+	for (p = params; *p != '\0'; p++)
+		if (*p < '0' || *p > '9')
+			return false;
+	errno = 0;
+	*v = strtoul(params, &end, 10);
+	return errno == 0 && *end == '\0' && *v < limit;
+}
+
+/* the worker of the lcore id in params, or NULL and an error in d */
+static const struct fx_lcore *
+worker_param(const char *params, struct rte_tel_data *d)
+{
+	unsigned long id;
+
+	if (params == NULL || params[0] == '\0') {
+		fx_tel_reply_error(d, "a worker lcore id is required (see %s)", CMD("lcores"));
+		return NULL;
+	}
+	if (!parse_id(params, RTE_MAX_LCORE, &id) || fx_lcores[id] == NULL) {
+		fx_tel_reply_error(d, "'%.32s' is not a worker lcore id (see %s)",
+				   params, CMD("lcores"));
+		return NULL;
+	}
+	return fx_lcores[id];
+}
+
+/* ---- the emitters of the statistics replies ---- */
+
+static void
+emit_all(const struct fx_emitter *e, void *ctx, const struct tel_args *a __rte_unused)
+{
+	fx_stats_emit(e, ctx);
+}
+
+static void
+emit_nat_all(const struct fx_emitter *e, void *ctx, const struct tel_args *a __rte_unused)
+{
+	fx_nat_emit(e, ctx);
+}
+
+/* what every per-worker reply starts with */
+static void
+emit_worker_head(const struct fx_emitter *e, void *ctx, const struct fx_lcore *lc)
+{
+	e->u64(ctx, "lcore", lc->lcore_id);
+	e->u64(ctx, "worker", lc->worker_idx);
+	e->u64(ctx, "uptime_ms", fx_stats_us(rte_rdtsc() - fx_stats_start_tsc) / 1000);
+}
+
+static void
+emit_lcore(const struct fx_emitter *e, void *ctx, const struct tel_args *a)
+{
+	emit_worker_head(e, ctx, a->lc);
+	e->u64(ctx, "tsc_hz", rte_get_tsc_hz());
+	fx_stats_emit_lcore(a->lc, e, ctx, FX_EMIT_COUNTERS);
+}
+
+static void
+emit_nat_lcore(const struct fx_emitter *e, void *ctx, const struct tel_args *a)
+{
+	emit_worker_head(e, ctx, a->lc);
+	fx_nat_emit_lcore(&a->lc->nat, e, ctx);
+}
+
+/* since the last reset request (or the start), and how many there were */
+static void
+emit_reset_head(const struct fx_emitter *e, void *ctx)
+{
+	uint64_t n, tsc;
+
+	fx_control_reset_info(&n, &tsc);
+	e->u64(ctx, "resets", n);
+	e->u64(ctx, "since_reset_us", fx_stats_us(rte_rdtsc() -
+		(n != 0 ? tsc : fx_stats_start_tsc)));
+}
+
+static void
+emit_maxima(const struct fx_emitter *e, void *ctx, const struct tel_args *a)
+{
+	if (a->lc != NULL) {
+		emit_worker_head(e, ctx, a->lc);
+		emit_reset_head(e, ctx);
+		fx_stats_emit_lcore(a->lc, e, ctx, FX_EMIT_MAXIMA);
+		return;
+	}
+	e->u64(ctx, "workers", fx_nb_workers);
+	emit_reset_head(e, ctx);
+	fx_stats_emit_totals(e, ctx, FX_EMIT_MAXIMA);
+}
+
+static void
+emit_port(const struct fx_emitter *e, void *ctx, const struct tel_args *a)
+{
+	e->u64(ctx, "port", a->port);
+	fx_stats_emit_port(a->port, e, ctx);
+}
+
+/* ---- the commands ---- */
+
+static int
+cmd_stats(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct tel_args a = { .lc = NULL };
+
+	if (extra_params(params, d))
+		return 0;
+	return stats_reply(cmd, d, emit_all, &a, "lcore_", CMD("lcore,N"));
 }
 
 static int
-cmd_nat(const char *cmd __rte_unused, const char *params __rte_unused,
-	struct rte_tel_data *d)
+cmd_nat(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	return emit_dict(d, fx_nat_emit);
+	struct tel_args a = { .lc = NULL };
+
+	if (params == NULL || params[0] == '\0')
+		return stats_reply(cmd, d, emit_nat_all, &a, "lcore_", CMD("nat,N"));
+	a.lc = worker_param(params, d);
+	if (a.lc == NULL)
+		return 0;
+	return stats_reply(cmd, d, emit_nat_lcore, &a, NULL, NULL);
 }
 
 static int
-cmd_reset(const char *cmd __rte_unused, const char *params __rte_unused,
-	  struct rte_tel_data *d)
+cmd_lcore(const char *cmd, const char *params, struct rte_tel_data *d)
 {
+	struct tel_args a = { .lc = worker_param(params, d) };
+
+	if (a.lc == NULL)
+		return 0;
+	return stats_reply(cmd, d, emit_lcore, &a, NULL, NULL);
+}
+
+static int
+cmd_maxima(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct tel_args a = { .lc = NULL };
+
+	if (params != NULL && params[0] != '\0') {
+		a.lc = worker_param(params, d);
+		if (a.lc == NULL)
+			return 0;
+	}
+	return stats_reply(cmd, d, emit_maxima, &a, NULL, NULL);
+}
+
+static int
+cmd_lcores(const char *cmd __rte_unused, const char *params, struct rte_tel_data *d)
+{
+	unsigned int w;
+
+	if (extra_params(params, d))
+		return 0;
+	rte_tel_data_start_array(d, RTE_TEL_INT_VAL);
+	for (w = 0; w < fx_nb_workers; w++)
+		rte_tel_data_add_array_int(d, (int)fx_workers[w]->lcore_id);
+	return 0;
+}
+
+static int
+cmd_ports(const char *cmd __rte_unused, const char *params, struct rte_tel_data *d)
+{
+	unsigned int p;
+
+	if (extra_params(params, d))
+		return 0;
+	rte_tel_data_start_array(d, RTE_TEL_INT_VAL);
+	for (p = 0; p < RTE_MAX_ETHPORTS; p++)
+		if (fx_conf.portmask & (1u << p))
+			rte_tel_data_add_array_int(d, (int)p);
+	return 0;
+}
+
+static int
+cmd_port(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct tel_args a = { .lc = NULL };
+	unsigned long p;
+
+	if (params == NULL || params[0] == '\0') {
+		fx_tel_reply_error(d, "a port id is required (see %s)", CMD("ports"));
+		return 0;
+	}
+	if (!parse_id(params, RTE_MAX_ETHPORTS, &p) || !(fx_conf.portmask & (1u << p))) {
+		fx_tel_reply_error(d, "'%.32s' is not a port of the portmask (see %s)",
+				   params, CMD("ports"));
+		return 0;
+	}
+	a.port = (unsigned int)p;
+	return stats_reply(cmd, d, emit_port, &a, NULL, NULL);
+}
+
+static int
+cmd_reset(const char *cmd __rte_unused, const char *params, struct rte_tel_data *d)
+{
+	uint64_t n, tsc;
+
+	if (extra_params(params, d))
+		return 0;
 	pthread_mutex_lock(&tel_lock);
 	if (!tel_stopped)
 		fx_control_reset_maxima();
 	pthread_mutex_unlock(&tel_lock);
+	fx_control_reset_info(&n, &tsc);
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "status", "ok");
+	fx_tel_dict_u64(d, "resets", n);
 	return 0;
 }
 
@@ -261,28 +460,45 @@ cmd_routes(const char *cmd __rte_unused, const char *params __rte_unused,
 	return 0;
 }
 
+/* help texts are at most RTE_TEL_MAX_STRING_LEN - 1 characters */
+static void
+reg(const char *cmd, telemetry_cb fn, const char *help)
+{
+	if (rte_telemetry_register_cmd(cmd, fn, help) != 0)
+		FX_LOG(WARNING, "telemetry command %s not registered", cmd);
+}
+
 void
 fx_telemetry_register(void)
 {
-	rte_telemetry_register_cmd("/l3fwd_flowexp/stats", cmd_stats,
-		"Flow tracking and forwarding statistics. Takes no parameters");
+	reg(CMD("stats"), cmd_stats,
+		"Every statistic, as --stats-file; without the lcore_N objects, said so, "
+		"if they do not fit. Takes no parameters");
+	reg(CMD("lcores"), cmd_lcores, "The worker lcore ids. Takes no parameters");
+	reg(CMD("lcore"), cmd_lcore, "A worker's counters and gauges. Parameters: lcore id");
+	reg(CMD("ports"), cmd_ports, "The port ids. Takes no parameters");
+	reg(CMD("port"), cmd_port, "A port's counters. Parameters: port id");
 	if (fx_nat_enabled())
-		rte_telemetry_register_cmd("/l3fwd_flowexp/nat", cmd_nat,
-			"Masquerade statistics, totals and per lcore. Takes no parameters");
-	rte_telemetry_register_cmd("/l3fwd_flowexp/reset", cmd_reset,
-		"Reset the maxima (sweep, loop, lag, stalls). Takes no parameters");
+		reg(CMD("nat"), cmd_nat,
+			"Masquerade counters: totals and per lcore, or one worker's. "
+			"Parameters: none, or lcore id");
+	reg(CMD("maxima"), cmd_maxima,
+		"The maxima since the last reset, over all workers or one worker's. "
+		"Parameters: none, or lcore id");
+	reg(CMD("reset"), cmd_reset,
+		"Reset the maxima (lag, sweep, loop, poll_removed, NAT poll), not the counters. "
+		"Takes no parameters");
 	if (fx_conf.bench)
-		rte_telemetry_register_cmd("/l3fwd_flowexp/hold", cmd_hold,
+		reg(CMD("hold"), cmd_hold,
 			"Skip expiry polls for a while, to make what comes due meanwhile due at "
 			"once (--bench only). Parameters: MS");
-	rte_telemetry_register_cmd("/l3fwd_flowexp/flush", cmd_flush,
+	reg(CMD("flush"), cmd_flush,
 		"Invalidate the flows with an endpoint in a prefix. Parameters: PREFIX/LEN");
-	rte_telemetry_register_cmd("/l3fwd_flowexp/route_add", cmd_route_add,
+	reg(CMD("route_add"), cmd_route_add,
 		"Add or replace a route and flush its flows. Parameters: PREFIX/LEN,PORT");
-	rte_telemetry_register_cmd("/l3fwd_flowexp/route_del", cmd_route_del,
+	reg(CMD("route_del"), cmd_route_del,
 		"Delete a route and flush its flows. Parameters: PREFIX/LEN");
-	rte_telemetry_register_cmd("/l3fwd_flowexp/routes", cmd_routes,
-		"The route list. Takes no parameters");
+	reg(CMD("routes"), cmd_routes, "The route list. Takes no parameters");
 }
 
 void

@@ -13,7 +13,8 @@
  *      burst's stages:
  *        parse    every packet into its mbuf's private area, its key
  *                 hashed, its owner and NAT class decided (parse.c,
- *                 affinity.h, nat_classify.c); malformed frames dropped;
+ *                 affinity.h, nat_classify.c); malformed frames and what
+ *                 NAT's receive-port and address rules refuse dropped;
  *        handoff  the packets another worker owns go to it (handoff.h);
  *        nat      this worker's NAT packets translated and routed (nat.h);
  *        track    the rest refreshed or created and forwarded (flow.h),
@@ -68,8 +69,8 @@
  * receive port. Returns how many are left.
  */
 static uint16_t
-rx_parse(struct fx_lcore *lc, uint16_t in_port, struct rte_mbuf **pkts,
-	 uint16_t n)
+rx_parse(struct fx_lcore *lc, const struct fx_route_table *rt, uint16_t in_port,
+	 struct rte_mbuf **pkts, uint16_t n)
 {
 	struct fx_lcore_stats *st = &lc->st;
 	uint16_t i, nv = 0;
@@ -96,9 +97,14 @@ rx_parse(struct fx_lcore *lc, uint16_t in_port, struct rte_mbuf **pkts,
 		pk->owner = fx_affinity_mode == FX_AFF_HANDOFF ?
 			fx_affinity_owner(pk->sig, lc->ho.nb_workers) : lc->ho.self;
 		pk->nat = fx_nat_enabled() ?
-			fx_nat_classify(&lc->nat, m, pk, lc->ho.self,
+			fx_nat_classify(&lc->nat, rt, m, pk, in_port, lc->ho.self,
 					lc->ho.nb_workers, &pk->owner) :
 			FX_NAT_NONE;
+		if (unlikely(pk->nat == FX_NAT_DROP)) {
+			/* refused by its receive port and addresses, counted */
+			fx_drop(lc, in_port, m);
+			continue;
+		}
 		m->port = in_port;
 		pkts[nv++] = m;
 	}
@@ -219,7 +225,7 @@ rx_burst(struct fx_lcore *lc, const struct fx_route_table *rt,
 {
 	uint64_t t = fx_stage_start();
 
-	n = rx_parse(lc, in_port, pkts, n);
+	n = rx_parse(lc, rt, in_port, pkts, n);
 	t = fx_stage_end(lc, FX_STAGE_PARSE, t);
 	if (fx_handoff_active) {
 		n = fx_handoff_dispatch(&lc->ho, pkts, n);
@@ -296,7 +302,8 @@ fx_worker_main(void *arg __rte_unused)
 		if (unlikely(fx_conf.clock == FX_CLOCK_PCAP))
 			fx_clock_idle(lc, tsc, got == 0 && all);
 		tsc = fx_expiry_loop_poll(lc, tsc, got);
-		fx_stats_loop(&lc->st, &lc->loop, &lc->reset_req, tsc, got);
+		if (unlikely(fx_stats_loop(&lc->st, &lc->loop, &lc->reset_req, tsc, got)))
+			fx_nat_reset_maxima(&lc->nat.st);
 		fx_route_quiescent(lc->worker_idx);
 	}
 	rte_rcu_qsbr_thread_offline(fx_route_rcu, lc->worker_idx);

@@ -306,6 +306,7 @@ def run(binary, tmp, topo):
            "--route", INSIDE_NET + ",0", "--route", OUTSIDE_NET + ",1",
            "--eth-dest", "0," + MAC_IN, "--eth-dest", "1," + MAC_OUT,
            "--nat-pool", POOL + "/32", "--nat-inside", INSIDE_NET, "--nat-holddown", "0.5",
+           "--nat-outside", "1",
            "--timeout-tcp", "60", "--timeout-oneway", str(RTT_BOUND),
            "--timeout-tcp-syn", str(RTT_BOUND)] + \
         [a for c in ("tcp-close", "tcp-rst", "udp", "icmp", "other")

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+/*
+ * Per-host quotas: how many records (NAT mappings, tracked flows) one key
+ * holds on one worker, so that a limit can refuse the next one. A key is a
+ * host (an inside address, an IPv4 address, an IPv6 /64) or a host and a
+ * remote endpoint (inside address, remote address, port, protocol).
+ *
+ * The table is an open-addressing array of 16-byte slots (key and count,
+ * four to a cache line), allocated at start-up with at least twice as many
+ * slots as keys can ever be present, so its load stays at most one half.
+ * A key's home slot is the keyed hash of the key (fxhash.h), so which keys
+ * share slots cannot be computed without the secret. Linear probing, at
+ * most FX_QUOTA_PROBES slots from the home slot: an insert that finds no
+ * free slot within them fails (the caller refuses the record and counts
+ * it). A slot whose count drops to zero is emptied by backward shifting
+ * (the next keys of its run move up when their home allows it), so there
+ * are no tombstones and a lookup stops at the first empty slot. Nothing
+ * is allocated after fx_quota_init(); owner lcore only.
+ */
+
+#ifndef _FX_QUOTA_H_
+#define _FX_QUOTA_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/** Slots a lookup or insert examines from a key's home slot, at most. */
+#define FX_QUOTA_PROBES 64u
+
+/** What a key names (the top byte of k1). */
+enum fx_quota_kind {
+	FX_QUOTA_NAT_HOST = 1,   /**< k0: inside address */
+	FX_QUOTA_NAT_DEST,       /**< k0: inside | remote address; k1: port, proto */
+	FX_QUOTA_FLOW_V4,        /**< k0: IPv4 address */
+	FX_QUOTA_FLOW_V6,        /**< k0: the first 64 bits of an IPv6 address */
+};
+
+/** A key; fields in the packet's byte order, unused bits zero. */
+struct fx_quota_key {
+	uint64_t k0;
+	uint32_t k1;    /**< low 24 bits: the kind's data; high 8: the kind */
+};
+
+/** One slot: a key and its count (0: the slot is empty). */
+struct fx_quota_slot {
+	uint64_t k0;
+	uint32_t k1;
+	uint32_t count;
+};
+
+/** One worker's table. */
+struct fx_quota {
+	struct fx_quota_slot *slot;
+	uint32_t mask;      /**< slots - 1 */
+	uint32_t keys;      /**< keys present */
+};
+
+/**
+ * Allocate a table for at most `keys` keys at once on `socket` (zeroed;
+ * the slot count is the power of two at or above 2 * keys). 0, -EINVAL or
+ * -ENOMEM.
+ */
+int fx_quota_init(struct fx_quota *q, const char *name, uint32_t keys,
+		  int socket);
+
+/** Free the table; a table never set up or already freed is a no-op. */
+void fx_quota_fini(struct fx_quota *q);
+
+/** Whether the table was set up (a quota is on). */
+static inline bool
+fx_quota_on(const struct fx_quota *q)
+{
+	return q->slot != NULL;
+}
+
+/**
+ * Count one more record for k unless it already has `limit`:
+ * 0, -EDQUOT (at the limit; nothing changed) or -ENOSPC (a new key found
+ * no free slot within FX_QUOTA_PROBES; nothing changed).
+ */
+int fx_quota_take(struct fx_quota *q, const struct fx_quota_key *k,
+		  uint32_t limit);
+
+/** One record of k is gone (it must have been taken). */
+void fx_quota_put(struct fx_quota *q, const struct fx_quota_key *k);
+
+/** The count of k (0 when absent). */
+uint32_t fx_quota_count(const struct fx_quota *q, const struct fx_quota_key *k);
+
+/** The key of an IPv4 inside address (network order) for NAT. */
+static inline struct fx_quota_key
+fx_quota_nat_host(uint32_t in_addr)
+{
+	struct fx_quota_key k = {
+		.k0 = in_addr, .k1 = (uint32_t)FX_QUOTA_NAT_HOST << 24,
+	};
+	return k;
+}
+
+/** The key of an inside host and a remote endpoint for NAT. */
+static inline struct fx_quota_key
+fx_quota_nat_dest(uint32_t in_addr, uint32_t rem_addr, uint16_t rem_port,
+		  uint8_t proto)
+{
+	struct fx_quota_key k = {
+		.k0 = in_addr | ((uint64_t)rem_addr << 32),
+		.k1 = rem_port | ((uint32_t)proto << 16) |
+			((uint32_t)FX_QUOTA_NAT_DEST << 24),
+	};
+	return k;
+}
+
+#endif /* _FX_QUOTA_H_ */
