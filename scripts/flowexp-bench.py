@@ -155,7 +155,21 @@ def hugepages_ok():
 # the default 10 s would need a table of 10M; no per-host limit, as
 # flowgen sends every flow from one address (10.254.0.0)
 NAT_ARGS = ["--nat-pool", "203.0.113.0/28", "--nat-inside", "10.254.0.0/16",
-            "--nat-holddown", "0.1", "--nat-max-per-host", "0"]
+            "--nat-holddown", "0.1"]
+# options of later builds only, given where the binary has them (an A/B
+# against a build from before them)
+NAT_ARGS_IF = [["--nat-max-per-host", "0"]]
+
+
+def knows(app, opt):
+    """Whether a build's binary mentions option opt (its usage text)."""
+    with open(app, "rb") as f:
+        return opt.encode() in f.read()
+
+
+def nat_args(app):
+    """NAT_ARGS and those of NAT_ARGS_IF that app takes."""
+    return NAT_ARGS + [x for o in NAT_ARGS_IF if knows(app, o[0]) for x in o]
 
 
 class Run:
@@ -165,7 +179,7 @@ class Run:
 
     def __init__(self, app, expiry, args, flowgen_flows, huge, ex_mb=None):
         if expiry == "nat":
-            expiry, args = "twheel", args + NAT_ARGS
+            expiry, args = "twheel", args + nat_args(app)
         Run.n += 1
         tag = "fxbench_%d_%d" % (os.getpid(), Run.n)
         self.prefix = tag + "_ex"
@@ -892,12 +906,6 @@ def flood_pcap(mode, kind):
     return path
 
 
-def knows_hash_secret(app):
-    """Whether a build takes --hash-secret."""
-    with open(app, "rb") as f:
-        return b"hash-secret" in f.read()
-
-
 def scen_flood(app, mode, kind):
     """One worker replaying a flood set (net_pcap infinite_rx): cycles per
     packet over a window, as ho_run counts them."""
@@ -909,8 +917,8 @@ def scen_flood(app, mode, kind):
     args = ["--expiry", "twheel", "--max-flows", str(FLOOD_MAX_FLOWS)] + \
         [a for t in ("oneway", "udp") for a in ("--timeout-" + t, "60")]
     if mode == "nat":
-        args += NAT_ARGS
-    if knows_hash_secret(app):
+        args += nat_args(app)
+    if knows(app, "--hash-secret"):
         args += P.HASH_SECRET_ARG
     cmd = [app, "--no-huge", "-m", "1024", "--no-pci", "--lcores", "0@1,1@0",
            "--file-prefix", prefix, "--log-level=lib.eal:error", "--vdev",
