@@ -145,9 +145,9 @@ max_flows=$(( flows + flows / 4 ))
 [ "$max_flows" -gt 16777216 ] && max_flows=16777216
 per_flow=210
 [ "$expiry" = rte_timer ] && per_flow=330
-# a NAT mapping: record, two hash keys, wheel entry, its remote-endpoint
-# count (doc/nat.md)
-[ "$nat" = 1 ] && per_flow=$(( per_flow + 300 ))
+# a NAT mapping: record, its share of the index, wheel entry, its
+# remote-endpoint count (doc/nat.md)
+[ "$nat" = 1 ] \&\& per_flow=$(( per_flow + 260 ))
 nat_args=()
 created_key=totals.created
 if [ "$nat" = 1 ]; then
