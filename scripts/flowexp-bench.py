@@ -684,26 +684,7 @@ def ho_run(app, workers, pcaps, args, tag):
            # descriptor counts are what sizes it here
            "--rx-queue-size", "16384", "--tx-queue-size", "32768",
            "--max-flows", "262144"] + args   # a later --max-flows wins
-    log_f = open("/tmp/%s.log" % prefix, "w")
-    ex = subprocess.Popen(cmd, stdout=log_f, stderr=subprocess.STDOUT)
-    try:
-        end = time.monotonic() + 60
-        while True:
-            if ex.poll() is not None:
-                raise RuntimeError("the example exited (see %s)" % log_f.name)
-            try:
-                fxtel.query(prefix, "/l3fwd_flowexp/stats")
-                break
-            except (OSError, ValueError):
-                if time.monotonic() > end:
-                    raise RuntimeError("the example does not answer")
-                time.sleep(0.2)
-        time.sleep(1.5)
-        s0, c0, t0 = fxtel.query(prefix, "/l3fwd_flowexp/stats"), workers_cpu(ex.pid), time.monotonic()
-        time.sleep(HO_WINDOW_S)
-        s1, c1, t1 = fxtel.query(prefix, "/l3fwd_flowexp/stats"), workers_cpu(ex.pid), time.monotonic()
-    finally:
-        stop_example(ex, log_f)
+    (s0, c0, t0), (s1, c1, t1) = window(cmd, prefix, 1.5, HO_WINDOW_S)
     d = lambda f: f(s1) - f(s0)  # noqa: E731
     tot = lambda k: (lambda s: s["totals"][k])  # noqa: E731
     n_rx, cpu, dt = d(rx), c1 - c0, t1 - t0
