@@ -126,7 +126,7 @@ static char *app_argv[] = {
 	"--relax-rx-offload", "-T", "0",
 	"--rx-queue-size", "64", "--tx-queue-size", "64",
 	"--max-flows", "64", "--max-flows-per-host", "8",
-	"--table-full", "evict", "--expire-budget", "8", "--tick-us", "1000",
+	"--table-full", "evict", "--expire-budget", "8", "--tick-us", "10000",
 	"--timeout-oneway", "2", "--timeout-tcp-syn", "3", "--timeout-tcp", "30",
 	"--timeout-tcp-close", "5", "--timeout-tcp-rst", "1", "--timeout-udp", "10",
 	"--timeout-icmp", "5", "--timeout-other", "10",
