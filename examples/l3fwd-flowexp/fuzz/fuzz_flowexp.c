@@ -44,9 +44,10 @@
  * last burst, a recount: every NAT port unit once free, held or in use, its
  * live and held counts those of the mappings. Then the jump --clock pcap
  * makes when a capture ends (every timeout and the hold-down), expiry
- * until nothing is left, and then nothing may be: no flow, no mapping, no quota entry, every port
- * unit free and every mbuf back in the pool. A broken invariant prints
- * what broke and aborts, so libFuzzer keeps the input.
+ * until nothing is left, and then nothing may be: no flow, no mapping, no
+ * quota entry, every port unit free and every mbuf back in the pool. A
+ * broken invariant prints what broke and aborts, so libFuzzer keeps the
+ * input.
  *
  * The frames' bytes lie in DPDK memory, outside AddressSanitizer's view;
  * each segment's headroom and tailroom are poisoned while the packet is
