@@ -100,12 +100,14 @@ enum fx_clock_src {
 	FX_CLOCK_PCAP,
 };
 
-/** A route: prefix and output port. */
+/** A route: prefix, output port and, if has_gw, its next hop. */
 struct fx_route_rule {
 	uint8_t addr[16];   /**< Network order; IPv4 in the first 4 bytes. */
 	uint8_t family;     /**< FX_FAMILY_V4 or FX_FAMILY_V6. */
 	uint8_t depth;      /**< Prefix length. */
 	uint16_t port;
+	uint8_t gw[16];     /**< Next hop, as addr; without one the prefix is on-link. */
+	bool has_gw;
 };
 
 struct fx_lcore_params {
@@ -123,6 +125,8 @@ struct fx_config {
 	uint16_t nb_rxd;
 	uint16_t nb_txd;
 	struct rte_ether_addr eth_dest[RTE_MAX_ETHPORTS];
+	uint32_t eth_dest_given;            /**< ports named by --eth-dest (a mask) */
+	uint32_t max_pkt_len;               /**< --max-pkt-len; 0: the ports' default */
 	struct fx_lcore_params lcore_params[MAX_LCORE_PARAMS];
 	uint16_t nb_lcore_params;
 	unsigned int stats_period;          /**< -T seconds; 0: no table */

@@ -35,6 +35,7 @@
 #include "flowexp.h"
 #include "lcore.h"
 #include "nat.h"
+#include "neigh.h"
 #include "stats.h"
 #include "stats_sum.h"
 
@@ -237,4 +238,5 @@ fx_stats_emit(const struct fx_emitter *e, void *ctx)
 	fx_stats_emit_malformed(e, ctx);
 	e->close(ctx);
 	fx_control_emit(e, ctx);
+	fx_neigh_emit(e, ctx);
 }

@@ -49,7 +49,8 @@
 	X(drained) X(table_full) X(host_limit) X(evicted) X(evict_miss) X(shortened) X(reopened) \
 	X(fragments) \
 	X(stale_requests) X(loops) X(stalls) X(busy_cycles) X(expiry_cycles) \
-	X(idle_expiry_cycles)
+	X(idle_expiry_cycles) \
+	X(oversized) X(to_main) X(to_main_full) X(no_route) X(local_dropped)
 
 /*
  * --bench only: where a worker's cycles go, summed per stage of a burst
