@@ -1074,6 +1074,7 @@ fx_neigh_init(void)
 		if (e == NULL)
 			return -ENOSPC;
 		fx_nfsm_permanent(&e->f, sn->mac);
+		e->f.since = fx_conf.clock == FX_CLOCK_TSC ? rte_rdtsc() : 0;
 		gauge(e, FX_NS_NONE);
 		publish(e);
 	}

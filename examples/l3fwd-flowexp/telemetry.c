@@ -34,8 +34,9 @@
  *   /l3fwd_flowexp/neigh,PORT[,FROM]        port PORT's counters and up to
  *                                           64 of its entries from the
  *                                           FROM-th (default 0), each
- *                                           "state MAC kind ...", with how
- *                                           many there are
+ *                                           entry_N: "ADDRESS state MAC
+ *                                           kind ...", with how many
+ *                                           there are
  *
  * What the figures are. Counters only grow and nothing resets them;
  * gauges (active, active_<class>, nat_active, nat_held, nat_ports_*) are
@@ -272,9 +273,9 @@ static void
 emit_neigh_port(const struct fx_emitter *e, void *ctx, const struct tel_args *a)
 {
 	const struct fx_ctl_req *r = a->neigh;
-	char addr[INET6_ADDRSTRLEN], text[160], ms[32], mac[RTE_ETHER_ADDR_FMT_SIZE];
+	char addr[INET6_ADDRSTRLEN], text[192], ms[32], mac[RTE_ETHER_ADDR_FMT_SIZE];
+	char name[32];
 	const struct fx_neigh_snap *n;
-	struct rte_ether_addr ea;
 	uint32_t i;
 
 	e->u64(ctx, "port", a->port);
@@ -291,16 +292,18 @@ emit_neigh_port(const struct fx_emitter *e, void *ctx, const struct tel_args *a)
 			snprintf(ms, sizeof(ms), "none");
 		else
 			snprintf(ms, sizeof(ms), "%" PRIu64 "ms", n->in_us / 1000);
-		memcpy(ea.addr_bytes, n->mac, 6);
 		if (n->has_mac)
-			rte_ether_format_addr(mac, sizeof(mac), &ea);
+			snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x", n->mac[0],
+				 n->mac[1], n->mac[2], n->mac[3], n->mac[4], n->mac[5]);
 		else
 			snprintf(mac, sizeof(mac), "-");
-		snprintf(text, sizeof(text), "%s %s %s probes %u held %u next %s since %" PRIu64
-			 "ms", fx_nstate_names[n->state < FX_NS_MAX ? n->state : 0], mac,
-			 kind_names[n->kind <= FX_NK_STATIC ? n->kind : 0], n->probes, n->held, ms,
-			 n->since_us / 1000);
-		e->str(ctx, addr, text);
+		snprintf(text, sizeof(text), "%s %s %s %s probes %u held %u next %s since %"
+			 PRIu64 "ms", addr, fx_nstate_names[n->state < FX_NS_MAX ? n->state : 0],
+			 mac, kind_names[n->kind <= FX_NK_STATIC ? n->kind : 0], n->probes, n->held,
+			 ms, n->since_us / 1000);
+		/* names are [A-Za-z0-9_]: the address goes in the value */
+		snprintf(name, sizeof(name), "entry_%u", r->from + i);
+		e->str(ctx, name, text);
 	}
 	e->close(ctx);
 }
@@ -620,8 +623,8 @@ fx_telemetry_register(void)
 	reg(CMD("routes"), cmd_routes, "The route list. Takes no parameters");
 	if (fx_neigh_enabled())
 		reg(CMD("neigh"), cmd_neigh,
-			"Neighbours, ARP, ND and ICMP: totals and entries by state per port, or "
-			"one port's counters and entries. Parameters: none, or PORT[,FROM]");
+			"Neighbours, ARP, ND, ICMP: totals, or a port's counters and entries. "
+			"Parameters: none, or PORT[,FROM]");
 }
 
 void
