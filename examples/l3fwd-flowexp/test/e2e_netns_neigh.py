@@ -65,7 +65,12 @@ import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SKIP = 77
+sys.path.insert(0, HERE)
+import e2e_netns as NS  # noqa: E402
+from fxpkt import csum  # noqa: E402
+from e2e_netns import Skip, sh, json_lines, wait_lines, driver_check  # noqa: E402,F401
+
+SKIP = NS.SKIP
 
 POOL = "203.0.113.10"
 IN4, IN6 = "10.78.0.2", "2001:db8:78::2"
@@ -81,9 +86,7 @@ TIMES = ["--neigh-reachable-ms", "1000", "--neigh-delay-ms", "500",
 
 # ---------------------------------------------------------------- helpers
 
-def emit(**kv):
-    sys.stdout.write(json.dumps(kv) + "\n")
-    sys.stdout.flush()
+emit = NS.emit
 
 
 def serve(directory):
@@ -141,15 +144,6 @@ def tcp_client(addr):
         emit(ok=False, error=str(e))
 
 
-def csum(data):
-    if len(data) % 2:
-        data += b"\0"
-    s = sum(struct.unpack("!%dH" % (len(data) // 2), data))
-    while s >> 16:
-        s = (s & 0xFFFF) + (s >> 16)
-    return ~s & 0xFFFF
-
-
 def ping(addr):
     v6 = ":" in addr
     s = socket.socket(socket.AF_INET6 if v6 else socket.AF_INET, socket.SOCK_RAW,
@@ -188,19 +182,9 @@ def udp_burst(addr, n, ms):
 
 # ---------------------------------------------------------------- the test
 
-class Skip(Exception):
-    pass
+class Topology(NS.Topology):
+    """e2e_netns.py's, with IPv6 and no neighbour entry."""
 
-
-def sh(*cmd, check_rc=True, timeout=15):
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-    if check_rc and r.returncode != 0:
-        raise RuntimeError("%s: exit %d: %s" % (" ".join(cmd), r.returncode,
-                                                 (r.stderr or r.stdout).strip()))
-    return r
-
-
-class Topology:
     def __init__(self):
         pid = os.getpid()
         self.ns_in, self.ns_mid, self.ns_out = ("fxnn_%s_%d" % (n, pid)
@@ -209,9 +193,6 @@ class Topology:
         self.if_p1, self.if_out = "fxnp1_%d" % pid, "fxno_%d" % pid
         self.made = []
         self.procs = []
-
-    def nsx(self, ns, *cmd):
-        return ["ip", "netns", "exec", ns] + list(cmd)
 
     def build(self):
         r = sh("ip", "netns", "add", self.ns_mid, check_rc=False)
@@ -271,45 +252,6 @@ class Topology:
             except ValueError:
                 pass
         return {"error": (r.stdout + r.stderr)[-300:]}
-
-    def remove(self):
-        for p in self.procs:
-            if p.poll() is None:
-                p.kill()
-            try:
-                p.wait(5)
-            except subprocess.TimeoutExpired:
-                pass
-        for ns in reversed(self.made):
-            r = sh("ip", "netns", "del", ns, check_rc=False)
-            if r.returncode != 0:
-                print("cleanup: ip netns del %s: %s" % (ns, r.stderr.strip()))
-        self.made = []
-
-
-def json_lines(path):
-    out = []
-    try:
-        with open(path) as f:
-            for line in f:
-                try:
-                    out.append(json.loads(line))
-                except ValueError:
-                    pass
-    except OSError:
-        pass
-    return out
-
-
-def wait_lines(path, pred, timeout):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        got = [e for e in json_lines(path) if pred(e)]
-        if got:
-            return got
-        time.sleep(0.05)
-    return []
-
 
 def neighbours(topo, ns):
     """{address: (lladdr, states)} of the namespace's kernel."""
@@ -423,15 +365,6 @@ def run(binary, tmp, topo):
     check(n["neigh_resolved"] >= 2 and n["echo_replies"] >= 3,
           "neighbours resolved (%d), echo replies (%d)" % (n["neigh_resolved"], n["echo_replies"]))
     check(st["totals"]["nat_created"] >= 2, "NAT mappings made (%d)" % st["totals"]["nat_created"])
-
-
-def driver_check(binary):
-    import e2e_flowexp as E
-    _, out = E.run_dpdk([binary, "--no-huge", "-m", "64", "--no-pci", "-l", "0",
-                         "--log-level=lib.eal:error", "--vdev", "net_af_packet0,iface=lo",
-                         "--", "--help"], "neighns_probe")
-    if "failed to parse device" in out:
-        raise Skip("this DPDK build has no net_af_packet driver")
 
 
 def main(argv):
