@@ -29,9 +29,10 @@
  *
  * Entries: a slab of FX_NEIGH_SLOTS, each with its state machine, its
  * wheel entry, its held packets. Kinds: on-link (made for a destination
- * or a sender on a connected subnet, deleted when unused for
- * --neigh-stale-ms), next hop (made for a route, kept), permanent
- * (--neigh). Every entry is in its port's on-link index, so a next hop
+ * or a sender on a connected subnet, deleted when it fails or is unused
+ * for --neigh-stale-ms), next hop (made for a route, kept), permanent
+ * (--neigh). The network and broadcast addresses of a connected IPv4
+ * subnet are never resolved: a packet to them is dropped (hold_dropped). Every entry is in its port's on-link index, so a next hop
  * that is also a destination is one entry. A port that does not resolve
  * (--eth-dest) has no index and learns nothing, but still answers.
  */
@@ -43,6 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_byteorder.h>
 #include <rte_common.h>
 #include <rte_cycles.h>
 #include <rte_errno.h>
@@ -519,7 +521,11 @@ run(struct nentry *e, unsigned int acts, uint8_t old_state, uint64_t old_deadlin
 	if (acts & FX_NFSM_STALE_USE)
 		NST_ADD(e->port, neigh_stale_used, 1);
 	gauge(e, old_state);
-	if ((acts & FX_NFSM_DELETE) && e->kind == FX_NK_ONLINK && e->nhold == 0) {
+	/* an on-link entry goes when unused, and at once when it failed: a
+	 * packet would start it again anyway, and a scan of the subnet must
+	 * not keep the table full */
+	if ((acts & (FX_NFSM_DELETE | FX_NFSM_FAILED)) && e->kind == FX_NK_ONLINK &&
+	    e->nhold == 0) {
 		entry_delete(e);
 		return;
 	}
@@ -866,6 +872,27 @@ free:
 	rte_pktmbuf_free(m);
 }
 
+/* a4 the network or broadcast address of a connected subnet of port */
+static bool
+subnet_edge(uint16_t port, const uint8_t *a4)
+{
+	uint32_t a, n, mask;
+	unsigned int i;
+
+	memcpy(&a, a4, 4);
+	a = rte_be_to_cpu_32(a);
+	for (i = 0; i < pl3[port].n4; i++) {
+		if (pl3[port].len4[i] >= 31)
+			continue;
+		memcpy(&n, pl3[port].a4[i], 4);
+		n = rte_be_to_cpu_32(n);
+		mask = ~UINT32_C(0) << (32 - pl3[port].len4[i]);
+		if ((a & mask) == (n & mask) && ((a & ~mask) == 0 || (a & ~mask) == ~mask))
+			return true;
+	}
+	return false;
+}
+
 /* a packet whose neighbour a worker could not use */
 static void
 on_hold(struct rte_mbuf *m)
@@ -884,6 +911,11 @@ on_hold(struct rte_mbuf *m)
 	if (oid >= FX_OID_NH0) {
 		e = &nb[fx_l3.oid_slot[oid]];
 	} else {
+		if (pk->key.family == FX_FAMILY_V4 && subnet_edge(port, ip + 16)) {
+			NST_ADD(port, hold_dropped, 1);
+			rte_pktmbuf_free(m);
+			return;
+		}
 		fx_neigh_key(k, pk->key.family == FX_FAMILY_V4 ? ip + 16 : ip + 24,
 			     pk->key.family);
 		e = find(port, k);

@@ -49,7 +49,8 @@ in a later burst (runt frames fill a burst up) or on port 1.
   e2e_neigh.py BINARY oversized  --max-pkt-len: one byte over is dropped
   e2e_neigh.py BINARY default    0.0.0.0/0 and ::/0 with a more specific /1;
                                  a permanent --neigh; no route on a port with
-                                 addresses: dropped
+                                 addresses, the subnet's broadcast and
+                                 network addresses: dropped
   e2e_neigh.py BINARY telemetry  /l3fwd_flowexp/neigh and neigh,PORT on the
                                  TSC: entries learnt and permanent, counters
   e2e_neigh.py BINARY cli        bad --port-addr, --neigh, next hops, times,
@@ -538,7 +539,8 @@ def test_default(binary, tmp):
     p = "02:00:00:00:0a:42"
     app = ["--port-addr", "0,%s/24" % P0_V4, "--route", "10.1.0.0/24,0",
            "--neigh", "0,10.1.0.42,%s" % p]
-    frames = [udp4(A4, "10.1.0.42", 10), udp4(A4, "8.8.8.8", 11)]
+    frames = [udp4(A4, "10.1.0.42", 10), udp4(A4, "8.8.8.8", 11),
+              udp4(A4, "10.1.0.255", 12), udp4(A4, "10.1.0.0", 13)]
     r = run(binary, tmp, "noroute", {0: frames}, app, nports=1)
     if r.st is None:
         return
@@ -548,6 +550,10 @@ def test_default(binary, tmp):
     check(r.tot("no_route") == 1, "no route on a port with addresses: dropped (no_route %s)"
           % r.tot("no_route"))
     check(r.neigh("entries_permanent") == 1, "one permanent entry")
+    check(r.neigh("hold_dropped") == 2 and r.neigh("arp_requests_sent") == 0,
+          "the subnet's broadcast and network addresses: dropped, never asked for "
+          "(hold_dropped %s, requests %s)" % (r.neigh("hold_dropped"),
+                                              r.neigh("arp_requests_sent")))
 
 
 def test_telemetry(binary, tmp):
