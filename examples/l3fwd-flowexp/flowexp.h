@@ -7,7 +7,8 @@
  *
  * The application is l3fwd with a flow table on every worker lcore. The
  * main lcore does not forward: it prints statistics, runs the control path
- * (flush by prefix, route changes) and decides when to stop. Each worker
+ * (flush by prefix, route changes), answers ARP, ND and ICMP and resolves
+ * neighbours for the ports with addresses, and decides when to stop. Each worker
  * owns its rx queues, one tx queue per port, its flow table and its expiry
  * state (lcore.h); nothing a worker writes is written by another thread,
  * except the rings that carry requests and handed-off packets to it.
@@ -29,6 +30,13 @@
  *                                (--clock), bench.h (--bench stage timers)
  *   expiry back-ends             expiry.c (the poll), expiry_twheel.c,
  *                                expiry_timer.c, expiry_scan.c
+ *   addresses and neighbours     neigh.c (the main lcore's half: tables,
+ *                                wheel, answers, probes, held packets),
+ *                                neigh.h (what the workers read),
+ *                                neigh_fsm.c (the state machine),
+ *                                neigh_conf.c (--port-addr, --neigh, the
+ *                                times), slowpath.c (the rings to the main
+ *                                lcore), wire.c (ARP, ND, ICMP formats)
  *   masquerade NAT               nat.c (set-up, the burst step),
  *                                nat_classify.c, nat_in2out.c,
  *                                nat_out2in.c, nat_icmp.c, nat_reap.c (the
