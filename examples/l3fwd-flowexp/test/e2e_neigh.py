@@ -53,6 +53,12 @@ in a later burst (runt frames fill a burst up) or on port 1.
                                  network addresses: dropped
   e2e_neigh.py BINARY telemetry  /l3fwd_flowexp/neigh and neigh,PORT on the
                                  TSC: entries learnt and permanent, counters
+  e2e_neigh.py BINARY hostile    4000 frames meant to break the parser and
+                                 2000 ARP, NS, NA, echo and TTL-1 frames cut
+                                 short or with bytes flipped, through a port
+                                 with addresses and on-link /0 routes: no
+                                 crash, and every frame accounted for, on
+                                 the worker and on the main lcore
   e2e_neigh.py BINARY cli        bad --port-addr, --neigh, next hops, times,
                                  --icmp-rate, --max-pkt-len refused with
                                  their reason; a port without a queue for
@@ -64,15 +70,18 @@ are refused (or, for cli, /0 was refused).
 
 import ipaddress
 import os
+import random
 import re
 import struct
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import e2e_flowexp as E  # noqa: E402
 import fxpkt as P  # noqa: E402
+import gen_traffic as G  # noqa: E402
 
 check = E.check
 T0 = 1000.0
@@ -587,6 +596,58 @@ def test_telemetry(binary, tmp):
           "the stats file has the neigh counters")
 
 
+def hostile_frames(n, rng):
+    """n frames of the gateway's own kinds, cut short or with bytes flipped."""
+    p0 = bytes.fromhex("027063617000")
+    valid = [arp_frame(1, A_MAC, A4, ZERO6, P0_V4, BCAST),
+             arp_frame(2, N_MAC, "10.1.0.9", p0, P0_V4, p0),
+             arp_frame(1, A_MAC, A4, ZERO6, A4, BCAST),
+             nd_frame(135, A6, snm(P0_V6), P0_V6, A_MAC),
+             nd_frame(135, "::", snm(P0_V6), P0_V6),
+             nd_frame(136, "2001:db8:1::9", P0_V6, "2001:db8:1::9", N_MAC, flags=0x60, eth_dst=p0),
+             echo4(A4, P0_V4, 9),
+             P.pad60(P.eth(echo6(A6, P0_V6, 9), P.ETH_IPV6, src=A_MAC)),
+             udp4(A4, "192.0.2.1", 9, ttl=1), udp6(A6, "2001:db8:9::1", 9, hlim=1)]
+    out = []
+    for _ in range(n):
+        f = bytearray(rng.choice(valid))
+        if rng.randrange(2):
+            f = f[:rng.randrange(12, len(f) + 1)]
+        for _ in range(rng.randrange(0, 4)):
+            if len(f) > 14:
+                f[rng.randrange(14, len(f))] ^= 1 << rng.randrange(8)
+        out.append(bytes(f))
+    return out
+
+
+def test_hostile(binary, tmp):
+    seed = int(os.environ.get("FLOWEXP_RANDOM_SEED", "0")) or int(time.time())
+    print("hostile frames: seed %d (FLOWEXP_RANDOM_SEED replays)" % seed)
+    frames, _ = G.random_traffic(4000, seed)
+    frames += hostile_frames(2000, random.Random(seed))
+    random.Random(seed + 1).shuffle(frames)
+    app = ADDR0 + ["--route", "0.0.0.0/0,0", "--route", "::/0,0", "--max-flows", "65536"]
+    r = run(binary, tmp, "hostile", {0: frames}, app, nports=1)
+    if r.st is None:
+        return
+    t, port, n = r.st["totals"], r.st["port_0"], r.st["neigh"]
+    check(port["rx"] == len(frames), "rx %d (got %d)" % (len(frames), port["rx"]))
+    check(port["rx"] == port["tx"] + port["dropped"] + t["to_main"] + t["to_main_full"],
+          "rx = tx + dropped + to_main + to_main_full (%s, %d, %d)"
+          % (port, t["to_main"], t["to_main_full"]))
+    handled = sum(n[k] for k in ("arp_rx", "nd_rx", "echo_replies", "echo_bad",
+                                 "echo_ratelimited", "ttl_time_exceeded", "ttl_not_answered",
+                                 "ttl_ratelimited", "icmp_no_source", "hold_queued",
+                                 "hold_dropped", "sent_direct"))
+    check(handled == t["to_main"], "every frame handed over accounted for on the main "
+          "lcore (%d of %d)" % (handled, t["to_main"]))
+    check(n["arp_rx"] > 0 and n["nd_rx"] > 0 and n["arp_bad"] > 0 and n["nd_bad"] > 0,
+          "ARP and ND refused as well as answered (%s)"
+          % {k: v for k, v in n.items() if v and k.startswith(("arp", "nd", "ns", "na"))})
+    check(n["held"] <= 1024,
+          "held packets within their bound (%d)" % n["held"])
+
+
 def test_cli(binary, tmp):
     empty = os.path.join(tmp, "empty.pcap")
     E.write_pcap(empty, [])
@@ -655,7 +716,8 @@ def test_cli(binary, tmp):
 def main(argv):
     tests = {"arp": test_arp, "nd": test_nd, "resolve": test_resolve, "gone": test_gone,
              "echo": test_echo, "ttl": test_ttl, "oversized": test_oversized,
-             "default": test_default, "telemetry": test_telemetry, "cli": test_cli}
+             "default": test_default, "telemetry": test_telemetry, "hostile": test_hostile,
+             "cli": test_cli}
     if len(argv) != 3 or argv[2] not in tests:
         print(__doc__)
         return 2
