@@ -345,7 +345,7 @@ neigh_conf_check_route(const struct fx_neigh_conf *c, const struct fx_route_rule
 		       uint32_t eth_dest_given, char *err, size_t len)
 {
 	const char *fam = r->family == FX_FAMILY_V4 ? "IPv4" : "IPv6";
-	char text[INET6_ADDRSTRLEN + 48], gw[INET6_ADDRSTRLEN];
+	char text[FX_ROUTE_TEXT], gw[INET6_ADDRSTRLEN];
 
 	fx_route_format(r, true, text, sizeof(text));
 	if (r->has_gw && !unicast(r->gw, r->family)) {

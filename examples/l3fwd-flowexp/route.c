@@ -305,7 +305,7 @@ table_build(const struct fx_route_rule *rl, uint32_t n, int *err)
 	};
 	struct fx_route_table *rt;
 	uint32_t gen = table_gen++, i, pass;
-	char name[64];
+	char name[FX_ROUTE_TEXT];
 	int rc;
 
 	*err = -ENOMEM;

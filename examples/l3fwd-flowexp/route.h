@@ -129,6 +129,9 @@ fx_route_port(const struct fx_route_table *rt, const struct fx_key *k,
 int fx_route_parse(const char *s, struct fx_route_rule *r, bool with_port,
 		   char *err, size_t errlen);
 
+/** Room for fx_route_format(): two IPv6 addresses, a length, a port. */
+#define FX_ROUTE_TEXT 112
+
 /** Print a rule as "ADDR/LEN" (and ",PORT[,NEXTHOP]" if with_port) into buf. */
 void fx_route_format(const struct fx_route_rule *r, bool with_port,
 		     char *buf, size_t len);

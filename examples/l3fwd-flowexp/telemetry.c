@@ -448,7 +448,7 @@ cmd_hold(const char *cmd __rte_unused, const char *params, struct rte_tel_data *
 static int
 run(struct fx_ctl_req *req, struct rte_tel_data *d)
 {
-	char text[96];
+	char text[FX_ROUTE_TEXT];
 	unsigned int w;
 	int rc;
 
@@ -517,7 +517,7 @@ cmd_routes(const char *cmd __rte_unused, const char *params __rte_unused,
 	   struct rte_tel_data *d)
 {
 	struct fx_ctl_req *r = calloc(1, sizeof(*r));
-	char text[96];
+	char text[FX_ROUTE_TEXT];
 	uint32_t i;
 	int rc;
 
