@@ -577,7 +577,7 @@ cmd_neigh(const char *cmd, const char *params, struct rte_tel_data *d)
 	}
 	a.port = (unsigned int)p;
 	a.neigh = r;
-	rc = stats_reply(cmd, d, emit_neigh_port, &a, NULL, NULL);
+	rc = stats_reply(cmd, d, emit_neigh_port, &a, "neighbours", CMD("neigh,PORT,FROM"));
 	free(r);
 	return rc;
 }
