@@ -46,6 +46,18 @@ main lcore, testpmd, every control thread and this script on CPU 1. For each --e
         at the TSC rate.
         Runs only once per repeat (its own expiry: twheel).
 
+  tcp   TCP through the connection tracker at 1M live connections: net_pcap
+        replays a pcap (made once, under /tmp/fxbench_tcp) of 1M IPv4
+        connections, first every handshake (SYN, SYN-ACK, ACK), then one
+        6-byte data segment from each client and one from each server,
+        with valid checksums (verified in software: net_pcap gives no
+        checksum flags); --bench. Measured over the data segments alone
+        (from the moment every connection exists to the end of the file):
+        packets per CPU-second of the worker and cycles per packet by
+        stage. The rx stage is libpcap reading the file, the same for any
+        build; parse holds the checksum, flow the window checks.
+        Runs once per repeat (its own expiry: twheel).
+
   rate  the cost of expiry per new flow at fixed offered rates, with about
         --rate-live (10M) flows live in a table of --rate-max-flows (16M):
         for each one-way timeout of --rate-timeouts (3,10,30,100,300 s),
@@ -88,7 +100,7 @@ end: a change's cost, measured in one run with the builds alternated.
 use against a build without it.
 
   scripts/flowexp-bench.py [--repeat N] [--modes twheel,rte_timer,scan]
-                           [--scenarios new,mpps,stages,storm,burst,handoff,evict,mem,rate]
+                           [--scenarios new,mpps,stages,storm,burst,handoff,evict,mem,tcp,rate]
                            [--no-huge] [--build DIR] [--base DIR] [--args "ARGS"]
                            [--rate-timeouts 3,10,30,100,300] [--rate-live N]
                            [--rate-max-flows N] [--rate-window S] [--rate-margin S]
@@ -622,6 +634,17 @@ def workers_cpu(pid):
     return total
 
 
+def stop_example(ex, log_f):
+    """Stop an example started with its output in log_f."""
+    ex.terminate()
+    try:
+        ex.wait(60)
+    except subprocess.TimeoutExpired:
+        ex.kill()
+        ex.wait()
+    log_f.close()
+
+
 def ho_run(app, workers, pcaps, args, tag):
     """One run over the two pcaps; rates over HO_WINDOW_S seconds."""
     prefix = "fxbench_ho_%d_%s" % (os.getpid(), tag)
@@ -657,13 +680,7 @@ def ho_run(app, workers, pcaps, args, tag):
         time.sleep(HO_WINDOW_S)
         s1, c1, t1 = fxtel.query(prefix, "/l3fwd_flowexp/stats"), workers_cpu(ex.pid), time.monotonic()
     finally:
-        ex.terminate()
-        try:
-            ex.wait(60)
-        except subprocess.TimeoutExpired:
-            ex.kill()
-            ex.wait()
-        log_f.close()
+        stop_example(ex, log_f)
     d = lambda f: f(s1) - f(s0)  # noqa: E731
     tot = lambda k: (lambda s: s["totals"][k])  # noqa: E731
     n_rx, cpu, dt = d(rx), c1 - c0, t1 - t0
@@ -712,6 +729,86 @@ def scen_evict(app, policy):
         args = ["--timeout-oneway", "60", "--table-full", policy, "--max-flows", "8192"]
     r = ho_run(app, 1, new, args, "evict_" + policy)
     return r
+
+
+TCP_FLOWS = 1 << 20
+
+
+def write_tcp_pcap(path, n):
+    """n TCP connections (fxpkt.TcpConn numbering): every handshake, then
+    a data segment of each client, then one of each server."""
+    sys.path.insert(0, os.path.join(ROOT, "examples", "l3fwd-flowexp", "test"))
+    import fxpkt as P
+    conns = []
+    tmp = path + ".part"
+    w = P.PcapWriter(tmp)
+
+    def frame(i, side, flags, payload=b""):
+        cli = "10.%d.%d.%d" % (64 + (i >> 16), (i >> 8) & 255, i & 255)
+        src, dst = (cli, "172.16.0.1") if side == 0 else ("172.16.0.1", cli)
+        return P.pad60(P.eth(P.ipv4(src, dst, P.PROTO_TCP, conns[i].seg(side, flags, payload)),
+                             P.ETH_IPV4))
+    for i in range(n):
+        conns.append(P.TcpConn(1024 + i % 60000, 443, isn=(i * 2654435761, i * 40503),
+                               win=(65535, 65535)))
+        w.write(frame(i, 0, P.TCP_SYN))
+        w.write(frame(i, 1, P.TCP_SYN | P.TCP_ACK))
+        w.write(frame(i, 0, P.TCP_ACK))
+    for side in (0, 1):
+        for i in range(n):
+            w.write(frame(i, side, P.TCP_ACK, b"abcdef"))
+    w.close()
+    os.rename(tmp, path)
+
+
+def scen_tcp(app):
+    """The TCP scenario (above): rates over the data segments."""
+    tmp = "/tmp/fxbench_tcp"
+    os.makedirs(tmp, exist_ok=True)
+    path = os.path.join(tmp, "tcp_%d.pcap" % TCP_FLOWS)
+    if not os.path.exists(path):
+        log("  writing %s (once)" % path)
+        write_tcp_pcap(path, TCP_FLOWS)
+    total = TCP_FLOWS * 5
+    prefix = "fxbench_tcp_%d_%d" % (os.getpid(), int(time.monotonic() * 1000))
+    cmd = [app, "--no-huge", "-m", "1200", "--no-pci", "--lcores", "0@1,1@0",
+           "--file-prefix", prefix, "--log-level=lib.eal:error", "--vdev",
+           "net_pcap0,rx_pcap=%s,tx_pcap=/dev/null" % path, "--",
+           "-p", "1", "--relax-rx-offload", "-T", "0", "--bench", "--max-flows", "1200000",
+           "--timeout-oneway", "600", "--timeout-tcp-syn", "600"]
+    log_f = open("/tmp/%s.log" % prefix, "w")
+    ex = subprocess.Popen(cmd, stdout=log_f, stderr=subprocess.STDOUT)
+    try:
+        end = time.monotonic() + 120
+        s0 = s1 = None
+        while time.monotonic() < end:
+            if ex.poll() is not None:
+                raise RuntimeError("the example exited (see %s)" % log_f.name)
+            try:
+                s = fxtel.query(prefix, "/l3fwd_flowexp/stats")
+            except (OSError, ValueError):
+                time.sleep(0.2)
+                continue
+            if s0 is None and s["totals"]["created"] >= TCP_FLOWS:
+                s0, c0 = s, workers_cpu(ex.pid)
+            if s0 is not None and rx(s) >= total:
+                s1, c1 = s, workers_cpu(ex.pid)
+                break
+            time.sleep(0.005)
+        if s1 is None:
+            raise RuntimeError("the replay did not end (see %s)" % log_f.name)
+    finally:
+        stop_example(ex, log_f)
+    t0, t1 = s0["totals"], s1["totals"]
+    pkts = max(1, rx(s1) - rx(s0))
+    out = {"c_" + n: (t1["stage_%s_cycles" % n] - t0["stage_%s_cycles" % n]) / pkts
+           for n in STAGES}
+    out["c_busy"] = (t1["busy_cycles"] - t0["busy_cycles"]) / pkts
+    out["pkts"] = pkts
+    out["pps_per_cpu_s"] = pkts / max(1e-9, c1 - c0)
+    out["dropped"] = s1["port_0"]["dropped"]
+    out["active"] = active(s1)
+    return out
 
 
 def med(results, key):
@@ -788,6 +885,8 @@ def main():
             return lambda: scen_evict(app_base, m)
         if sc == "handoff":
             return lambda: scen_handoff(app_base, 1 if m == "1worker" else 2)
+        if sc == "tcp":
+            return lambda: scen_tcp(app_base)
         fn = {"new": scen_new, "mpps": scen_mpps, "storm": scen_storm,
               "burst": scen_burst, "mem": scen_mem, "stages": scen_stages}[sc]
         return lambda: fn(app_base, m, huge)
@@ -803,6 +902,8 @@ def main():
             elif sc == "evict":
                 runs = [(m, lambda m=m: scen_evict(app, m))
                         for m in ("expiry", "evict", "drop")]
+            elif sc == "tcp":
+                runs = [("twheel", lambda: scen_tcp(app))]
             elif sc == "handoff":
                 runs = [("1worker", lambda: scen_handoff(app, 1)),
                         ("2workers", lambda: scen_handoff(app, 2))]
@@ -893,6 +994,14 @@ def main():
         for m in modes + ["none"]:
             r = ok.get(("stages", m), [])
             log("%-10s" % m + "".join("%9.1f" % med(r, "c_" + c) for c in cols))
+    if "tcp" in scen:
+        r = ok.get(("tcp", "twheel"), [])
+        log("\nTCP at 1M live connections (net_pcap replay, the data segments; --bench)")
+        log("%-14s %9s %9s %9s %9s %9s %14s" % ("", "rx", "parse", "lookup", "flow", "busy",
+                                                 "pkts/CPU-s"))
+        log("%-14s %9.1f %9.1f %9.1f %9.1f %9.1f %14.4g" % (
+            "cycles/packet", med(r, "c_rx"), med(r, "c_parse"), med(r, "c_lookup"),
+            med(r, "c_flow"), med(r, "c_busy"), med(r, "pps_per_cpu_s")))
     if "storm" in scen:
         log("\n1M-flow expiry storm (flows created within 'spread' seconds, then idle)")
         log("%-10s %8s %8s %10s %10s %8s %11s %12s %13s" % (
@@ -985,7 +1094,8 @@ def main():
                 "stages": ["c_busy"], "storm": ["loop_max_us", "drain_s"],
                 "burst": ["ns_cpu_per_expiry", "loop_max_us"], "mem": ["alloc_bytes"],
                 "evict": ["cycles_per_pkt"], "handoff": ["hits_pps_per_cpu_s", "new_new_per_cpu_s"],
-                "rate": ["work_cyc_per_new", "expiry_cyc_per_new"]}
+                "rate": ["work_cyc_per_new", "expiry_cyc_per_new"],
+                "tcp": ["c_busy", "c_parse", "c_flow", "pps_per_cpu_s"]}
         for sc in scen:
             for (s_, m) in sorted(k for k in res if k[0] == sc and not k[1].endswith("@base")):
                 for key in keys.get(sc, []):

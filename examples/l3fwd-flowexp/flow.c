@@ -3,17 +3,22 @@
  */
 
 /*
- * The flow lifecycle (flow.h has the design): tracking a burst, the state
- * a packet moves a flow to, creation with its table-full policies and the
- * per-host quota (flow_quota.h), eviction, and removal on behalf of the
- * expiry back-ends.
+ * The flow lifecycle (flow.h has the design): the TCP connections beside
+ * the table, tracking a burst, the state a packet moves a flow to,
+ * creation with its table-full policies and the per-host quota
+ * (flow_quota.h), eviction, and removal on behalf of the expiry back-ends.
  */
 
+#include <errno.h>
+#include <netinet/in.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <rte_branch_prediction.h>
+#include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_prefetch.h>
 
 #include "affinity.h"
 #include "bench.h"
@@ -28,6 +33,24 @@
 #include "lcore.h"
 #include "route.h"
 #include "stats.h"
+#include "tcp_track.h"
+
+/* ---- set-up ---- */
+
+int
+fx_flow_init(struct fx_lcore *lc, int socket)
+{
+	lc->tcp = rte_zmalloc_socket("fx_tcp", sizeof(*lc->tcp) * lc->ft.capacity,
+				     RTE_CACHE_LINE_SIZE, socket);
+	return lc->tcp != NULL ? 0 : -ENOMEM;
+}
+
+void
+fx_flow_fini(struct fx_lcore *lc)
+{
+	rte_free(lc->tcp);
+	lc->tcp = NULL;
+}
 
 /* ---- removal, for the back-ends ---- */
 
@@ -100,14 +123,34 @@ flow_class_set(struct fx_lcore *lc, struct fx_flow *f, uint8_t tmo)
 	f->tmo = tmo;
 }
 
-static inline void
+/* A packet of flow f: its state and deadline. false: drop it (counted). */
+static inline bool
 flow_hit(struct fx_lcore *lc, struct fx_flow *f, const struct fx_pkt *pk)
 {
+	enum fx_tcp_verdict v;
 	bool reopen = false;
+	struct fx_tcp *t;
 	uint8_t flags;
 	uint64_t exp;
 
-	flags = fx_state_next(f->flags, pk, &reopen);
+	if (fx_state_tracked(pk)) {
+		t = &lc->tcp[ft_slot(&lc->ft, f)];
+		v = fx_tcp_track(t, pk->dir, &pk->tcp);
+		if (unlikely(v != FX_TCP_PASS)) {
+			if (v != FX_TCP_REOPEN) {
+				fx_state_tcp_count(v, &lc->st.tcp_rst_ignored,
+						   &lc->st.tcp_syn_ignored,
+						   &lc->st.tcp_out_of_window,
+						   &lc->st.tcp_invalid);
+				return fx_tcp_forwards(v);   /* no change, no refresh */
+			}
+			fx_tcp_open(t, pk->dir, &pk->tcp);
+			reopen = true;
+		}
+		flags = reopen ? fx_state_first(pk, t) : fx_state_tcp(f->flags, t);
+	} else {
+		flags = fx_state_next(f->flags, pk);
+	}
 	if (unlikely(flags != f->flags)) {
 		if (unlikely(reopen))
 			fx_flow_quota_reopen(lc, f, flags);
@@ -130,6 +173,7 @@ flow_hit(struct fx_lcore *lc, struct fx_flow *f, const struct fx_pkt *pk)
 	} else {
 		FX_STAT_ADD(&lc->st, refreshed, 1);
 	}
+	return true;
 }
 
 /* ---- creation ---- */
@@ -157,20 +201,24 @@ flow_evict(struct fx_lcore *lc)
 	return true;
 }
 
+/* A new flow for pk (or the one an earlier packet of the burst made);
+ * NULL if the table is full. *fwd: whether pk is forwarded. */
 static inline struct fx_flow *
-flow_new(struct fx_lcore *lc, const struct fx_pkt *pk, uint32_t sig)
+flow_new(struct fx_lcore *lc, const struct fx_pkt *pk, uint32_t sig, bool *fwd)
 {
 	struct fx_flow *f;
+	struct fx_tcp *t;
 	bool added;
 	int32_t pos;
 	uint64_t fid;
 
+	*fwd = true;
 	if (unlikely(fx_flow_quota_full(lc, pk))) {
 		/* over quota, unless an earlier packet of this burst created it */
 		pos = ft_lookup(&lc->ft, &pk->key, sig);
 		if (pos >= 0 && lc->ft.flows[pos].fid != 0) {
 			f = &lc->ft.flows[pos];
-			flow_hit(lc, f, pk);
+			*fwd = flow_hit(lc, f, pk);
 			return f;
 		}
 		FX_STAT_ADD(&lc->st, host_limit, 1);
@@ -181,7 +229,7 @@ flow_new(struct fx_lcore *lc, const struct fx_pkt *pk, uint32_t sig)
 		pos = ft_lookup(&lc->ft, &pk->key, sig);
 		if (pos >= 0 && lc->ft.flows[pos].fid != 0) {
 			f = &lc->ft.flows[pos];
-			flow_hit(lc, f, pk);
+			*fwd = flow_hit(lc, f, pk);
 			return f;
 		}
 		if (fx_conf.full_policy != FX_FULL_EVICT || !flow_evict(lc))
@@ -193,11 +241,16 @@ flow_new(struct fx_lcore *lc, const struct fx_pkt *pk, uint32_t sig)
 	f = &lc->ft.flows[pos];
 	if (!added) {
 		/* created by an earlier packet of this burst */
-		flow_hit(lc, f, pk);
+		*fwd = flow_hit(lc, f, pk);
 		return f;
 	}
 	f->port[0] = f->port[1] = FX_PORT_UNKNOWN;
-	f->flags = fx_state_first(pk);
+	t = &lc->tcp[pos];
+	if (fx_state_tracked(pk))
+		fx_tcp_open(t, pk->dir, &pk->tcp);
+	else if (pk->key.proto == IPPROTO_TCP)
+		memset(t, 0, sizeof(*t));   /* a fragment: a later segment with ports 0 is mid-stream */
+	f->flags = fx_state_first(pk, t);
 	f->tmo = fx_state_class(f->flags, pk->key.proto);
 	f->expire = lc->now + lc->tmo_cycles[f->tmo];
 	if (unlikely(!fx_flow_quota_take(lc, f))) {
@@ -234,6 +287,7 @@ fx_flow_track(struct fx_lcore *lc, const struct fx_route_table *rt,
 	uint16_t i, nf, out, in_port;
 	uint64_t t;
 	int32_t pos;
+	bool fwd;
 
 	if (n == 0)
 		return;
@@ -245,8 +299,13 @@ fx_flow_track(struct fx_lcore *lc, const struct fx_route_table *rt,
 			FX_STAT_ADD(&lc->ho.st, foreign, 1);
 		ft_prefetch(&lc->ft, p->sig);
 	}
-	for (i = 0; i < n; i++)
-		cand[i] = ft_candidate(&lc->ft, fx_pkt_of(pkts[i])->sig);
+	for (i = 0; i < n; i++) {
+		p = fx_pkt_of(pkts[i]);
+		cand[i] = ft_candidate(&lc->ft, p->sig);
+		/* a TCP segment reads its connection beside the flow's line */
+		if (cand[i] >= 0 && p->key.proto == IPPROTO_TCP)
+			rte_prefetch0(&lc->tcp[cand[i]]);
+	}
 	t = fx_stage_end(lc, FX_STAGE_LOOKUP, t);
 
 	for (i = 0, nf = 0; i < n; i++) {
@@ -262,9 +321,13 @@ fx_flow_track(struct fx_lcore *lc, const struct fx_route_table *rt,
 		pos = ft_confirm(&lc->ft, &p->key, p->sig, cand[i]);
 		if (pos >= 0 && likely(flows[pos].fid != 0)) {
 			f = &flows[pos];
-			flow_hit(lc, f, p);
+			fwd = flow_hit(lc, f, p);
 		} else {
-			f = flow_new(lc, p, p->sig);
+			f = flow_new(lc, p, p->sig, &fwd);
+		}
+		if (unlikely(!fwd)) {
+			fx_drop(lc, in_port, pkts[i]);   /* outside the window */
+			continue;
 		}
 		if (likely(f != NULL)) {
 			out = f->port[p->dir];

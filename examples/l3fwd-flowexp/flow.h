@@ -18,6 +18,14 @@
  *           table_full and the packet dropped, or with --table-full forward
  *           routed without state; with --table-full evict the oldest
  *           unanswered flow makes room first (evict.h).
+ * A TCP segment (not a fragment) is first checked by the connection
+ * tracker (tcp_track.h) against its flow's connection, kept by flow slot
+ * in an array beside the table (fx_lcore.tcp, 32 bytes a flow, allocated
+ * at start-up on the worker's socket), whose line is prefetched with the
+ * flow's: one that does not fit the window or the state is dropped
+ * (tcp_out_of_window, tcp_invalid) and one passed without effect (an
+ * inexact RST, a SYN on an established connection: tcp_rst_ignored,
+ * tcp_syn_ignored) neither refreshes nor changes the flow.
  * The packet leaves by the flow's cached route, resolved once per direction.
  * The flows active in each timeout class are counted (active_<class>).
  *
@@ -51,6 +59,10 @@ struct fx_flow_gone {
 	struct fx_flow *f[FX_GONE_BATCH];
 	uint32_t sig[FX_GONE_BATCH];       /**< their keys' hashes */
 };
+
+/** Start-up: the TCP connections of lc's flow table (created), on socket. 0 or -ENOMEM. */
+int fx_flow_init(struct fx_lcore *lc, int socket);
+void fx_flow_fini(struct fx_lcore *lc);
 
 /**
  * Track and forward n parsed packets this worker owns, at lc->now, with

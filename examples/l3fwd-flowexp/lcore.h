@@ -38,6 +38,7 @@
 #include "nat.h"
 #include "quota.h"
 #include "stats.h"
+#include "tcp_track.h"
 #include "timeouts.h"
 
 struct fx_expiry_ops;
@@ -68,6 +69,7 @@ struct fx_lcore {
 	/* owner-only state */
 	void *exp;                      /**< the expiry back-end's own state */
 	struct fx_flow_table ft;
+	struct fx_tcp *tcp;             /**< TCP connections by flow slot (flow.h) */
 	uint64_t now;                   /**< time of the current burst */
 	struct fx_flow_gone gone;       /**< flows removed, not yet out of the index */
 	struct fx_clock clk;            /**< --clock pcap */

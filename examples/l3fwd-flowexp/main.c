@@ -46,6 +46,7 @@
 #include "control.h"
 #include "evict.h"
 #include "expiry.h"
+#include "flow.h"
 #include "flow_table.h"
 #include "flowexp.h"
 #include "fxhash.h"
@@ -143,6 +144,9 @@ setup_flow_state(void)
 				  (int)rte_lcore_to_socket_id(lc->lcore_id)) != 0)
 			rte_exit(EXIT_FAILURE, "lcore %u: per-host flow counts: no memory (-m / --socket-mem)\n",
 				 lc->lcore_id);
+		if (fx_flow_init(lc, (int)rte_lcore_to_socket_id(lc->lcore_id)) != 0)
+			rte_exit(EXIT_FAILURE, "lcore %u: TCP connections: no memory (-m / --socket-mem)\n",
+				 lc->lcore_id);
 		if (fx_conf.full_policy == FX_FULL_EVICT &&
 		    fx_evict_init(&lc->ev, fx_conf.max_flows,
 				  (int)rte_lcore_to_socket_id(lc->lcore_id)) != 0)
@@ -232,6 +236,7 @@ free_flow_state(void)
 			fx_nat_fini(&lc->nat);
 		fx_evict_fini(&lc->ev);
 		fx_quota_fini(&lc->host_quota);
+		fx_flow_fini(lc);
 		ft_free(&lc->ft);
 	}
 	if (fx_conf.expiry == FX_EXPIRY_TIMER)

@@ -28,6 +28,7 @@
 #include "nat_conf.h"
 #include "nat_priv.h"
 #include "quota.h"
+#include "tcp_track.h"
 
 uint8_t fx_nat_port_owner[65536];
 
@@ -121,6 +122,12 @@ fx_nat_init(struct fx_nat *nt, unsigned int lcore_id, unsigned int w,
 		rc = -ENOMEM;
 		goto fail;
 	}
+	nt->tcp = rte_zmalloc_socket("nat_tcp", sizeof(*nt->tcp) * capacity,
+				     RTE_CACHE_LINE_SIZE, socket);
+	if (nt->tcp == NULL) {
+		rc = -ENOMEM;
+		goto fail;
+	}
 	rc = quotas_init(nt, lcore_id, capacity, socket);
 	if (rc != 0)
 		goto fail;
@@ -140,10 +147,12 @@ fx_nat_fini(struct fx_nat *nt)
 	rte_free(nt->fired);
 	fx_quota_fini(&nt->per_dest);
 	fx_quota_fini(&nt->per_host);
+	rte_free(nt->tcp);
 	twheel_free(nt->wheel);
 	nat_ports_fini(&nt->ports);
 	nat_table_free(&nt->tbl);
 	nt->fired = NULL;
+	nt->tcp = NULL;
 	nt->wheel = NULL;
 }
 
@@ -214,9 +223,14 @@ fx_nat_translate(struct fx_nat *nt, uint64_t now, struct rte_mbuf **pkts,
 		nk++;
 	}
 	nat_table_lookup_bulk(&nt->tbl, kp, nk, map);
-	for (j = 0; j < nk; j++)
-		if (map[j] != NULL)
-			rte_prefetch0(map[j]);
+	for (j = 0; j < nk; j++) {
+		if (map[j] == NULL)
+			continue;
+		rte_prefetch0(map[j]);
+		/* a TCP segment reads its connection beside the record */
+		if (keys[j].proto == IPPROTO_TCP)
+			rte_prefetch0(&nt->tcp[nat_table_index(&nt->tbl, map[j])]);
+	}
 
 	/* then each packet, the lookups in packet order */
 	for (i = 0, j = 0; i < n; i++) {

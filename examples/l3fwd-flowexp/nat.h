@@ -34,6 +34,18 @@
  *                           nat_table_full); translate;
  *   inbound, live mapping   refresh, TCP state, translate back;
  *   inbound, otherwise      drop, nat_in_nomatch (also a held mapping);
+ *   TCP, either way         the segment is first checked by the connection
+ *                           tracker (tcp_track.h) against the mapping's
+ *                           connection, kept by record index beside the
+ *                           table (fx_nat.tcp, 32 bytes a record): one
+ *                           that does not fit the window or the state is
+ *                           dropped (nat_tcp_out_of_window,
+ *                           nat_tcp_invalid), an inexact RST or a SYN on
+ *                           an established connection translated with no
+ *                           effect (nat_tcp_rst_ignored,
+ *                           nat_tcp_syn_ignored); an outbound SYN on a
+ *                           connection closed by FIN or RST starts a new
+ *                           one on the mapping, an inbound one is dropped;
  *   ICMP errors             destination unreachable, time exceeded and
  *                           parameter problem only, translated with the
  *                           live mapping that sent the packet they quote
@@ -48,7 +60,10 @@
  * The reaper. Each worker has a twheel of its mappings, with a lazy
  * deadline: LIVE, the latest packet of either direction plus the timeout
  * of the mapping's class (the flow classes: one-way until a reply, the TCP
- * states, UDP, ICMP); HELD, the end of the hold-down. A refresh is the
+ * states, UDP, ICMP; a TCP mapping counts as answered once its handshake
+ * completed); HELD, the end of the hold-down. A full table drops the new
+ * mapping (nat_table_full); no mapping is ever evicted for another (RFC
+ * 6888 REQ-11). A refresh is the
  * store of the packet time; FIN and RST shorten the deadline with
  * twheel_move(). Due: a LIVE mapping becomes HELD (its out key leaves the
  * table, its public tuple stays taken for --nat-holddown), a HELD one
@@ -74,6 +89,7 @@
 #include "quota.h"
 #include "timeouts.h"
 
+struct fx_tcp;
 struct twheel;
 struct fx_route_table;
 struct twheel_fired;
@@ -94,7 +110,9 @@ enum fx_nat_class {
 	X(nat_released) X(nat_flushed) X(nat_in_nomatch) X(nat_non_syn) \
 	X(nat_no_port) X(nat_table_full) X(nat_unsupported) X(nat_handoff) \
 	X(nat_out) X(nat_in) X(nat_icmp_errors) X(nat_shortened) \
-	X(nat_host_limit) X(nat_dest_limit) FX_NAT_DROP_CAUSES(X)
+	X(nat_host_limit) X(nat_dest_limit) X(nat_tcp_out_of_window) \
+	X(nat_tcp_invalid) X(nat_tcp_rst_ignored) X(nat_tcp_syn_ignored) \
+	FX_NAT_DROP_CAUSES(X)
 
 /*
  * Drops by classification (nat_classify.c), on the receiving worker,
@@ -133,6 +151,7 @@ struct fx_nat {
 	struct nat_table tbl;
 	struct nat_ports ports;
 	struct twheel *wheel;
+	struct fx_tcp *tcp;               /**< TCP connections by record index */
 	struct twheel_fired *fired;       /**< budget records for sweeps */
 	uint32_t budget;
 	uint64_t tmo_cycles[FX_TMO_MAX];

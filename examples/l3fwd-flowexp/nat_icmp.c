@@ -5,12 +5,15 @@
 /*
  * NAT of ICMP errors (owner), both directions: an error is translated with
  * the mapping of the packet it quotes, which it neither makes, refreshes
- * nor ends (RFC 5508 REQ-2). Outbound, the quote is a reply the NAT
- * delivered to the inside host (found by its out key from the host's
- * side) and the error must come from that host; inbound, the quote is a
- * packet the NAT sent (its in key) and the error must be addressed to the
- * mapping's public address. Anything else, or a quote too short to name a
- * mapping, is dropped as nat_in_nomatch.
+ * nor ends (RFC 5508 REQ-2). Classification (nat_classify.c) has let only
+ * destination unreachable, time exceeded and parameter problem through,
+ * quoting the start of a TCP, UDP or echo packet. Outbound, the quote is a
+ * reply the NAT delivered to the inside host (found by its out key from
+ * the host's side) and the error must come from that host; inbound, the
+ * quote is a packet the NAT sent (its in key: the public source and port
+ * and the same remote endpoint) and the error must be addressed to the
+ * mapping's public address. A quote no live mapping matches that way is
+ * dropped as nat_in_nomatch.
  */
 
 #include <stdbool.h>

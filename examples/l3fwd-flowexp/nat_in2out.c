@@ -4,10 +4,12 @@
 
 /*
  * NAT outbound step (owner): a packet from an inside host is translated
- * with its live mapping, refreshing it, or makes one: TCP needs a SYN
- * (else nat_non_syn); the host must be under its quotas (else
- * nat_host_limit or nat_dest_limit, nat_priv.h: RFC 6888 REQ-4/5, and as
- * REQ-11 asks no existing mapping is ended to make room); the port allocator of the worker's share picks a
+ * with its live mapping, refreshing it (a TCP segment that does not fit
+ * its connection is dropped, nat.h), or makes one: TCP needs a SYN
+ * (else nat_non_syn), which starts the mapping's connection; the host
+ * must be under its quotas (else nat_host_limit or nat_dest_limit,
+ * nat_priv.h: RFC 6888 REQ-4/5, and as REQ-11 asks no existing mapping is
+ * ended to make room); the port allocator of the worker's share picks a
  * public port whose public 5-tuple is free (else nat_no_port, nat_ports.h);
  * then a record in the table and an entry on the wheel (else
  * nat_table_full). A failure at any step gives back what the earlier ones
@@ -31,6 +33,7 @@
 #include "nat_table.h"
 #include "parse.h"
 #include "stats.h"
+#include "tcp_track.h"
 
 struct taken_ctx {
 	const struct nat_table *tbl;
@@ -65,7 +68,7 @@ mapping_new(struct fx_nat *nt, uint64_t now, const struct fx_pkt *pk,
 	uint64_t id;
 	int err;
 
-	if (k->proto == IPPROTO_TCP && !fx_state_is_syn(pk)) {
+	if (k->proto == IPPROTO_TCP && !fx_tcp_is_open(&pk->tcp)) {
 		FX_STAT_ADD(&nt->st, nat_non_syn, 1);
 		return NULL;
 	}
@@ -94,13 +97,8 @@ mapping_new(struct fx_nat *nt, uint64_t now, const struct fx_pkt *pk,
 	}
 	tmpl.pub_port = rte_cpu_to_be_16(port);
 	tmpl.last = now;
-	tmpl.flags = 0;   /* made by an outbound packet: direction 0 */
-	if (pk->tcp_flags != 0) {
-		struct fx_pkt p = *pk;
-
-		p.dir = 0;
-		tmpl.flags = fx_state_first(&p);
-	}
+	/* made by an outbound packet (side 0); TCP: by a SYN (fx_tcp_open()) */
+	tmpl.flags = k->proto == IPPROTO_TCP ? FX_FLOW_SYN : 0;
 	tmpl.tmo = fx_state_class(tmpl.flags, k->proto);
 	/* the bulk lookup missed the out key, the allocator the in key; a
 	 * key found there that was not this mapping's (which classification
@@ -109,6 +107,8 @@ mapping_new(struct fx_nat *nt, uint64_t now, const struct fx_pkt *pk,
 		nat_table_insert(&nt->tbl, &tmpl, &err);
 	if (m == NULL)
 		goto full;
+	if (k->proto == IPPROTO_TCP)
+		fx_tcp_open(&nt->tcp[nat_table_index(&nt->tbl, m)], 0, &pk->tcp);
 	id = twheel_schedule(nt->wheel, nat_mapping_deadline(m, nt), m);
 	if (id == TWHEEL_ID_INVALID) {
 		nat_table_remove(&nt->tbl, m);
@@ -144,8 +144,10 @@ nat_in2out(struct fx_nat *nt, uint64_t now, struct rte_mbuf *mb,
 			return false;
 		}
 		made = true;
+	} else if (!nat_mapping_refresh(nt, m, pk, true, now)) {
+		pk->nat = FX_NAT_DROP;
+		return false;
 	}
-	nat_mapping_refresh(nt, m, pk, true, now);
 	nat_translate_pkt(mb, pk, true, m->pub_addr, m->pub_port);
 	FX_STAT_ADD(&nt->st, nat_out, 1);
 	return made;

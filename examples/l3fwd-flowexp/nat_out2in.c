@@ -5,8 +5,9 @@
 /*
  * NAT inbound step (owner): a packet from outside to a public tuple is
  * translated back to the inside host when it matches a live mapping in
- * the reply direction, refreshing it; anything else (no mapping, a held
- * one, a tuple of the other direction) is dropped as nat_in_nomatch.
+ * the reply direction, refreshing it (a TCP segment that does not fit its
+ * connection is dropped, nat.h); anything else (no mapping, a held one, a
+ * tuple of the other direction) is dropped as nat_in_nomatch.
  */
 
 #include <stdbool.h>
@@ -29,7 +30,10 @@ nat_out2in(struct fx_nat *nt, uint64_t now, struct rte_mbuf *mb,
 		pk->nat = FX_NAT_DROP;
 		return;
 	}
-	nat_mapping_refresh(nt, m, pk, false, now);
+	if (!nat_mapping_refresh(nt, m, pk, false, now)) {
+		pk->nat = FX_NAT_DROP;   /* outside the connection's window */
+		return;
+	}
 	nat_translate_pkt(mb, pk, false, m->in_addr, m->in_port);
 	FX_STAT_ADD(&nt->st, nat_in, 1);
 }

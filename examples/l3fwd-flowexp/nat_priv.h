@@ -38,6 +38,7 @@
 #include "parse.h"
 #include "quota.h"
 #include "stats.h"
+#include "tcp_track.h"
 
 /** Owner of each public port (worker index; 0xff outside the range). */
 extern uint8_t fx_nat_port_owner[65536];
@@ -181,31 +182,52 @@ nat_quoted_port(const struct rte_ipv4_hdr *q, bool src)
 }
 
 /**
- * A packet of live mapping m at time now (out: from the inside host, dir
- * 0; in: from the remote, dir 1): the lazy refresh, one store of the
- * packet time for either direction; then the mapping's state after the
- * packet (replied, and for TCP the connection's state), a shorter
- * deadline (FIN, RST) filed again on the wheel.
+ * A packet of live mapping m at time now (out: from the inside host, side
+ * 0; in: from the remote, side 1). A TCP segment is first checked against
+ * the mapping's connection (nat.h): one that does not fit changes nothing
+ * and is dropped (false), one passed without effect changes nothing.
+ * Then the lazy refresh, one store of the packet time for either
+ * direction; then the mapping's state after the packet (replied, and for
+ * TCP the connection's state), a shorter deadline (FIN, RST) filed again
+ * on the wheel. Returns whether the packet is translated.
  */
-static inline void
+static inline bool
 nat_mapping_refresh(struct fx_nat *nt, struct nat_mapping *m,
 		    const struct fx_pkt *pk, bool out, uint64_t now)
 {
-	struct fx_pkt p = *pk;
-	bool reopen = false;
+	unsigned int side = out ? 0 : 1;
+	enum fx_tcp_verdict v;
 	uint64_t old_deadline, new_deadline;
+	struct fx_tcp *t;
 	uint8_t flags, tmo;
 
+	if (fx_state_tracked(pk)) {
+		t = &nt->tcp[nat_table_index(&nt->tbl, m)];
+		v = fx_tcp_track(t, side, &pk->tcp);
+		if (unlikely(v != FX_TCP_PASS)) {
+			if (v != FX_TCP_REOPEN) {
+				fx_state_tcp_count(v, &nt->st.nat_tcp_rst_ignored,
+						   &nt->st.nat_tcp_syn_ignored,
+						   &nt->st.nat_tcp_out_of_window,
+						   &nt->st.nat_tcp_invalid);
+				return fx_tcp_forwards(v);
+			}
+			/* an outbound SYN on a closed connection: a new one */
+			fx_tcp_open(t, side, &pk->tcp);
+		}
+		/* made by an outbound packet: FX_FLOW_INIT_DIR1 is never set */
+		flags = fx_state_tcp(0, t);
+	} else {
+		flags = m->flags | (out ? 0 : FX_FLOW_REPLIED);
+	}
 	m->last = now;
-	p.dir = out ? 0 : 1;
-	flags = fx_state_next(m->flags, &p, &reopen);
 	if (likely(flags == m->flags))
-		return;
+		return true;
 	old_deadline = nat_mapping_deadline(m, nt);
 	m->flags = flags;
 	tmo = fx_state_class(flags, m->proto);
 	if (tmo == m->tmo)
-		return;
+		return true;
 	m->tmo = tmo;
 	new_deadline = nat_mapping_deadline(m, nt);
 	if (new_deadline < old_deadline) {
@@ -213,6 +235,7 @@ nat_mapping_refresh(struct fx_nat *nt, struct nat_mapping *m,
 		twheel_move(nt->wheel, m->id, new_deadline);
 		FX_STAT_ADD(&nt->st, nat_shortened, 1);
 	}
+	return true;
 }
 
 /** Rewrite the fx_pkt key as the translated packet's, for the route lookup. */

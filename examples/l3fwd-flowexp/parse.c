@@ -26,13 +26,29 @@
  *  - TCP needs 20 bytes, UDP, ICMP and ICMPv6 8, inside the IP payload
  *    -> l4_trunc. Other protocols are tracked with ports 0. ICMP echo-like
  *    messages use their identifier as both ports, so the reply matches.
- *  - TTL or hop limit <= 1 -> ttl_exceeded (a router would answer with an
- *    ICMP error; this example counts and drops).
+ *    A TCP header's data offset must be at least 20 and its header,
+ *    options included, inside the segment -> l4_trunc. A SYN's MSS and
+ *    window scale options are read (an option cut short ends the walk);
+ *    the sequence, acknowledgment, window and payload length of every
+ *    segment go into fx_pkt.tcp for the connection tracker.
+ *  - TTL or hop limit <= 1 -> ttl_exceeded (counted and dropped; on a port
+ *    with addresses the worker hands it to the main lcore, which answers
+ *    with time exceeded: slowpath.h).
+ *  - The TCP, UDP, ICMP and ICMPv6 checksums (with the IPv4 or IPv6
+ *    pseudo-header, ICMP without) -> l4_cksum. A NIC's verdict is taken
+ *    where the mbuf has one (RTE_MBUF_F_RX_L4_CKSUM_GOOD, or _NONE: the
+ *    data was verified, the field not filled in; _BAD); without it the
+ *    sum is computed over the L4 bytes, across segments. A UDP checksum of
+ *    0 is "none" over IPv4 (RFC 768) and invalid over IPv6 (RFC 8200
+ *    section 8.1). Fragments are not checked: their checksum covers the
+ *    whole datagram. Checked last, so every cheaper rule drops first.
  */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <string.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_byteorder.h>
 #include <rte_ether.h>
 #include <rte_ip.h>
@@ -72,6 +88,61 @@ icmp4_has_id(uint8_t type)
 	}
 }
 
+#define TCP_OPT_END 0
+#define TCP_OPT_NOP 1
+#define TCP_OPT_MSS 2
+#define TCP_OPT_WSCALE 3
+#define TCP_WSCALE_MAX 14   /* RFC 7323 section 2.3 */
+
+/* the MSS and window scale options of a SYN (opt: len bytes of options) */
+static void
+parse_tcp_options(struct fx_tcp_seg *t, const uint8_t *opt, uint32_t len)
+{
+	uint32_t i = 0, olen;
+
+	while (i < len) {
+		if (opt[i] == TCP_OPT_END)
+			return;
+		if (opt[i] == TCP_OPT_NOP) {
+			i++;
+			continue;
+		}
+		if (i + 1 >= len)
+			return;
+		olen = opt[i + 1];
+		if (olen < 2 || i + olen > len)
+			return;
+		if (opt[i] == TCP_OPT_MSS && olen == 4)
+			t->mss = (uint16_t)(opt[i + 2] << 8 | opt[i + 3]);
+		else if (opt[i] == TCP_OPT_WSCALE && olen == 3)
+			t->wscale = RTE_MIN(opt[i + 2], TCP_WSCALE_MAX);
+		i += olen;
+	}
+}
+
+/* the TCP header at l4: len bytes of L4 in the datagram, avail in the segment */
+static inline int
+parse_tcp(struct fx_pkt *p, const uint8_t *l4, uint32_t len, uint32_t avail)
+{
+	const struct rte_tcp_hdr *th = (const struct rte_tcp_hdr *)l4;
+	struct fx_tcp_seg *t = &p->tcp;
+	uint32_t doff = (uint32_t)(th->data_off >> 4) * 4;
+
+	if (doff < sizeof(*th) || doff > avail)
+		return FX_CAUSE_L4_TRUNC;
+	p->tcp_flags = th->tcp_flags & (FX_TCP_FIN | FX_TCP_SYN | FX_TCP_RST | FX_TCP_ACK);
+	t->flags = p->tcp_flags;
+	t->seq = rte_be_to_cpu_32(th->sent_seq);
+	t->ack = rte_be_to_cpu_32(th->recv_ack);
+	t->win = rte_be_to_cpu_16(th->rx_win);
+	t->len = (uint16_t)(len - doff);
+	t->wscale = FX_TCP_WSCALE_NONE;
+	t->mss = 0;
+	if (unlikely(th->tcp_flags & FX_TCP_SYN) && doff > sizeof(*th))
+		parse_tcp_options(t, l4 + sizeof(*th), doff - sizeof(*th));
+	return FX_PARSE_OK;
+}
+
 /*
  * Ports from the L4 header at l4 with `len` bytes of IP payload left, of
  * which `avail` are in the segment. Returns FX_PARSE_OK or l4_trunc.
@@ -106,8 +177,7 @@ parse_l4(struct fx_pkt *p, const uint8_t *l4, uint32_t len, uint32_t avail)
 		memcpy(&k->port[0], l4, 2);
 		memcpy(&k->port[1], l4 + 2, 2);
 		if (k->proto == IPPROTO_TCP)
-			p->tcp_flags = ((const struct rte_tcp_hdr *)l4)->tcp_flags &
-				(FX_TCP_FIN | FX_TCP_SYN | FX_TCP_RST | FX_TCP_ACK);
+			return parse_tcp(p, l4, len, avail);
 		break;
 	case IPPROTO_ICMP:
 		if (icmp4_has_id(l4[0])) {
@@ -123,6 +193,52 @@ parse_l4(struct fx_pkt *p, const uint8_t *l4, uint32_t len, uint32_t avail)
 		break;
 	}
 	return FX_PARSE_OK;
+}
+
+/*
+ * Whether the L4 checksum of a non-fragment is right: len bytes of L4 at
+ * offset off in m, protocol proto, pseudo-header addresses src and dst of
+ * alen bytes (4 or 16). The NIC's verdict first (see the rules above).
+ */
+static inline bool
+l4_cksum_ok(const struct rte_mbuf *m, uint32_t off, uint32_t len, uint8_t proto,
+	    const void *src, const void *dst, unsigned int alen)
+{
+	const uint8_t *l4;
+	uint64_t fl = m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK;
+	uint16_t raw;
+	uint32_t s;
+
+	if (fl == RTE_MBUF_F_RX_L4_CKSUM_GOOD || fl == RTE_MBUF_F_RX_L4_CKSUM_NONE)
+		return true;
+	if (fl == RTE_MBUF_F_RX_L4_CKSUM_BAD)
+		return false;
+	switch (proto) {
+	case IPPROTO_TCP:
+	case IPPROTO_ICMPV6:
+		break;
+	case IPPROTO_UDP:
+		l4 = rte_pktmbuf_mtod_offset(m, const uint8_t *, off);
+		if (l4[6] == 0 && l4[7] == 0)
+			return alen == 4;   /* none: allowed over IPv4 only */
+		break;
+	case IPPROTO_ICMP:
+		if (alen != 4)
+			return true;
+		if (rte_raw_cksum_mbuf(m, off, len, &raw) != 0)
+			return false;
+		return raw == 0xffff;
+	default:
+		return true;
+	}
+	if (rte_raw_cksum_mbuf(m, off, len, &raw) != 0)
+		return false;
+	s = (uint32_t)raw + rte_raw_cksum(src, alen) + rte_raw_cksum(dst, alen) +
+		rte_cpu_to_be_16((uint16_t)proto) +
+		rte_cpu_to_be_16((uint16_t)(len >> 16)) + rte_cpu_to_be_16((uint16_t)len);
+	s = (s & 0xffff) + (s >> 16);   /* fold, end-around carry */
+	s += s >> 16;
+	return (uint16_t)s == 0xffff;
 }
 
 static inline int
@@ -162,12 +278,17 @@ parse_ipv4(const struct rte_mbuf *m, const uint8_t *l3, uint32_t seg,
 	}
 	if (ip->time_to_live <= 1)
 		return FX_CAUSE_TTL;
+	if (!p->fragment &&
+	    !l4_cksum_ok(m, p->l2_len + ihl, tot - ihl, k->proto, &ip->src_addr,
+			 &ip->dst_addr, 4))
+		return FX_CAUSE_L4_CKSUM;
 	fx_key_order(p, 4);
 	return FX_PARSE_OK;
 }
 
 static inline int
-parse_ipv6(const uint8_t *l3, uint32_t seg, uint32_t frame, struct fx_pkt *p)
+parse_ipv6(const struct rte_mbuf *m, const uint8_t *l3, uint32_t seg,
+	   uint32_t frame, struct fx_pkt *p)
 {
 	const struct rte_ipv6_hdr *ip = (const struct rte_ipv6_hdr *)l3;
 	struct fx_key *k = &p->key;
@@ -224,6 +345,10 @@ parse_ipv6(const uint8_t *l3, uint32_t seg, uint32_t frame, struct fx_pkt *p)
 	}
 	if (ip->hop_limits <= 1)
 		return FX_CAUSE_TTL;
+	if (!p->fragment &&
+	    !l4_cksum_ok(m, p->l2_len + ofs, end - ofs, nh, &ip->src_addr,
+			 &ip->dst_addr, 16))
+		return FX_CAUSE_L4_CKSUM;
 	fx_key_order(p, 16);
 	return FX_PARSE_OK;
 }
@@ -248,7 +373,7 @@ fx_parse(const struct rte_mbuf *m, struct fx_pkt *p)
 	uint16_t type;
 	unsigned int n;
 
-	memset(p, 0, sizeof(*p));
+	memset(p, 0, offsetof(struct fx_pkt, tcp));   /* tcp: TCP only (parse.h) */
 	if (seg < l2len)
 		return FX_CAUSE_RUNT;
 	if (unlikely(m->ol_flags & (RTE_MBUF_F_RX_VLAN_STRIPPED | RTE_MBUF_F_RX_QINQ_STRIPPED))) {
@@ -272,6 +397,6 @@ fx_parse(const struct rte_mbuf *m, struct fx_pkt *p)
 	if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4))
 		return parse_ipv4(m, l2 + l2len, seg - l2len, frame - l2len, p);
 	if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6))
-		return parse_ipv6(l2 + l2len, seg - l2len, frame - l2len, p);
+		return parse_ipv6(m, l2 + l2len, seg - l2len, frame - l2len, p);
 	return FX_CAUSE_NON_IP;
 }

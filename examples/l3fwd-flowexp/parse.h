@@ -10,7 +10,9 @@
  * fixed order, the lower one first, so both directions of a connection
  * produce the same key; `dir` tells which endpoint sent this packet. Every
  * frame that cannot be forwarded safely gets a cause (enum fx_cause) that
- * is counted and the frame dropped; the rules are in doc/example.md.
+ * is counted and the frame dropped; the rules are in doc/example.md. A TCP
+ * segment's sequence space (struct fx_tcp_seg) is kept for the connection
+ * tracker (tcp_track.h).
  */
 
 #ifndef _FX_PARSE_H_
@@ -51,7 +53,8 @@ struct fx_key {
 	X(IPV6_LEN, "ipv6_len") \
 	X(IPV6_EXT, "ipv6_ext") \
 	X(L4_TRUNC, "l4_trunc") \
-	X(TTL, "ttl_exceeded")
+	X(TTL, "ttl_exceeded") \
+	X(L4_CKSUM, "l4_cksum")
 
 enum fx_cause {
 #define FX_CAUSE_ENUM(e, s) FX_CAUSE_ ## e,
@@ -75,6 +78,25 @@ extern const char *const fx_cause_names[FX_CAUSE_MAX];
 /** At most this many IPv6 extension headers before the L4 header. */
 #define FX_IPV6_EXT_MAX 8
 
+/** fx_tcp_seg.wscale of a SYN without the window scale option. */
+#define FX_TCP_WSCALE_NONE 0xff
+
+/**
+ * What the connection tracker reads of a TCP segment (tcp_track.h). Host
+ * byte order. Written for TCP segments that are not fragments only, and
+ * left as it was for every other packet (the parser does not clear it, so
+ * that other packets do not write the cache line it ends in).
+ */
+struct fx_tcp_seg {
+	uint32_t seq;       /**< Sequence number. */
+	uint32_t ack;       /**< Acknowledgment number (meaningful with ACK). */
+	uint16_t win;       /**< Window as sent, before scaling. */
+	uint16_t len;       /**< Payload bytes after the TCP header. */
+	uint8_t flags;      /**< FX_TCP_* of the segment (as fx_pkt.tcp_flags). */
+	uint8_t wscale;     /**< SYN: the window scale option, or FX_TCP_WSCALE_NONE. */
+	uint16_t mss;       /**< SYN: the MSS option; 0 without one. */
+};
+
 /**
  * What parsing learned about one packet. Kept in the mbuf's private area
  * (fx_pkt_of()), so it travels with a packet handed to another worker.
@@ -88,6 +110,7 @@ struct fx_pkt {
 	uint8_t l2_len;     /**< Ethernet header and VLAN tags: where IP starts. */
 	uint16_t owner;     /**< Worker that handles it (affinity.h, handoff.h). */
 	uint8_t nat;        /**< enum fx_nat_class (nat.h). */
+	struct fx_tcp_seg tcp;  /**< TCP: the segment's sequence space (last: see above). */
 };
 
 /** The mbuf private area the parse result is kept in. */
@@ -135,9 +158,10 @@ fx_key_order(struct fx_pkt *p, unsigned int alen)
  * (0x8100, 0x88a8, 0x9100), whatever packet type the NIC reported; a tag
  * the NIC stripped (RTE_MBUF_F_RX_VLAN_STRIPPED / QINQ_STRIPPED) counts as
  * the outer one. Then checks the headers against the frame: lengths, IHL,
- * version, IPv6 extension chain, L4 header, TTL/hop limit, and the NIC's
- * IPv4 checksum flag when the port verifies checksums. Headers must be in
- * the first segment.
+ * version, IPv6 extension chain, L4 header, TTL/hop limit, the NIC's
+ * IPv4 checksum flag when the port verifies checksums, and the TCP, UDP,
+ * ICMP or ICMPv6 checksum: the NIC's verdict where it gives one, else
+ * computed here. Headers must be in the first segment.
  *
  * @return
  *   FX_PARSE_OK, or the enum fx_cause to count and drop.

@@ -25,7 +25,10 @@
  * Offloads. IPv4 header checksum verification is requested on rx (frames
  * the NIC marks bad are dropped as ipv4_cksum). A port that cannot do it
  * stops start-up with a message, unless --relax-rx-offload masks the
- * request by dev_info.rx_offload_capa (virtual devices need this).
+ * request by dev_info.rx_offload_capa (virtual devices need this). TCP
+ * and UDP checksum verification is requested where the port offers it;
+ * where it does not, or for what it does not mark, the parser computes
+ * the checksum itself (parse.c), so no port needs it.
  *
  * Packet types are not used: the parser reads the EtherType and VLAN tags
  * from the frame (parse.c), so no port needs --parse-ptype.
@@ -203,7 +206,8 @@ port_conf_build(uint16_t port, const struct rte_eth_dev_info *info,
 		       port, want_rx, want_rx & info->rx_offload_capa);
 		want_rx &= info->rx_offload_capa;
 	}
-	conf->rxmode.offloads = want_rx;
+	conf->rxmode.offloads = want_rx |
+		(info->rx_offload_capa & (RTE_ETH_RX_OFFLOAD_TCP_CKSUM | RTE_ETH_RX_OFFLOAD_UDP_CKSUM));
 	if ((info->tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE) && !main_queue(port))
 		conf->txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
 	if (fx_conf.max_pkt_len != 0)

@@ -36,7 +36,8 @@ captures' times follow the inside ones'.
                                   by NAT both ways; tagged inside traffic
                                   forwarded as flows
   e2e_edge.py BINARY flows        --max-flows-per-host in the flow tracker
-                                  (IPv4 hosts, an IPv6 /64)
+                                  (IPv4 hosts, an IPv6 /64; a connection
+                                  reopened by the other end)
   e2e_edge.py BINARY cli          bad --nat-outside and quota values
 
 Each frame out is compared byte for byte from the EtherType on with the
@@ -88,6 +89,13 @@ def udp(src, sport, dst, dport, tags=()):
 
 def tcp(src, sport, dst, dport, flags):
     return frame(ip_pkt(src, dst, P.PROTO_TCP, P.tcp(sport, dport, flags, b"x")))
+
+
+def tcp_seg(src, dst, seg):
+    """A frame of a TCP segment made by fxpkt.TcpConn (its checksum filled
+    in for these addresses), so that the connection tracker sees the
+    sequence numbers the connection's ends would send."""
+    return frame(ip_pkt(src, dst, P.PROTO_TCP, seg))
 
 
 def echo(src, dst, ident, reply=False):
@@ -181,18 +189,20 @@ def no_leak(st, what):
 
 def test_masq(binary, tmp):
     S, SA = P.TCP_SYN, P.TCP_SYN | P.TCP_ACK
-    inside = [udp(A, 5000, R, 53), tcp(A, 40000, R, 80, S), echo(A, R, 0x1234),
+    c = P.TcpConn(40000, 80)
+    syn, synack = c.seg(0, S), c.seg(1, SA)
+    inside = [udp(A, 5000, R, 53), tcp_seg(A, R, syn), echo(A, R, 0x1234),
               udp(A, 5001, B, 53),            # inside to inside: not translated
               udp(A, 5002, "192.0.2.5", 53)]  # routed inside: not translated
-    outside = [udp(R, 53, POOL, 5000), tcp(R, 80, POOL, 40000, SA),
+    outside = [udp(R, 53, POOL, 5000), tcp_seg(R, POOL, synack),
                echo(R, POOL, 0x1234, reply=True)]
     st, o0, o1, _ = run(binary, tmp, "masq", inside, outside)
     if st is None:
         return
-    expect(o1, [udp(POOL, 5000, R, 53), tcp(POOL, 40000, R, 80, S), echo(POOL, R, 0x1234)],
+    expect(o1, [udp(POOL, 5000, R, 53), tcp_seg(POOL, R, syn), echo(POOL, R, 0x1234)],
            1, "masq outbound")
     expect(o0, [udp(A, 5001, B, 53), udp(A, 5002, "192.0.2.5", 53),
-                udp(R, 53, A, 5000), tcp(R, 80, A, 40000, SA), echo(R, A, 0x1234, reply=True)],
+                udp(R, 53, A, 5000), tcp_seg(R, A, synack), echo(R, A, 0x1234, reply=True)],
            0, "masq inbound and inside")
     counters(st, {"nat_created": 3, "nat_out": 3, "nat_in": 3, "nat_in_nomatch": 0,
                   "created": 2, "host_limit": 0}, "masq")
@@ -262,18 +272,21 @@ def test_impersonate(binary, tmp):
 
 def test_quota(binary, tmp):
     S, SA = P.TCP_SYN, P.TCP_SYN | P.TCP_ACK
-    inside = [tcp(A, 41000 + i, R, 8000 + i, S) for i in range(10)]   # 8 of 10
+    conns = [P.TcpConn(41000 + i, 8000 + i) for i in range(10)]
+    syns = [c.seg(0, S) for c in conns]
+    synacks = [c.seg(1, SA) for c in conns[:8]]
+    inside = [tcp_seg(A, R, syns[i]) for i in range(10)]              # 8 of 10
     inside += [udp(B, 6000 + i, R2, 53) for i in range(5)]            # 3 of 5
     inside += [udp(B, 7000, R3, 53)]                                  # another remote
-    outside = [tcp(R, 8000 + i, POOL, 41000 + i, SA) for i in range(8)]
+    outside = [tcp_seg(R, POOL, synacks[i]) for i in range(8)]
     st, o0, o1, _ = run(binary, tmp, "quota", inside, outside,
                         ["--nat-max-per-host", "8", "--nat-max-per-dest", "3"])
     if st is None:
         return
-    expect(o1, [tcp(POOL, 41000 + i, R, 8000 + i, S) for i in range(8)] +
+    expect(o1, [tcp_seg(POOL, R, syns[i]) for i in range(8)] +
            [udp(POOL, 6000 + i, R2, 53) for i in range(3)] + [udp(POOL, 7000, R3, 53)],
            1, "quota outbound")
-    expect(o0, [tcp(R, 8000 + i, A, 41000 + i, SA) for i in range(8)], 0,
+    expect(o0, [tcp_seg(R, A, synacks[i]) for i in range(8)], 0,
            "quota: the mappings made still translate")
     counters(st, {"nat_created": 12, "nat_host_limit": 2, "nat_dest_limit": 2,
                   "nat_in": 8, "nat_table_full": 0}, "quota")
@@ -382,6 +395,30 @@ def test_flows(binary, tmp):
           "flows: 11 made, 4 refused over the quota (created %d, host_limit %d, full %d)"
           % (t["created"], t["host_limit"], t["table_full"]))
     check(t["expired"] == 11, "flows: every flow expired (%d)" % t["expired"])
+    # a connection charged to the end that sent its first packet (H1,
+    # mid-stream) and then opened by the other (H2's SYN starts the
+    # tracking); when H2 reopens it after its FIN, the charge moves to H2
+    # (a connection is reopened by its initiator only: tcp_track.h)
+    c = P.TcpConn(80, 1000)   # side 0: H2, side 1: H1
+    A_, SY, F = P.TCP_ACK, P.TCP_SYN, P.TCP_FIN | P.TCP_ACK
+    inside = [tcp_seg(H1, H2, c.seg(1, A_, b"x")),            # mid-stream: charged to H1
+              tcp_seg(H2, H1, c.seg(0, SY)),                  # H2 opens the connection
+              tcp_seg(H1, H2, c.seg(1, SY | A_)),
+              tcp_seg(H2, H1, c.seg(0, A_)),
+              tcp_seg(H2, H1, c.seg(0, F)),                   # H2 closes it
+              tcp_seg(H2, H1, c.seg(0, SY, seq=90000)),       # and reopens it: H2's now
+              udp(H1, 1001, R, 53),        # H1 has none: made
+              udp(H2, 81, R, 53)]          # H2 has one: refused
+    st, o0, o1, _ = run(binary, tmp, "flows_reopen", inside, [],
+                        ["--max-flows-per-host", "1"], nat=False)
+    if st is None:
+        return
+    expect(o0, inside[:6], 0, "flows reopened")
+    expect(o1, inside[6:7], 1, "flows after the reopening")
+    t = st["totals"]
+    check(t["reopened"] == 1 and t["created"] == 3 and t["host_limit"] == 1,
+          "flows: the reopened flow moved to its new initiator (reopened %d, created %d, "
+          "host_limit %d)" % (t["reopened"], t["created"], t["host_limit"]))
 
 
 def test_cli(binary, tmp):

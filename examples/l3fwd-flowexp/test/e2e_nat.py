@@ -86,8 +86,11 @@ def udp(src, sport, dst, dport, payload=b"data", csum=True):
     return frame(src, dst, P.PROTO_UDP, P.udp(sport, dport, payload), csum)
 
 
-def tcp(src, sport, dst, dport, flags):
-    return frame(src, dst, P.PROTO_TCP, P.tcp(sport, dport, flags, b"x"))
+def tcp(src, sport, dst, dport, flags, conn=None, side=0):
+    """A TCP frame; with conn (fxpkt.TcpConn) the segment of that side,
+    numbered as its end would, else with made-up numbers."""
+    seg = conn.seg(side, flags, b"x") if conn else P.tcp(sport, dport, flags, b"x")
+    return frame(src, dst, P.PROTO_TCP, seg)
 
 
 def echo(src, dst, ident, reply=False):
@@ -252,20 +255,22 @@ def test_udp(binary, tmp):
 def test_tcp(binary, tmp):
     A, B, C, R = "10.1.0.1", "10.1.0.3", "10.1.0.4", "198.18.0.20"
     S, SA, AK, F, RS = P.TCP_SYN, P.TCP_SYN | P.TCP_ACK, P.TCP_ACK, P.TCP_FIN | P.TCP_ACK, P.TCP_RST
+    # the numbers each end would send (the NAT checks them, nat.h)
+    a, c = P.TcpConn(40000, 80, isn=(1000, 900000)), P.TcpConn(40002, 80, isn=(5000, 700000))
     fr = [
-        (T0, tcp(A, 40000, R, 80, S)),
-        (T0 + 0.01, tcp(R, 80, POOL, 40000, SA)),
-        (T0 + 0.02, tcp(A, 40000, R, 80, AK)),
+        (T0, tcp(A, 40000, R, 80, S, a, 0)),
+        (T0 + 0.01, tcp(R, 80, POOL, 40000, SA, a, 1)),
+        (T0 + 0.02, tcp(A, 40000, R, 80, AK, a, 0)),
         (T0 + 0.03, tcp(B, 40001, R, 80, AK)),           # no SYN: dropped
         (T0 + 0.04, tcp(R, 443, POOL, 40001, S)),        # unsolicited inbound
-        (T0 + 10, tcp(A, 40000, R, 80, F)),              # FIN: close timeout
-        (T0 + 10 + TMO["tcp-close"] - 0.1, tcp(R, 80, POOL, 40000, AK)),   # delivered
+        (T0 + 10, tcp(A, 40000, R, 80, F, a, 0)),        # FIN: close timeout
+        (T0 + 10 + TMO["tcp-close"] - 0.1, tcp(R, 80, POOL, 40000, AK, a, 1)),   # delivered
         (T0 + 10 + 2 * TMO["tcp-close"] - 0.1 + TICK + 0.05,
-         tcp(R, 80, POOL, 40000, AK)),                   # after: dropped
-        (T0 + 100, tcp(C, 40002, R, 80, S)),
-        (T0 + 100.01, tcp(R, 80, POOL, 40002, SA)),
-        (T0 + 101, tcp(R, 80, POOL, 40002, RS)),         # RST: rst timeout
-        (T0 + 101 + TMO["tcp-rst"] + TICK + 0.05, tcp(R, 80, POOL, 40002, AK)),
+         tcp(R, 80, POOL, 40000, AK, a, 1)),             # after: dropped
+        (T0 + 100, tcp(C, 40002, R, 80, S, c, 0)),
+        (T0 + 100.01, tcp(R, 80, POOL, 40002, SA, c, 1)),
+        (T0 + 101, tcp(R, 80, POOL, 40002, RS, c, 1)),   # an exact RST: rst timeout
+        (T0 + 101 + TMO["tcp-rst"] + TICK + 0.05, tcp(R, 80, POOL, 40002, AK, c, 1)),
     ]
     st, got = run(binary, tmp, "tcp", fr)
     if st is None:

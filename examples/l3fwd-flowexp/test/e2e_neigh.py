@@ -28,9 +28,10 @@ in a later burst (runt frames fill a burst up) or on port 1.
                                  tagged frame: each dropped and counted
   e2e_neigh.py BINARY nd         NS answered with NA (global, link-local,
                                  duplicate detection), unsolicited NA at
-                                 start; a bad option, hop limit 64, a bad
-                                 checksum, not ours, an NA nobody asked
-                                 for, a router solicitation: counted
+                                 start; a bad option, hop limit 64, not
+                                 ours, an NA nobody asked for, a router
+                                 solicitation: counted; a bad checksum
+                                 dropped by the worker (l4_cksum)
   e2e_neigh.py BINARY resolve    /0 routes through next hops: the first
                                  packets held (8 per neighbour, the rest
                                  dropped and counted), one ARP request and
@@ -42,7 +43,8 @@ in a later burst (runt frames fill a burst up) or on port 1.
                                  time with short neighbour times
   e2e_neigh.py BINARY echo       ping of the port addresses (IPv4, IPv6, TTL
                                  1) answered byte for byte, rate-limited;
-                                 a bad checksum, TCP to the gateway dropped
+                                 a bad checksum (l4_cksum on the worker),
+                                 TCP to the gateway dropped
   e2e_neigh.py BINARY ttl        TTL / hop limit 1 answered with time
                                  exceeded byte for byte, rate-limited on
                                  capture time; no error about an error
@@ -116,12 +118,14 @@ def arp_frame(op, sha, spa, tha, tpa, dst, src=None, htype=1):
 
 
 def icmp6_csum(src, dst, body):
-    ph = ip6(src) + ip6(dst) + struct.pack("!I", len(body)) + b"\0\0\0" + bytes([58])
-    return body[:2] + struct.pack("!H", P.csum(ph + body)) + body[4:]
+    """body (ICMPv6, its checksum field 0) with its checksum: for frames
+    whose bytes are changed after it."""
+    return P.l4_fill(ip6(src), ip6(dst), 58, body, 16)
 
 
 def ip6_pkt(src, dst, nh, body, hlim):
-    return struct.pack("!IHBB", 6 << 28, len(body), nh, hlim) + ip6(src) + ip6(dst) + body
+    """An IPv6 packet; an L4 checksum still 0 is computed (fxpkt)."""
+    return P.ipv6(src, dst, nh, body, hlim=hlim)
 
 
 def snm(target):
@@ -344,8 +348,10 @@ def test_nd(binary, tmp):
     check(len(o) == len(want), "port 0: the main lcore sent %d frames (%d)" % (len(want), len(o)))
     for g, w, n in zip(o, want, names):
         same(g, w, n)
-    counters(r, {"nd_rx": 9, "ns_answered": 3, "una_sent": 2, "nd_bad_option": 1, "nd_bad": 2,
+    counters(r, {"nd_rx": 8, "ns_answered": 3, "una_sent": 2, "nd_bad_option": 1, "nd_bad": 1,
                  "nd_not_ours": 1, "na_unsolicited": 1, "nd_ignored": 1}, "nd")
+    check(r.st["malformed"]["l4_cksum"] == 1, "the bad checksum dropped by the worker: "
+          "l4_cksum (%d)" % r.st["malformed"]["l4_cksum"])
     check(r.neigh("neigh_created") == 2, "A learnt from its NS, by both its addresses (%s)"
           % r.neigh("neigh_created"))
 
@@ -463,7 +469,9 @@ def test_echo(binary, tmp):
     check(len(o) == len(want), "%d echo replies (%d)" % (len(want), len(o)))
     for i, (g, wnt) in enumerate(zip(o, want)):
         same(g, wnt, "echo reply %d" % i)
-    counters(r, {"echo_replies": 6, "echo_ratelimited": 2, "echo_bad": 1}, "echo")
+    counters(r, {"echo_replies": 6, "echo_ratelimited": 2, "echo_bad": 0}, "echo")
+    check(r.st["malformed"]["l4_cksum"] == 1, "the bad checksum dropped by the worker: "
+          "l4_cksum (%d)" % r.st["malformed"]["l4_cksum"])
     check(r.tot("local_dropped") == 1, "TCP to the gateway dropped (local_dropped %s)"
           % r.tot("local_dropped"))
     check(r.out[0][0] == [], "the worker forwarded nothing")

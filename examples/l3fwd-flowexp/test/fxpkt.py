@@ -3,7 +3,10 @@
 """Packet and pcap helpers for the l3fwd-flowexp tests (standard library only).
 
 Builders return Ethernet frames as bytes; checksums of IPv4 headers are
-computed, L4 checksums are left zero (the example does not check them).
+computed, and so are the TCP, UDP, ICMP and ICMPv6 checksums of every
+datagram that is not a fragment and holds its L4 checksum field, unless the
+field was given a value already (l4_cksum=False leaves it as it is): the
+example verifies them and drops what fails.
 PcapWriter/read_pcap handle classic pcap files with Ethernet link type.
 """
 
@@ -47,9 +50,34 @@ def eth(payload, ethertype, dst=DST_MAC, src=SRC_MAC):
     return dst + src + struct.pack("!H", ethertype) + payload
 
 
+# where each protocol's checksum field is in its header
+L4_CKSUM_AT = {PROTO_TCP: 16, PROTO_UDP: 6, PROTO_ICMP: 2, PROTO_ICMPV6: 2}
+
+
+def l4_fill(src, dst, proto, seg, alen):
+    """seg (a whole L4 datagram) with its checksum computed, if its
+    checksum field is there and still 0; src and dst are packed addresses
+    (the pseudo-header; ICMP over IPv4 has none)."""
+    at = L4_CKSUM_AT.get(proto)
+    if at is None or len(seg) < at + 2 or seg[at:at + 2] != b"\0\0":
+        return seg
+    if proto == PROTO_ICMP and alen == 4:
+        c = csum(seg)
+    else:
+        ln = struct.pack("!H", len(seg)) if alen == 4 else struct.pack("!I", len(seg))
+        c = csum(src + dst + bytes([0, proto]) + ln + seg) if alen == 4 else \
+            csum(src + dst + ln + bytes([0, 0, 0, proto]) + seg)
+        if proto == PROTO_UDP and c == 0:
+            c = 0xFFFF   # 0 would mean "no checksum"
+    return seg[:at] + struct.pack("!H", c) + seg[at + 2:]
+
+
 def ipv4(src, dst, proto, payload, ttl=64, options=b"", frag=0,
-         ihl=None, total_length=None, version=4):
+         ihl=None, total_length=None, version=4, l4_cksum=True):
     """An IPv4 packet; ihl/total_length/version override the true values."""
+    if l4_cksum and not frag & 0x3FFF:
+        payload = l4_fill(ipaddress.IPv4Address(src).packed,
+                          ipaddress.IPv4Address(dst).packed, proto, payload, 4)
     hl = 20 + len(options)
     if ihl is None:
         ihl = hl // 4
@@ -64,7 +92,30 @@ def ipv4(src, dst, proto, payload, ttl=64, options=b"", frag=0,
     return hdr + payload
 
 
-def ipv6(src, dst, nh, payload, hlim=64, payload_len=None, version=6):
+IPV6_EXT = (0, 43, 60, 51)   # hop-by-hop, routing, destination options, AH
+
+
+def ipv6(src, dst, nh, payload, hlim=64, payload_len=None, version=6, l4_cksum=True):
+    """An IPv6 packet; the L4 checksum is filled in after the extension
+    headers in payload (not in a fragment)."""
+    if l4_cksum:
+        ofs, h = 0, nh
+        while h in IPV6_EXT + (44,) and ofs + 8 <= len(payload):
+            e = payload[ofs:]
+            if h == 44:
+                if (e[2] << 8 | e[3]) & 0xFFF9:
+                    h = None   # a fragment: not checked
+                    break
+                ln = 8
+            elif h == 51:
+                ln = (e[1] + 2) * 4
+            else:
+                ln = (e[1] + 1) * 8
+            h, ofs = e[0], ofs + ln
+        if h is not None and ofs <= len(payload):
+            payload = payload[:ofs] + l4_fill(ipaddress.IPv6Address(src).packed,
+                                              ipaddress.IPv6Address(dst).packed, h,
+                                              payload[ofs:], 16)
     if payload_len is None:
         payload_len = len(payload)
     return struct.pack("!IHBB16s16s", version << 28, payload_len, nh, hlim,
@@ -83,9 +134,50 @@ def ipv6_frag(nh, offset=0, more=True):
     return struct.pack("!BBHI", nh, 0, (offset << 3) | (1 if more else 0), 0x42)
 
 
-def tcp(sport, dport, flags=TCP_ACK, payload=b""):
-    return struct.pack("!HHIIBBHHH", sport, dport, 1, 1, 5 << 4, flags,
-                       8192, 0, 0) + payload
+def tcp_opts(mss=None, wscale=None):
+    """TCP options of a SYN: MSS, window scale (NOP padded to 4 bytes)."""
+    o = b""
+    if mss is not None:
+        o += struct.pack("!BBH", 2, 4, mss)
+    if wscale is not None:
+        o += struct.pack("!BBBB", 1, 3, 3, wscale)
+    return o
+
+
+def tcp(sport, dport, flags=TCP_ACK, payload=b"", seq=1, ack=1, win=8192, options=b"",
+        cksum=0):
+    """A TCP segment; options a multiple of 4 bytes; cksum: a value to put
+    in the checksum field (0: computed by the IP builder)."""
+    return struct.pack("!HHIIBBHHH", sport, dport, seq & 0xFFFFFFFF, ack & 0xFFFFFFFF,
+                       (5 + len(options) // 4) << 4, flags, win, cksum, 0) + options + payload
+
+
+class TcpConn:
+    """The sequence numbers of one TCP connection as its two ends send
+    them: side 0 the client (cport), side 1 the server (sport). seg()
+    makes a segment of a side, numbered where that side is (and moves it
+    on, by the payload and a SYN or FIN) and acknowledging everything the
+    other side sent; seq= or ack= give other numbers (a retransmission, a
+    forgery), which move nothing."""
+
+    def __init__(self, cport, sport, isn=(1000, 500000), win=(8192, 8192),
+                 wscale=(None, None)):
+        self.port = (cport, sport)
+        self.isn = (isn[0] & 0xFFFFFFFF, isn[1] & 0xFFFFFFFF)
+        self.nxt = list(self.isn)
+        self.win = win
+        self.wscale = wscale
+
+    def seg(self, side, flags, payload=b"", seq=None, ack=None):
+        o = 1 - side
+        opts = tcp_opts(1460, self.wscale[side]) if flags & TCP_SYN else b""
+        s = self.nxt[side] if seq is None else seq
+        a = (self.nxt[o] if ack is None else ack) if flags & TCP_ACK else 0
+        if seq is None:
+            self.nxt[side] = (self.nxt[side] + len(payload) + (1 if flags & TCP_SYN else 0) +
+                              (1 if flags & TCP_FIN else 0)) & 0xFFFFFFFF
+        return tcp(self.port[side], self.port[o], flags, payload, seq=s, ack=a,
+                   win=self.win[side], options=opts)
 
 
 def udp(sport, dport, payload=b""):

@@ -33,9 +33,12 @@ def addrs(fam, i, net=(1, 2)):
     return ("2001:db8:%x::%x" % (net[0], i), "2001:db8:%x::%x" % (net[1], i))
 
 
-def packet(fam, proto, src, dst, sport, dport, reply=False, flags=P.TCP_ACK):
-    """One frame of a flow; for ICMP the ports are (ident, seq)."""
-    if proto == P.PROTO_TCP:
+def packet(fam, proto, src, dst, sport, dport, reply=False, flags=P.TCP_ACK, l4=None):
+    """One frame of a flow; for ICMP the ports are (ident, seq); l4: the
+    TCP segment (P.TcpConn.seg) instead of one with made-up numbers."""
+    if l4 is not None:
+        pass
+    elif proto == P.PROTO_TCP:
         l4 = P.tcp(sport, dport, flags)
     elif proto == P.PROTO_UDP:
         l4 = P.udp(sport, dport, b"data")
@@ -47,28 +50,39 @@ def packet(fam, proto, src, dst, sport, dport, reply=False, flags=P.TCP_ACK):
     return P.pad60(P.eth(P.ipv6(src, dst, nh, l4), P.ETH_IPV6))
 
 
-def flow_packets(i, net=(1, 2)):
-    """The frames of flow i in order, and its expected timeout class."""
+def tcp_flow_packets(i, fam, cli, srv, cport, sport, two_way, closing):
+    """Flow i as a TCP connection with real sequence numbers: a SYN (sent
+    again i % 3 times, unanswered), or a handshake, i % 3 data segments
+    from the client and i % 2 from the server, and FINs both ways."""
+    c = P.TcpConn(cport, sport, isn=(1000 + 7919 * i, 3000000 + 104729 * i))
+    A, S, SA, F = P.TCP_ACK, P.TCP_SYN, P.TCP_SYN | P.TCP_ACK, P.TCP_FIN | P.TCP_ACK
+
+    def fwd(l4):
+        return packet(fam, P.PROTO_TCP, cli, srv, cport, sport, l4=l4)
+
+    def rev(l4):
+        return packet(fam, P.PROTO_TCP, srv, cli, sport, cport, l4=l4)
+    out = [fwd(c.seg(0, S))]
+    if not two_way:
+        return out + [fwd(c.seg(0, S, seq=c.isn[0])) for _ in range(i % 3)]
+    out += [rev(c.seg(1, SA)), fwd(c.seg(0, A))]
+    out += [fwd(c.seg(0, A, b"data")) for _ in range(i % 3)]
+    out += [rev(c.seg(1, A, b"data")) for _ in range(i % 2)]
+    if closing:
+        out += [fwd(c.seg(0, F)), rev(c.seg(1, F))]
+    return out
+
+
+def flow_packets(i, net=(1, 2), tcp_answered=True):
+    """The frames of flow i in order, and its expected timeout class. With
+    tcp_answered False, every TCP flow is a SYN alone."""
     fam, proto = KINDS[i % len(KINDS)]
-    two_way = (i // len(KINDS)) % 2 == 0
+    two_way = (i // len(KINDS)) % 2 == 0 and (tcp_answered or proto != P.PROTO_TCP)
     closing = proto == P.PROTO_TCP and two_way and (i // 12) % 2 == 0
     cli, srv = addrs(fam, i, net)
     cport, sport = 1024 + i % 50000, (80 if proto == P.PROTO_TCP else 53)
     if proto == P.PROTO_ICMP:
         cport, sport = i & 0xFFFF, 1   # ident, seq
-    out = []
-    for k in range(1 + i % 3):
-        out.append(packet(fam, proto, cli, srv, cport, sport,
-                          flags=P.TCP_SYN if k == 0 else P.TCP_ACK))
-    if two_way:
-        for k in range(1 + i % 2):
-            if proto == P.PROTO_ICMP:
-                out.append(packet(fam, proto, srv, cli, cport, sport, reply=True))
-            else:
-                out.append(packet(fam, proto, srv, cli, sport, cport))
-    if closing:
-        out.append(packet(fam, proto, cli, srv, cport, sport, flags=P.TCP_FIN | P.TCP_ACK))
-        out.append(packet(fam, proto, srv, cli, sport, cport, flags=P.TCP_FIN | P.TCP_ACK))
     if not two_way:
         # every TCP flow here opens with a SYN: unanswered, it is SYN_SENT
         cls = "tcp_syn" if proto == P.PROTO_TCP else "oneway"
@@ -78,6 +92,15 @@ def flow_packets(i, net=(1, 2)):
         cls = "udp"
     else:
         cls = "icmp"
+    if proto == P.PROTO_TCP:
+        return tcp_flow_packets(i, fam, cli, srv, cport, sport, two_way, closing), cls
+    out = [packet(fam, proto, cli, srv, cport, sport) for _ in range(1 + i % 3)]
+    if two_way:
+        for k in range(1 + i % 2):
+            if proto == P.PROTO_ICMP:
+                out.append(packet(fam, proto, srv, cli, cport, sport, reply=True))
+            else:
+                out.append(packet(fam, proto, srv, cli, sport, cport))
     return out, cls
 
 
@@ -120,10 +143,10 @@ def interleave(per_flow, pairs_every=7):
         rnd += 1
 
 
-def flows_traffic(n, net=(1, 2), first=0):
+def flows_traffic(n, net=(1, 2), first=0, tcp_answered=True):
     per_flow, classes, endpoints, keys = [], {}, [], []
     for i in range(first, first + n):
-        pkts, cls = flow_packets(i, net)
+        pkts, cls = flow_packets(i, net, tcp_answered)
         per_flow.append(pkts)
         classes[cls] = classes.get(cls, 0) + 1
         endpoints.append(addrs(KINDS[i % len(KINDS)][0], i, net))
@@ -146,6 +169,13 @@ def malformed_traffic():
     v4 = lambda proto, l4, **kw: P.eth(P.ipv4("10.5.0.1", "10.6.0.1", proto, l4, **kw), P.ETH_IPV4)
     v6 = lambda nh, pl, **kw: P.eth(P.ipv6("2001:db8:5::1", "2001:db8:6::1", nh, pl, **kw), P.ETH_IPV6)
     u = P.udp(1000, 2000, b"x" * 8)
+    # a checksum field value that is not the right one
+    bad_tcp = 0x1234
+    # 3000 bytes: more than an mbuf's 2048 of data, so net_pcap chains two
+    jumbo = v4(17, P.udp(1002, 2002, bytes(range(256)) * 11 + b"j" * 130))
+    jumbo_bad = bytearray(v4(17, P.udp(1003, 2003, bytes(range(256)) * 11 + b"j" * 130)))
+    jumbo_bad[2500] ^= 0x40
+    jumbo_bad = bytes(jumbo_bad)
     cases = [
         ("runt frame", P.eth(b"", P.ETH_IPV4)[:10], "runt"),
         ("ARP", P.pad60(P.eth(bytes(28), P.ETH_ARP)), "non_ip"),
@@ -186,6 +216,20 @@ def malformed_traffic():
         # and on QinQ outer 1: the VLAN 1 flow again (the outer id is the key)
         ("QinQ tagged", P.pad60(P.tagged(v4(17, u), [(P.ETH_QINQ, 1), (P.ETH_VLAN, 7)])), None),
         ("VLAN tagged IPv6 TTL 1", P.tagged(v6(17, u, hlim=1), [(P.ETH_VLAN, 9)]), "ttl_exceeded"),
+        # L4 checksums: computed where no NIC said (net_pcap says nothing)
+        ("TCP checksum wrong", P.pad60(v4(6, P.tcp(1000, 2000, P.TCP_SYN, cksum=bad_tcp))), "l4_cksum"),
+        ("UDP checksum wrong", P.pad60(v4(17, u[:6] + b"\xbe\xef" + u[8:])), "l4_cksum"),
+        ("ICMP checksum wrong", P.pad60(v4(1, b"\x08\x00\x12\x34" + bytes(4) + b"ping")), "l4_cksum"),
+        ("TTL 1 and UDP checksum wrong", P.pad60(v4(17, u[:6] + b"\xbe\xef" + u[8:], ttl=1)), "ttl_exceeded"),
+        ("IPv6 UDP without checksum", v6(17, u, l4_cksum=False), "l4_cksum"),
+        ("IPv6 dst-opts + TCP checksum wrong",
+         v6(60, P.ipv6_ext(6) + P.tcp(1000, 2000, P.TCP_SYN, cksum=0x4321)), "l4_cksum"),
+        ("ICMPv6 checksum wrong", v6(58, b"\x80\x00\x12\x34" + bytes(4) + b"ping"), "l4_cksum"),
+        ("jumbo UDP, a byte wrong in the second segment", jumbo_bad, "l4_cksum"),
+        # and valid ones
+        ("UDP without checksum (IPv4)", P.pad60(v4(17, P.udp(1001, 2001, b"x" * 8), l4_cksum=False)), None),
+        ("IPv6 dst-opts + TCP SYN", v6(60, P.ipv6_ext(6) + P.tcp(1000, 2000, P.TCP_SYN, seq=77)), None),
+        ("jumbo UDP over two segments", jumbo, None),
     ]
     frames = [c[1] for c in cases]
     causes = {}
@@ -199,8 +243,9 @@ def malformed_traffic():
         # distinct keys among the valid ones: the two IPv4 fragments share
         # one 3-tuple flow (ports 0), the two IPv6 fragments another, the
         # IPv4 options / padding UDP packets differ in ports, and the
-        # tagged ones make one more (outer VLAN 1)
-        "flows": 7,
+        # tagged ones make one more (outer VLAN 1); then the UDP without
+        # checksum, the TCP SYN after IPv6 options and the jumbo UDP
+        "flows": 10,
         "fragments": 4,
         "causes": causes,
         "names": [c[0] for c in cases],
