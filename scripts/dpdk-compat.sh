@@ -168,8 +168,10 @@ for source in "${sources[@]}"; do
 			for line in filter(str.strip, lines):
 			    r = json.loads(line)
 			    print(json.dumps({"name": "[%s] %s" % (sys.argv[1], r.get("name")),
-			                      "result": r.get("result")}))
+			                      "result": r.get("result"),
+			                      "stdout": r.get("stdout", "")}))
 			EOF
+			"$src_root/scripts/remove-eal-runtime.sh" "$build"
 		fi
 	else
 		grep -E 'error|warning' "$blog" | head -20

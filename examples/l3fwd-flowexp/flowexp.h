@@ -14,7 +14,10 @@
  * except the rings that carry requests and handed-off packets to it.
  *
  * One concern per file:
- *   start-up and the main loop   main.c, args.c (command line), ports.c
+ *   start-up and the main loop   main.c, args.c (command line),
+ *                                preflight.c (memory per socket and the
+ *                                warnings, before allocating), setup.c
+ *                                (the workers' state), ports.c
  *                                (devices, queues, RSS), affinity.c (which
  *                                worker owns a flow, RSS verified or the
  *                                software handoff), handoff.c (the rings

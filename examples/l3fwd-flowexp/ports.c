@@ -129,6 +129,16 @@ pool_for_socket(int socket, unsigned int nb_mbuf)
 	return pktmbuf_pool[s];
 }
 
+size_t
+fx_ports_mbuf_bytes(void)
+{
+	struct rte_mempool_objsz sz;
+
+	rte_mempool_calc_obj_size(sizeof(struct rte_mbuf) + FX_MBUF_PRIV_SIZE +
+				  RTE_MBUF_DEFAULT_BUF_SIZE, 0, &sz);
+	return sz.total_size;
+}
+
 /*
  * Mbufs the run can hold at once, as l3fwd counts them: every rx
  * descriptor of every queue of every port, every tx descriptor of every
@@ -137,13 +147,16 @@ pool_for_socket(int socket, unsigned int nb_mbuf)
  * between two workers full plus the packets collected for it. One pool per
  * socket gets this many (l3fwd's simplification), at least 8192.
  */
-static unsigned int
-mbuf_count(void)
+unsigned int
+fx_ports_mbuf_count(void)
 {
 	unsigned int nb_ports = 0, nb_rxq = fx_conf.nb_lcore_params;
 	unsigned int nw = fx_nb_workers, ho = 0, n, nb_l3 = 0, slow = 0;
+	static unsigned int counted;
 	uint16_t port;
 
+	if (counted != 0)
+		return counted;
 	RTE_ETH_FOREACH_DEV(port)
 		nb_ports += (fx_conf.portmask >> port) & 1;
 	if (nw > 1 && fx_conf.expiry != FX_EXPIRY_NONE &&
@@ -163,6 +176,7 @@ mbuf_count(void)
 	       "%u workers x (%u + %u) + handoff %u + main lcore %u), %u bytes each\n", n, nb_rxq,
 	       fx_conf.nb_rxd, nb_ports, nw, fx_conf.nb_txd, MAX_PKT_BURST, nw, MEMPOOL_CACHE_SIZE,
 	       2 * MAX_PKT_BURST, ho, slow, data_room());
+	counted = n;
 	return n;
 }
 
@@ -252,7 +266,7 @@ fx_ports_init(void)
 	struct fx_lcore *lc;
 	int socket, rc;
 
-	nb_mbuf = mbuf_count();
+	nb_mbuf = fx_ports_mbuf_count();
 
 	RTE_ETH_FOREACH_DEV(port) {
 		if (!(fx_conf.portmask & (1u << port))) {

@@ -11,6 +11,7 @@
 #define _FX_PORTS_H_
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <rte_ethdev.h>
@@ -40,6 +41,15 @@ const struct fx_port_rss *fx_ports_rss(uint16_t port);
 
 /** The rx queues of a port: its --config entries. */
 uint16_t fx_ports_rx_queues(uint16_t port);
+
+/**
+ * Mbufs per pool (one pool per socket of the workers), as l3fwd counts
+ * them; the first call prints the count and its terms. Needs fx_workers[].
+ */
+unsigned int fx_ports_mbuf_count(void);
+
+/** Bytes of one mbuf of the pools, with its private area and headers. */
+size_t fx_ports_mbuf_bytes(void);
 
 /**
  * Configure and start every port of the portmask for the workers in

@@ -47,14 +47,18 @@ static struct {
 } nhs[FX_NH_MAX];
 static uint32_t nb_nhs;
 
-static void
+/* clears the host bits; true if any was set */
+static bool
 mask_prefix(struct fx_route_rule *r)
 {
 	unsigned int bits = r->family == FX_FAMILY_V4 ? 32 : 128;
+	uint8_t old[sizeof(r->addr)];
 	unsigned int i;
 
+	memcpy(old, r->addr, sizeof(old));
 	for (i = r->depth; i < bits; i++)
 		r->addr[i / 8] &= (uint8_t)~(0x80 >> (i % 8));
+	return memcmp(old, r->addr, sizeof(old)) != 0;
 }
 
 /* "ADDR" of family into a (16 bytes) */
@@ -112,7 +116,15 @@ fx_route_parse(const char *s, struct fx_route_rule *r, bool with_port,
 		return -EINVAL;
 	}
 	r->depth = (uint8_t)v;
-	mask_prefix(r);
+	if (mask_prefix(r)) {
+		/* a typo in the address or the length: never guess which */
+		char a[INET6_ADDRSTRLEN];
+
+		inet_ntop(r->family == FX_FAMILY_V4 ? AF_INET : AF_INET6, r->addr, a, sizeof(a));
+		snprintf(err, errlen, "'%s': host bits set after /%u: the prefix is %s/%u",
+			 s, r->depth, a, r->depth);
+		return -EINVAL;
+	}
 	if (with_port) {
 		errno = 0;
 		v = strtoul(comma, &end, 10);
@@ -132,6 +144,18 @@ fx_route_parse(const char *s, struct fx_route_rule *r, bool with_port,
 		}
 	}
 	return 0;
+}
+
+size_t
+fx_route_table_bytes(enum fx_lookup lookup)
+{
+	/* rte_lpm and rte_lpm6: a tbl24 of 2^24 4-byte entries each, then
+	 * their tbl8 groups of 256 entries; em: two rte_hash of host routes */
+	if (lookup == FX_LOOKUP_LPM)
+		return ((size_t)4 << 24) + (size_t)FX_LPM_TBL8S * 256 * 4 +
+			((size_t)4 << 24) + (size_t)FX_LPM6_TBL8S * (256 * 4 + 12) +
+			(size_t)FX_MAX_ROUTES * 64;
+	return (size_t)2 * FX_MAX_ROUTES * 256;
 }
 
 void

@@ -123,11 +123,15 @@ fx_route_port(const struct fx_route_table *rt, const struct fx_key *k,
 
 /**
  * Parse "ADDR/LEN" (IPv4 or IPv6), or "ADDR/LEN,PORT[,NEXTHOP]" if
- * with_port; LEN 0 is the default route.
+ * with_port; LEN 0 is the default route. An address with bits set after
+ * LEN is refused, with the prefix it would have been in the message.
  * @return 0, or -EINVAL with a reason in err.
  */
 int fx_route_parse(const char *s, struct fx_route_rule *r, bool with_port,
 		   char *err, size_t errlen);
+
+/** Bytes of one route table (the live one; a change builds a second). */
+size_t fx_route_table_bytes(enum fx_lookup lookup);
 
 /** Room for fx_route_format(): two IPv6 addresses, a length, a port. */
 #define FX_ROUTE_TEXT 112

@@ -65,6 +65,7 @@
 #include "slowpath.h"
 #include "stats.h"
 #include "worker.h"
+#include "worker_priv.h"
 
 /*
  * Parse a received burst: malformed frames are counted and dropped, the
@@ -302,13 +303,46 @@ tx_all(struct fx_lcore *lc, unsigned int got)
 		fx_stage_end(lc, FX_STAGE_TX, t);
 }
 
+/*
+ * The rest of an iteration that received got packets (all: every queue
+ * polled), from tsc, the time after its sends: steps 5 to 8.
+ */
+static inline void
+loop_end(struct fx_lcore *lc, uint64_t tsc, unsigned int got, bool all)
+{
+	if (unlikely(fx_conf.clock == FX_CLOCK_PCAP))
+		fx_clock_idle(lc, tsc, got == 0 && all);
+	tsc = fx_expiry_loop_poll(lc, tsc, got);
+	if (unlikely(fx_stats_loop(&lc->st, &lc->loop, &lc->reset_req, tsc, got)))
+		fx_nat_reset_maxima(&lc->nat.st);
+	fx_route_quiescent(lc->worker_idx);
+}
+
+void
+fx_worker_rx_burst(struct fx_lcore *lc, const struct fx_route_table *rt,
+		   uint16_t in_port, struct rte_mbuf **pkts, uint16_t n)
+{
+	rx_burst(lc, rt, in_port, pkts, n);
+}
+
+void
+fx_worker_tx(struct fx_lcore *lc, unsigned int got)
+{
+	tx_all(lc, got);
+}
+
+void
+fx_worker_loop_end(struct fx_lcore *lc, uint64_t tsc, unsigned int got, bool all)
+{
+	loop_end(lc, tsc, got, all);
+}
+
 int
 fx_worker_main(void *arg __rte_unused)
 {
 	struct fx_lcore *lc = fx_lcores[rte_lcore_id()];
 	const struct fx_route_table *rt;
 	unsigned int got;
-	uint64_t tsc;
 	bool all;
 
 	/* a received burst fits in the room fx_handoff_room() asks for */
@@ -324,13 +358,7 @@ fx_worker_main(void *arg __rte_unused)
 		got = fx_handoff_active ? handoff_drain(lc, rt) : 0;
 		got += rx_poll(lc, rt, &all);
 		tx_all(lc, got);
-		tsc = rte_rdtsc();
-		if (unlikely(fx_conf.clock == FX_CLOCK_PCAP))
-			fx_clock_idle(lc, tsc, got == 0 && all);
-		tsc = fx_expiry_loop_poll(lc, tsc, got);
-		if (unlikely(fx_stats_loop(&lc->st, &lc->loop, &lc->reset_req, tsc, got)))
-			fx_nat_reset_maxima(&lc->nat.st);
-		fx_route_quiescent(lc->worker_idx);
+		loop_end(lc, rte_rdtsc(), got, all);
 	}
 	rte_rcu_qsbr_thread_offline(fx_route_rcu, lc->worker_idx);
 
