@@ -147,7 +147,7 @@ per_flow=210
 [ "$expiry" = rte_timer ] && per_flow=330
 # a NAT mapping: record, its share of the index, wheel entry, its
 # remote-endpoint count (doc/nat.md)
-[ "$nat" = 1 ] \&\& per_flow=$(( per_flow + 260 ))
+[ "$nat" = 1 ] && per_flow=$(( per_flow + 260 ))
 nat_args=()
 created_key=totals.created
 if [ "$nat" = 1 ]; then
