@@ -112,10 +112,13 @@ medians of the ratios between such neighbouring runs. With --base DIR
 (an A/B of two builds) every run is followed by the same run with DIR's
 binary, and the ratios of each run to its neighbour are printed at the
 end: a change's cost, measured in one run with the builds alternated.
+--args "ARGS" adds example options to this build's runs only (not to
+--base's), for options the base does not have: the cost of a feature in
+use against a build without it.
 
   scripts/flowexp-bench.py [--repeat N] [--modes twheel,rte_timer,scan]
                            [--scenarios new,mpps,stages,storm,burst,handoff,evict,mem,tcp,rate,flood]
-                           [--no-huge] [--build DIR] [--base DIR]
+                           [--no-huge] [--build DIR] [--base DIR] [--args "ARGS"]
                            [--rate-timeouts 3,10,30,100,300] [--rate-live N]
                            [--rate-max-flows N] [--rate-window S] [--rate-margin S]
                            [--rate-scan-interval S] [--rate-csv PATH]
@@ -172,12 +175,17 @@ def nat_args(app):
     return NAT_ARGS + [x for o in NAT_ARGS_IF if knows(app, o[0]) for x in o]
 
 
+# --args: example options for the runs of one binary (app -> list)
+EXTRA_ARGS = {}
+
+
 class Run:
     """The example and testpmd connected by memif."""
 
     n = 0
 
     def __init__(self, app, expiry, args, flowgen_flows, huge, ex_mb=None):
+        args = list(args) + EXTRA_ARGS.get(app, [])
         if expiry == "nat":
             expiry, args = "twheel", args + nat_args(app)
         Run.n += 1
@@ -944,6 +952,8 @@ def main():
                     help="A/B: a second build directory; every run is followed by the same "
                          "run with its binary (mode MODE@base), and the ratios this build / "
                          "base are printed at the end")
+    ap.add_argument("--args", default="",
+                    help="example options for this build's runs only (not --base's)")
     ap.add_argument("--rate-timeouts", default="3,10,30,100,300",
                     help="rate: one-way timeouts (s); offered rate = --rate-live / timeout")
     ap.add_argument("--rate-live", type=float, default=10e6,
@@ -966,6 +976,9 @@ def main():
     app = os.path.join(a.build, "examples", "l3fwd-flowexp", "dpdk-l3fwd-flowexp")
     if not os.access(app, os.X_OK):
         sys.exit("no %s: build first (meson setup build && ninja -C build)" % app)
+    if a.args:
+        EXTRA_ARGS[app] = a.args.split()
+        log("this build's runs add: %s" % a.args)
     modes = a.modes.split(",")
     scen = a.scenarios.split(",")
     huge = not a.no_huge and hugepages_ok()

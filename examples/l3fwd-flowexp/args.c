@@ -43,6 +43,7 @@
 #include "args.h"
 #include "flowexp.h"
 #include "nat_conf.h"
+#include "neigh_conf.h"
 #include "route.h"
 #include "timeouts.h"
 
@@ -58,6 +59,8 @@ const char *const fx_tmo_names[FX_TMO_MAX] = {
 #define TICK_US_MIN 10u
 #define TICK_US_MAX 1000000u
 #define SCAN_INTERVAL_MAX_S 3600.0
+#define MAX_PKT_LEN_MIN 64u
+#define MAX_PKT_LEN_MAX 16384u
 
 void
 fx_usage(const char *prgname)
@@ -69,12 +72,15 @@ fx_usage(const char *prgname)
 	       "  [-T SECONDS] [--expiry twheel|rte_timer|scan|none] [--max-flows N]\n"
 	       "  [--expire-budget N] [--tick-us US] [--scan-interval SECONDS]\n"
 	       "  [--timeout-CLASS SECONDS]...\n"
-	       "  [--table-full drop|forward|evict] [--affinity rss|handoff|auto] [--route PREFIX/LEN,PORT]...\n"
+	       "  [--table-full drop|forward|evict] [--affinity rss|handoff|auto] [--route PREFIX/LEN,PORT[,NEXTHOP]]...\n"
 	       "  [--stats-file PATH] [--exit-when-drained] [--duration SECONDS] [--bench]\n"
 	       "  [--clock tsc|pcap] [--nat-pool A.B.C.D/LEN]... [--nat-inside A.B.C.D/LEN]...\n"
 	       "  [--nat-ports LO-HI] [--nat-holddown SECONDS] [--hash-secret HEX]\n"
 	       "  [--nat-outside PORT]... [--nat-max-per-host N] [--nat-max-per-dest N]\n"
-	       "  [--max-flows-per-host N]\n\n"
+	       "  [--max-flows-per-host N]\n"
+	       "  [--port-addr PORT,ADDR/LEN]... [--neigh PORT,ADDR,MAC]... [--neigh-reachable-ms MS]\n"
+	       "  [--neigh-retrans-ms MS] [--neigh-delay-ms MS] [--neigh-stale-ms MS] [--neigh-probes N]\n"
+	       "  [--icmp-rate RATE[,BURST]] [--max-pkt-len LEN]\n\n"
 	       "  -p PORTMASK: hexadecimal bitmask of the ports to use\n"
 	       "  -P: promiscuous mode on every port\n"
 	       "  --config (port,queue,lcore): rx queues and the worker lcore polling each;\n"
@@ -147,6 +153,7 @@ fx_usage(const char *prgname)
 	       TICK_US_MIN, TICK_US_MAX, FX_TICK_US_DEFAULT,
 	       NAT_PORT_LO_DEFAULT, NAT_PORT_HI_DEFAULT, NAT_HOLDDOWN_DEFAULT,
 	       NAT_MAX_PER_HOST_DEFAULT);
+	neigh_conf_usage(stdout);
 }
 
 /* ---- errors: the first one is reported, in one line ---- */
@@ -454,6 +461,10 @@ check_config(void)
 		cli_err("%s", msg);
 		return -1;
 	}
+	if (neigh_conf_check(&fx_neigh_conf, fx_conf.portmask, msg, sizeof(msg)) != 0) {
+		cli_err("%s", msg);
+		return -1;
+	}
 	if (fx_conf.max_flows_per_host != 0 && fx_conf.expiry == FX_EXPIRY_NONE) {
 		cli_err("--max-flows-per-host: --expiry none tracks no flows");
 		return -1;
@@ -473,6 +484,11 @@ check_config(void)
 		if (fx_conf.lookup == FX_LOOKUP_EM &&
 		    r->depth != (r->family == FX_FAMILY_V4 ? 32 : 128)) {
 			cli_err("--route %s: --lookup em takes host routes (/32, /128) only", msg);
+			return -1;
+		}
+		if (neigh_conf_check_route(&fx_neigh_conf, r, fx_conf.eth_dest_given, msg,
+					   sizeof(msg)) != 0) {
+			cli_err("%s", msg);
 			return -1;
 		}
 	}
@@ -517,6 +533,7 @@ defaults(void)
 	fx_conf.affinity = FX_AFFINITY_AUTO;
 	fx_conf.clock = FX_CLOCK_TSC;
 	nat_conf_defaults(&fx_nat_conf);
+	neigh_conf_defaults(&fx_neigh_conf);
 #define FX_TMO_DEFAULT(e, n, o, d) fx_conf.timeout_s[FX_TMO_ ## e] = d;
 	FX_TMOS(FX_TMO_DEFAULT)
 #undef FX_TMO_DEFAULT
@@ -558,6 +575,11 @@ enum {
 	OPT_NAT_MAX_HOST,
 	OPT_NAT_MAX_DEST,
 	OPT_MAX_FLOWS_HOST,
+	OPT_PORT_ADDR,
+	OPT_NEIGH,
+	OPT_NEIGH_NUMBER,   /* --neigh-*-ms, --neigh-probes: by name */
+	OPT_ICMP_RATE,
+	OPT_MAX_PKT_LEN,
 	OPT_HELP,
 	OPT_TIMEOUT,   /* + enum fx_tmo */
 };
@@ -592,6 +614,15 @@ static const struct option lgopts[] = {
 	{ "nat-max-per-host", required_argument, NULL, OPT_NAT_MAX_HOST },
 	{ "nat-max-per-dest", required_argument, NULL, OPT_NAT_MAX_DEST },
 	{ "max-flows-per-host", required_argument, NULL, OPT_MAX_FLOWS_HOST },
+	{ "port-addr", required_argument, NULL, OPT_PORT_ADDR },
+	{ "neigh", required_argument, NULL, OPT_NEIGH },
+	{ "neigh-reachable-ms", required_argument, NULL, OPT_NEIGH_NUMBER },
+	{ "neigh-retrans-ms", required_argument, NULL, OPT_NEIGH_NUMBER },
+	{ "neigh-delay-ms", required_argument, NULL, OPT_NEIGH_NUMBER },
+	{ "neigh-stale-ms", required_argument, NULL, OPT_NEIGH_NUMBER },
+	{ "neigh-probes", required_argument, NULL, OPT_NEIGH_NUMBER },
+	{ "icmp-rate", required_argument, NULL, OPT_ICMP_RATE },
+	{ "max-pkt-len", required_argument, NULL, OPT_MAX_PKT_LEN },
 	{ "help", no_argument, NULL, OPT_HELP },
 #define FX_TMO_OPT(e, n, o, d) { o, required_argument, NULL, OPT_TIMEOUT + FX_TMO_ ## e },
 	FX_TMOS(FX_TMO_OPT)
@@ -633,6 +664,32 @@ opt_name(int opt)
 		if (o->val == opt)
 			return o->name;
 	return "?";
+}
+
+/* the neighbour options (neigh_conf.h); name: the long option's */
+static int
+parse_neigh(int opt, const char *name, const char *arg)
+{
+	char err[256];
+	int rc;
+
+	switch (opt) {
+	case OPT_PORT_ADDR:
+		rc = neigh_conf_port_addr(&fx_neigh_conf, arg, err, sizeof(err));
+		break;
+	case OPT_NEIGH:
+		rc = neigh_conf_static(&fx_neigh_conf, arg, err, sizeof(err));
+		break;
+	case OPT_ICMP_RATE:
+		rc = neigh_conf_icmp_rate(&fx_neigh_conf, arg, err, sizeof(err));
+		break;
+	default:
+		rc = neigh_conf_number(&fx_neigh_conf, name, arg, err, sizeof(err));
+		break;
+	}
+	if (rc != 0)
+		cli_err("%s", err);
+	return rc != 0 ? -1 : 0;
 }
 
 /* one option; 0, or -1 with the error recorded */
@@ -835,6 +892,14 @@ parse_one(int opt, const char *arg)
 			goto bad;
 		fx_conf.max_flows_per_host = (uint32_t)v;
 		return 0;
+	case OPT_MAX_PKT_LEN:
+		if (parse_uint(arg, 10, MAX_PKT_LEN_MIN, MAX_PKT_LEN_MAX, &v) != 0) {
+			cli_err("--max-pkt-len '%s': expected a frame length %u..%u", arg,
+			        MAX_PKT_LEN_MIN, MAX_PKT_LEN_MAX);
+			return -1;
+		}
+		fx_conf.max_pkt_len = (uint32_t)v;
+		return 0;
 	case OPT_NAT_HOLDDOWN:
 		if (parse_seconds(arg, 0, TIMEOUT_MAX_S, &d) != 0)
 			goto bad;
@@ -954,6 +1019,11 @@ fx_parse_args(int argc, char **argv)
 		if (opt == '?' || opt == ':') {
 			getopt_error(opt, args);
 			return cli_report();
+		}
+		if (opt >= OPT_PORT_ADDR && opt <= OPT_ICMP_RATE) {
+			if (parse_neigh(opt, lgopts[idx].name, optarg) != 0)
+				return cli_report();
+			continue;
 		}
 		if (parse_one(opt, optarg) != 0)
 			return cli_report();

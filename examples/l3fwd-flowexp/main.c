@@ -11,14 +11,17 @@
  * (setup.c: the hash tables' secret, one context per worker lcore with its
  * rx queues; then, once the start-up checks (preflight.c) found that it
  * fits, per worker the flow table and the expiry back-end - all memory the
- * workers will use); the route table and its RCU variable (route.c); the
- * control ring and the
- * telemetry commands; the ports (ports.c) and, once they have started,
- * the flow affinity (affinity.c). Then the workers are launched
- * (worker.c) and the main lcore loops: it carries out control requests
- * (control.c), prints the statistics table every -T seconds, and stops the
- * run on SIGINT/SIGTERM, after --duration, or with --exit-when-drained
- * once traffic has come and gone and every flow has expired.
+ * workers will use); the neighbour tables and the rings to the main lcore
+ * (neigh.c, slowpath.c); the route table and its RCU variable (route.c);
+ * the control ring and the telemetry commands; the ports (ports.c) and,
+ * once they have started, the flow affinity (affinity.c), the link-local
+ * addresses and the announcements of the ports' addresses. Then the
+ * workers are launched (worker.c) and the main lcore loops: it carries
+ * out control requests (control.c), answers ARP, ND and ICMP and resolves
+ * neighbours (neigh.c, every millisecond when a port has addresses),
+ * prints the statistics table every -T seconds, and stops the run on
+ * SIGINT/SIGTERM, after --duration, or with --exit-when-drained once
+ * traffic has come and gone and every flow has expired.
  *
  * Shutdown: the workers leave their loops and hand back every flow still
  * tracked (counted as "removed at exit"), the final table and the summary
@@ -46,6 +49,8 @@
 #include "lcore.h"
 #include "nat.h"
 #include "nat_conf.h"
+#include "neigh.h"
+#include "neigh_conf.h"
 #include "ports.h"
 #include "preflight.h"
 #include "route.h"
@@ -102,6 +107,16 @@ print_config(void)
 	}
 	if (fx_conf.clock == FX_CLOCK_PCAP)
 		printf("clock: packet capture times (--clock pcap)\n");
+	if (fx_neigh_enabled())
+		printf("neighbours: reachable %u ms (x0.5..1.5), retrans %u ms, delay %u ms, "
+		       "stale %u ms, %u probes; at most %u entries, %u packets held per entry; "
+		       "ICMP %u/s in bursts of %u\n",
+		       fx_neigh_conf.reachable_ms, fx_neigh_conf.retrans_ms, fx_neigh_conf.delay_ms,
+		       fx_neigh_conf.stale_ms, fx_neigh_conf.probes, FX_NEIGH_SLOTS - 1,
+		       FX_NEIGH_HOLD, fx_neigh_conf.icmp_rate, fx_neigh_conf.icmp_burst);
+	if (fx_conf.max_pkt_len != 0)
+		printf("--max-pkt-len %u: longer frames are dropped (oversized)\n",
+		       fx_conf.max_pkt_len);
 	printf("timeouts (s):");
 	for (t = 0; t < FX_TMO_MAX; t++)
 		printf(" %s %g", fx_tmo_names[t], fx_conf.timeout_s[t]);
@@ -135,9 +150,11 @@ main_loop(void)
 	uint64_t period = (uint64_t)fx_conf.stats_period * hz;
 	uint64_t next_stats = start + period;
 	uint64_t idle = hz / 1000 * IDLE_MS;
+	bool more;
 
 	while (!fx_force_quit) {
 		fx_control_poll();
+		more = fx_neigh_poll();
 		now = rte_rdtsc();
 		if (period != 0 && now >= next_stats) {
 			fx_stats_print(stdout);
@@ -154,7 +171,8 @@ main_loop(void)
 			printf("\ntraffic stopped and every flow expired\n");
 			break;
 		}
-		rte_delay_us_sleep(fx_control_busy() ? 1000 : 10000);
+		if (!more)
+			rte_delay_us_sleep(fx_control_busy() || fx_neigh_enabled() ? 1000 : 10000);
 	}
 }
 
@@ -197,7 +215,15 @@ main(int argc, char **argv)
 	fx_setup_nat_and_clock();
 	fx_setup_flow_state();
 	fx_setup_handoff();
-	if (fx_route_init(fx_nb_workers) != 0)
+	ret = fx_neigh_init();
+	if (ret != 0)
+		rte_exit(EXIT_FAILURE, "neighbour tables: %s (more memory: -m / --socket-mem)\n",
+			 rte_strerror(-ret));
+	ret = fx_route_init(fx_nb_workers);
+	if (ret == -ENOSPC)
+		rte_exit(EXIT_FAILURE, "cannot build the route table: more than %u next hops or "
+			 "%u neighbours\n", FX_NH_MAX, FX_NEIGH_SLOTS - 1);
+	if (ret != 0)
 		rte_exit(EXIT_FAILURE, "cannot build the route table (more memory: -m / --socket-mem)\n");
 	for (w = 0; w < fx_nb_workers; w++)
 		rte_rcu_qsbr_thread_register(fx_route_rcu, w);
@@ -205,8 +231,10 @@ main(int argc, char **argv)
 		rte_exit(EXIT_FAILURE, "cannot create the control ring\n");
 	fx_telemetry_register();
 	fx_ports_init();
+	fx_neigh_start();
 	fx_affinity_decide();
 	fx_ports_check_link();
+	fx_neigh_announce();
 	print_config();
 
 	fx_stats_start();
@@ -235,6 +263,7 @@ main(int argc, char **argv)
 		}
 	}
 
+	fx_neigh_fini();   /* what it holds, what the rings hold */
 	printf("closing ports...\n");
 	fx_ports_fini();
 	fx_free_flow_state();

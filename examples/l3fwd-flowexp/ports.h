@@ -25,6 +25,9 @@
 /** Source MAC of each port. */
 extern struct rte_ether_addr fx_port_mac[RTE_MAX_ETHPORTS];
 
+/** The main lcore's tx queue on a port with addresses; UINT16_MAX: none. */
+extern uint16_t fx_ports_main_txq[RTE_MAX_ETHPORTS];
+
 /** What a port's RSS was configured with, for the affinity decision. */
 struct fx_port_rss {
 	bool on;                        /**< RSS configured */
@@ -51,7 +54,8 @@ size_t fx_ports_mbuf_bytes(void);
 /**
  * Configure and start every port of the portmask for the workers in
  * fx_workers[] (their rxq lists must be filled): one rx queue per --config
- * entry, one tx queue per worker. Exits with a message on failure, as l3fwd.
+ * entry, one tx queue per worker and one for the main lcore on a port with
+ * addresses. Exits with a message on failure, as l3fwd.
  */
 void fx_ports_init(void);
 

@@ -43,6 +43,7 @@
 #include "flowexp.h"
 #include "lcore.h"
 #include "nat.h"
+#include "neigh_conf.h"
 #include "ports.h"
 #include "preflight.h"
 #include "quota.h"
@@ -272,14 +273,14 @@ check_rotation(void)
 }
 
 /*
- * Whether the example knows the Ethernet address of port's next hop:
- * given with --eth-dest. Neighbour resolution (--port-addr) is the other
- * way it may come to know it.
+ * Whether the example can know the Ethernet address of port's next hops:
+ * given with --eth-dest, or resolved by ARP / ND from an address of the
+ * port's own (--port-addr, neigh.h).
  */
 static bool
 next_hop_known(uint16_t port)
 {
-	return port < 32 && (fx_conf.eth_dest_given >> port) & 1;
+	return port < 32 && (((fx_conf.eth_dest_given | fx_neigh_conf.ports) >> port) & 1);
 }
 
 static void

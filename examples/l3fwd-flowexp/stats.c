@@ -39,6 +39,7 @@
 #include "fx_atomic.h"
 #include "lcore.h"
 #include "nat.h"
+#include "neigh.h"
 #include "stats.h"
 #include "stats_sum.h"
 
@@ -261,4 +262,5 @@ fx_stats_emit(const struct fx_emitter *e, void *ctx)
 	fx_stats_emit_malformed(e, ctx);
 	e->close(ctx);
 	fx_control_emit(e, ctx);
+	fx_neigh_emit(e, ctx);
 }

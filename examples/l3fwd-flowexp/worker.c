@@ -13,8 +13,11 @@
  *      burst's stages:
  *        parse    every packet into its mbuf's private area, its key
  *                 hashed, its owner and NAT class decided (parse.c,
- *                 affinity.h, nat_classify.c); malformed frames and what
- *                 NAT's receive-port and address rules refuse dropped;
+ *                 affinity.h, nat_classify.c); frames over --max-pkt-len,
+ *                 malformed frames and what NAT's receive-port and
+ *                 address rules refuse dropped; on a port with addresses,
+ *                 ARP, ND, echo requests to the gateway and TTL expiry
+ *                 handed to the main lcore (slowpath.h);
  *        handoff  the packets another worker owns go to it (handoff.h);
  *        nat      this worker's NAT packets translated and routed (nat.h);
  *        track    the rest refreshed or created and forwarded (flow.h),
@@ -59,6 +62,7 @@
 #include "nat.h"
 #include "parse.h"
 #include "route.h"
+#include "slowpath.h"
 #include "stats.h"
 #include "worker.h"
 #include "worker_priv.h"
@@ -74,9 +78,11 @@ rx_parse(struct fx_lcore *lc, const struct fx_route_table *rt, uint16_t in_port,
 	 struct rte_mbuf **pkts, uint16_t n)
 {
 	struct fx_lcore_stats *st = &lc->st;
+	bool local = fx_l3.local[in_port];
 	uint16_t i, nv = 0;
 	struct rte_mbuf *m;
 	struct fx_pkt *pk;
+	uint8_t slow;
 	int rc;
 
 	FX_STAT_ADD(st, rx[in_port], n);
@@ -86,7 +92,27 @@ rx_parse(struct fx_lcore *lc, const struct fx_route_table *rt, uint16_t in_port,
 	for (i = 0; i < n; i++) {
 		m = pkts[i];
 		pk = fx_pkt_of(m);
+		if (unlikely(rte_pktmbuf_pkt_len(m) > fx_l3.max_frame)) {
+			FX_STAT_ADD(st, oversized, 1);
+			fx_drop(lc, in_port, m);
+			continue;
+		}
 		rc = fx_parse(m, pk);
+		if (unlikely(local)) {
+			slow = fx_slow_classify(m, pk, rc);
+			if (slow == FX_SLOW_DROP) {
+				FX_STAT_ADD(st, local_dropped, 1);
+				fx_drop(lc, in_port, m);
+				continue;
+			}
+			if (slow != FX_SLOW_NONE) {
+				if (rc == FX_CAUSE_TTL)
+					FX_STAT_ADD(st, malformed[rc], 1);
+				m->port = in_port;
+				fx_slow_send(lc->slow, st, m, slow, 0);
+				continue;
+			}
+		}
 		if (unlikely(rc != FX_PARSE_OK)) {
 			FX_STAT_ADD(st, malformed[rc], 1);
 			fx_drop(lc, in_port, m);
