@@ -463,17 +463,12 @@ def driver_check(binary):
         raise Skip("this DPDK build has no net_af_packet driver")
 
 
-def main(argv):
-    helpers = {"--serve": lambda a: serve(a[0], a[1]), "--tcp-client": lambda a: tcp_client(a[0]),
-               "--udp-client": lambda a: udp_client(a[0]), "--udp-probe": lambda a: udp_probe(a[0])}
-    if len(argv) >= 3 and argv[1] in helpers:
-        helpers[argv[1]](argv[2:])
-        return 0
-    if len(argv) != 2:
-        print(__doc__)
-        return 2
-    binary = os.path.abspath(argv[1])
-    # meson's timeout sends SIGTERM: clean up on the way out
+def run_main(binary, topology, run_fn, tmp_prefix):
+    """A namespaces test from start to end: skip (77) without root, the
+    tools or net_af_packet; build topology(), run run_fn(binary, tmp, topo)
+    in a temporary directory, remove the topology whatever happens
+    (meson's timeout sends SIGTERM: it is cleaned up on the way out);
+    0, or 1 if a check failed."""
     def on_term(*_):
         print("SIGTERM: stopping and cleaning up")
         sys.exit(1)
@@ -485,10 +480,10 @@ def main(argv):
     try:
         preflight()
         driver_check(binary)
-        topo = Topology()
-        with tempfile.TemporaryDirectory(prefix="fxnetns_") as tmp:
+        topo = topology()
+        with tempfile.TemporaryDirectory(prefix=tmp_prefix) as tmp:
             try:
-                run(binary, tmp, topo)
+                run_fn(binary, tmp, topo)
             finally:
                 topo.remove()
     except Skip as e:
@@ -500,6 +495,17 @@ def main(argv):
     print("%d check(s) failed" % len(E.failures) if E.failures else "all checks passed")
     return 1 if E.failures else 0
 
+
+def main(argv):
+    helpers = {"--serve": lambda a: serve(a[0], a[1]), "--tcp-client": lambda a: tcp_client(a[0]),
+               "--udp-client": lambda a: udp_client(a[0]), "--udp-probe": lambda a: udp_probe(a[0])}
+    if len(argv) >= 3 and argv[1] in helpers:
+        helpers[argv[1]](argv[2:])
+        return 0
+    if len(argv) != 2:
+        print(__doc__)
+        return 2
+    return run_main(os.path.abspath(argv[1]), Topology, run, "fxnetns_")
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv))

@@ -54,13 +54,10 @@ The same file is the helper run inside the namespaces:
 
 import json
 import os
-import shutil
-import signal
 import socket
 import struct
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 
@@ -68,7 +65,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import e2e_netns as NS  # noqa: E402
 from fxpkt import csum  # noqa: E402
-from e2e_netns import Skip, sh, json_lines, wait_lines, driver_check  # noqa: E402,F401
+from e2e_netns import Skip, sh, json_lines, wait_lines, run_main  # noqa: E402,F401
 
 SKIP = NS.SKIP
 
@@ -376,38 +373,7 @@ def main(argv):
     if len(argv) != 2:
         print(__doc__)
         return 2
-    binary = os.path.abspath(argv[1])
-
-    def on_term(*_):
-        print("SIGTERM: stopping and cleaning up")
-        sys.exit(1)
-    signal.signal(signal.SIGTERM, on_term)
-    sys.path.insert(0, HERE)
-    import e2e_flowexp as E
-    t0 = time.monotonic()
-    topo = None
-    try:
-        if os.geteuid() != 0:
-            raise Skip("needs root to make network namespaces and veth pairs")
-        for tool in ("ip", "ethtool", "curl"):
-            if shutil.which(tool) is None:
-                raise Skip("%s not found (scripts/deps.sh installs it)" % tool)
-        driver_check(binary)
-        topo = Topology()
-        with tempfile.TemporaryDirectory(prefix="fxneighns_") as tmp:
-            try:
-                run(binary, tmp, topo)
-            finally:
-                topo.remove()
-    except Skip as e:
-        if topo is not None:
-            topo.remove()
-        print("SKIP: %s" % e)
-        return SKIP
-    print("%.1f s" % (time.monotonic() - t0))
-    print("%d check(s) failed" % len(E.failures) if E.failures else "all checks passed")
-    return 1 if E.failures else 0
-
+    return run_main(os.path.abspath(argv[1]), Topology, run, "fxneighns_")
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv))
