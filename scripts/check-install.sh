@@ -24,9 +24,11 @@ build=$(cd "$1" && pwd)
 shift
 probe_flags=("$@")
 dest=$(mktemp -d)
-trap 'rm -rf "$dest"' EXIT
 eal=(--no-huge -m 64 --no-pci -l 0 --log-level=lib.eal:error)
 run_id=$$_$(date +%s%N)
+# EAL's runtime directory of each run (root's, or the user's)
+eal_run=$([ "$(id -u)" -eq 0 ] && echo /var/run/dpdk || echo "${XDG_RUNTIME_DIR:-/tmp}/dpdk")
+trap 'rm -rf "$dest" "$eal_run/usage_$run_id" "$eal_run/tel_shared_$run_id" "$eal_run/tel_static_$run_id"' EXIT
 
 meson install -C "$build" --no-rebuild --quiet --destdir "$dest" >/dev/null
 pcdir=$(dirname "$(find "$dest" -name libtwheel.pc | head -1)")

@@ -145,14 +145,16 @@ max_flows=$(( flows + flows / 4 ))
 [ "$max_flows" -gt 16777216 ] && max_flows=16777216
 per_flow=210
 [ "$expiry" = rte_timer ] && per_flow=330
-# a NAT mapping: record, two hash keys, wheel entry, its remote-endpoint
-# count (doc/nat.md)
-[ "$nat" = 1 ] && per_flow=$(( per_flow + 300 ))
+# a NAT mapping: record, its share of the index, wheel entry, its
+# remote-endpoint count (doc/nat.md)
+[ "$nat" = 1 ] && per_flow=$(( per_flow + 260 ))
 nat_args=()
 created_key=totals.created
 if [ "$nat" = 1 ]; then
-	# flowgen sends every flow from one address: no per-host limit
-	nat_args=(--nat-pool 203.0.113.0/28 --nat-inside 10.254.0.0/16 --nat-max-per-host 0)
+	# flowgen sends every flow from one address: no per-host limit; the
+	# demo waits for every hold-down: 10 s, not the default 120 s
+	nat_args=(--nat-pool 203.0.113.0/28 --nat-inside 10.254.0.0/16 --nat-max-per-host 0
+		--nat-holddown 10)
 	created_key=totals.nat_created
 fi
 ex_mb=$(( 256 + max_flows * per_flow / 1048576 ))
@@ -216,6 +218,11 @@ cleanup() {
 	[ -n "$ex_pid" ] && kill "$ex_pid" 2>/dev/null && wait "$ex_pid" 2>/dev/null
 	[ -n "$tp_pid" ] && kill "$tp_pid" 2>/dev/null && wait "$tp_pid" 2>/dev/null
 	rm -f "$sock" "$fifo" "$stats" "$stats.tmp"
+	# EAL's runtime directories (root's, or the user's); with --huge-unlink
+	# no hugepage file was left in hugetlbfs
+	local run
+	run=$([ "$(id -u)" -eq 0 ] && echo /var/run/dpdk || echo "${XDG_RUNTIME_DIR:-/tmp}/dpdk")
+	rm -rf "$run/${tag}_ex" "$run/${tag}_tp"
 	[ -n "$reserved" ] && echo 0 > "$hp/nr_hugepages"
 	[ -n "$mounted" ] && umount "$mounted"
 }

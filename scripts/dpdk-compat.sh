@@ -171,6 +171,7 @@ for source in "${sources[@]}"; do
 			                      "result": r.get("result"),
 			                      "stdout": r.get("stdout", "")}))
 			EOF
+			"$src_root/scripts/remove-eal-runtime.sh" "$build"
 		fi
 	else
 		grep -E 'error|warning' "$blog" | head -20

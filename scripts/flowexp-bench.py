@@ -81,6 +81,23 @@ main lcore, testpmd, every control thread and this script on CPU 1. For each --e
         with --max-flows 1M: the difference between mode nat and mode
         twheel, divided by the capacity, is the memory per NAT mapping
 
+  flood hash flooding (doc/security.md): one worker, net_pcap replaying
+        (infinite_rx) one packet of each of 20000 UDP flows from one
+        source (mode twheel: --max-flows 32768) or of 20000 outbound
+        UDP tuples from inside hosts (mode nat: every one a mapping), the
+        keys being (set "random") random, (set "crc") ones with one
+        CRC32-C (rte_hash_crc, seed 0: the unkeyed hash, computed by
+        test/collide.py by linear algebra; the secret is not involved), or
+        (set "keyed") 200 that share one home bucket of the index under
+        the keyed hash with the secret the example is given
+        (--hash-secret, known to the attacker here; builds without the
+        option are run without it). Cycles per packet as for handoff
+        (the worker's CPU time at the TSC rate, times its busy share, over
+        the packets received) in a 4 s window after 2 s of warm-up, and
+        each set's ratio to "random" (paired within a repeat). The flows
+        stay live (60 s timeouts), so a replay after the first is hits,
+        or, past an index's probe bound, refused adds.
+
 Mode "nat" is the flow tracker with masquerade on (--expiry twheel,
 --nat-pool 203.0.113.0/28 --nat-inside 10.254.0.0/16 --nat-holddown 0.1
 --nat-max-per-host 0: flowgen's source is one inside address, so every
@@ -100,10 +117,13 @@ medians of the ratios between such neighbouring runs. With --base DIR
 (an A/B of two builds) every run is followed by the same run with DIR's
 binary, and the ratios of each run to its neighbour are printed at the
 end: a change's cost, measured in one run with the builds alternated.
+--args "ARGS" adds example options to this build's runs only (not to
+--base's), for options the base does not have: the cost of a feature in
+use against a build without it.
 
   scripts/flowexp-bench.py [--repeat N] [--modes twheel,rte_timer,scan]
-                           [--scenarios new,mpps,stages,storm,burst,handoff,evict,mem,tcp,rate]
-                           [--no-huge] [--build DIR] [--base DIR]
+                           [--scenarios new,mpps,stages,storm,burst,handoff,evict,mem,tcp,rate,flood]
+                           [--no-huge] [--build DIR] [--base DIR] [--args "ARGS"]
                            [--rate-timeouts 3,10,30,100,300] [--rate-live N]
                            [--rate-max-flows N] [--rate-window S] [--rate-margin S]
                            [--rate-scan-interval S] [--rate-csv PATH]
@@ -141,7 +161,7 @@ def hugepages_ok():
 
 
 # a short hold-down: held mappings occupy records, and at 1M new mappings/s
-# the default 10 s would need a table of 10M; no per-host limit, as
+# the default 120 s would need a table of 120M; no per-host limit, as
 # flowgen sends every flow from one address (10.254.0.0)
 NAT_ARGS = ["--nat-pool", "203.0.113.0/28", "--nat-inside", "10.254.0.0/16",
             "--nat-holddown", "0.1"]
@@ -174,12 +194,17 @@ def nat_log_args():
     return ["--nat-log", "ipfix:127.0.0.1:%d" % _sink.getsockname()[1]]
 
 
+# --args: example options for the runs of one binary (app -> list)
+EXTRA_ARGS = {}
+
+
 class Run:
     """The example and testpmd connected by memif."""
 
     n = 0
 
     def __init__(self, app, expiry, args, flowgen_flows, huge, ex_mb=None):
+        args = list(args) + EXTRA_ARGS.get(app, [])
         if expiry == "nat":
             expiry, args = "twheel", args + nat_args(app)
         elif expiry == "nat_log":
@@ -691,26 +716,7 @@ def ho_run(app, workers, pcaps, args, tag):
            # descriptor counts are what sizes it here
            "--rx-queue-size", "16384", "--tx-queue-size", "32768",
            "--max-flows", "262144"] + args   # a later --max-flows wins
-    log_f = open("/tmp/%s.log" % prefix, "w")
-    ex = subprocess.Popen(cmd, stdout=log_f, stderr=subprocess.STDOUT)
-    try:
-        end = time.monotonic() + 60
-        while True:
-            if ex.poll() is not None:
-                raise RuntimeError("the example exited (see %s)" % log_f.name)
-            try:
-                fxtel.query(prefix, "/l3fwd_flowexp/stats")
-                break
-            except (OSError, ValueError):
-                if time.monotonic() > end:
-                    raise RuntimeError("the example does not answer")
-                time.sleep(0.2)
-        time.sleep(1.5)
-        s0, c0, t0 = fxtel.query(prefix, "/l3fwd_flowexp/stats"), workers_cpu(ex.pid), time.monotonic()
-        time.sleep(HO_WINDOW_S)
-        s1, c1, t1 = fxtel.query(prefix, "/l3fwd_flowexp/stats"), workers_cpu(ex.pid), time.monotonic()
-    finally:
-        stop_example(ex, log_f)
+    (s0, c0, t0), (s1, c1, t1) = window(cmd, prefix, 1.5, HO_WINDOW_S)
     d = lambda f: f(s1) - f(s0)  # noqa: E731
     tot = lambda k: (lambda s: s["totals"][k])  # noqa: E731
     n_rx, cpu, dt = d(rx), c1 - c0, t1 - t0
@@ -841,6 +847,108 @@ def scen_tcp(app):
     return out
 
 
+def window(cmd, prefix, warm, seconds):
+    """Start the example (cmd, with --file-prefix prefix), wait until it
+    answers, then warm seconds; (stats, workers' CPU seconds, time) at the
+    start and at the end of a window of seconds; the example is stopped."""
+    log_f = open("/tmp/%s.log" % prefix, "w")
+    ex = subprocess.Popen(cmd, stdout=log_f, stderr=subprocess.STDOUT)
+    try:
+        end = time.monotonic() + 60
+        while True:
+            if ex.poll() is not None:
+                raise RuntimeError("the example exited (see %s)" % log_f.name)
+            try:
+                fxtel.query(prefix, "/l3fwd_flowexp/stats")
+                break
+            except (OSError, ValueError):
+                if time.monotonic() > end:
+                    raise RuntimeError("the example does not answer")
+                time.sleep(0.2)
+        time.sleep(warm)
+        a = fxtel.query(prefix, "/l3fwd_flowexp/stats"), workers_cpu(ex.pid), time.monotonic()
+        time.sleep(seconds)
+        b = fxtel.query(prefix, "/l3fwd_flowexp/stats"), workers_cpu(ex.pid), time.monotonic()
+    finally:
+        stop_example(ex, log_f)
+    return a, b
+
+
+
+# ---- flood: the tables under keys chosen to collide ----
+
+FLOOD_N, FLOOD_KEYED_N, FLOOD_MAX_FLOWS = 20000, 200, 32768
+FLOOD_SETS = ("random", "crc", "keyed")
+
+
+def flood_tuples(mode, kind):
+    """The (src, dst, sport, dport) tuples of a flood set."""
+    sys.path.insert(0, os.path.join(ROOT, "examples", "l3fwd-flowexp", "test"))
+    import collide as C
+    import random as R
+    rnd = R.Random(7)
+    if mode == "nat":
+        if kind == "crc":
+            return C.crc_nat(FLOOD_N)
+        if kind == "keyed":
+            return C.keyed_nat(FLOOD_KEYED_N, FLOOD_MAX_FLOWS)
+        return [("10.254.0.%d" % rnd.randrange(256), "198.18.0.%d" % rnd.randrange(256),
+                 rnd.randrange(1024, 65536), rnd.randrange(1, 65536)) for _ in range(FLOOD_N)]
+    if kind == "crc":
+        return C.crc_flows(FLOOD_N)
+    if kind == "keyed":
+        return C.keyed_flows(FLOOD_KEYED_N, FLOOD_MAX_FLOWS)
+    return [("10.254.0.1", "198.18.%d.%d" % (rnd.randrange(256), rnd.randrange(256)),
+             rnd.randrange(1024, 65536), rnd.randrange(1, 65536)) for _ in range(FLOOD_N)]
+
+
+def flood_pcap(mode, kind):
+    """A pcap of one packet per tuple of the set (kept in /tmp between runs)."""
+    sys.path.insert(0, os.path.join(ROOT, "examples", "l3fwd-flowexp", "test"))
+    import fxpkt as P
+    tmp = "/tmp/fxbench_flood"
+    os.makedirs(tmp, exist_ok=True)
+    path = os.path.join(tmp, "%s_%s_%d.pcap" % ("nat" if mode == "nat" else "flow", kind,
+                                                 FLOOD_N if kind != "keyed" else FLOOD_KEYED_N))
+    if not os.path.exists(path):
+        w = P.PcapWriter(path + ".part")
+        for src, dst, sport, dport in flood_tuples(mode, kind):
+            w.write(P.pad60(P.eth(P.ipv4(src, dst, 17, P.udp(sport, dport, b"x")), P.ETH_IPV4)))
+        w.close()
+        os.replace(path + ".part", path)
+    return path
+
+
+def scen_flood(app, mode, kind):
+    """One worker replaying a flood set (net_pcap infinite_rx): cycles per
+    packet over a window, as ho_run counts them."""
+    sys.path.insert(0, os.path.join(ROOT, "examples", "l3fwd-flowexp", "test"))
+    import fxpkt as P
+    pcap = flood_pcap(mode, kind)
+    prefix = "fxbench_fl_%d_%s_%s_%d" % (os.getpid(), mode, kind, Run.n)
+    Run.n += 1
+    args = ["--expiry", "twheel", "--max-flows", str(FLOOD_MAX_FLOWS)] + \
+        [a for t in ("oneway", "udp") for a in ("--timeout-" + t, "60")]
+    if mode == "nat":
+        args += nat_args(app)
+    if knows(app, "--hash-secret"):
+        args += P.HASH_SECRET_ARG
+    cmd = [app, "--no-huge", "-m", "1024", "--no-pci", "--lcores", "0@1,1@0",
+           "--file-prefix", prefix, "--log-level=lib.eal:error", "--vdev",
+           "net_pcap0,rx_pcap=%s,infinite_rx=1" % pcap, "--",
+           "-p", "1", "--relax-rx-offload", "-T", "0", "--config", "(0,0,1)",
+           "--rx-queue-size", "16384", "--tx-queue-size", "32768"] + args
+    (s0, c0, t0), (s1, c1, t1) = window(cmd, prefix, 2, 4)
+    t = s1["totals"]
+    n_rx, cpu, dt = rx(s1) - rx(s0), c1 - c0, t1 - t0
+    busy = min(1.0, (t["busy_cycles"] - s0["totals"]["busy_cycles"]) / s1["tsc_hz"] / dt)
+    full = "nat_index_full" if mode == "nat" else "index_full"
+    return {"pps": n_rx / dt, "cpu": cpu / dt, "busy": busy,
+            "cycles_per_pkt": cpu * busy * s1["tsc_hz"] / max(1, n_rx),
+            "live": active(s1), "index_full": float(t.get(full, -1)),
+            "lines_max": float(t.get(full.replace("full", "lines_max"), -1))}
+
+
 def med(results, key):
     return statistics.median(r[key] for r in results) if results else float("nan")
 
@@ -868,6 +976,8 @@ def main():
                     help="A/B: a second build directory; every run is followed by the same "
                          "run with its binary (mode MODE@base), and the ratios this build / "
                          "base are printed at the end")
+    ap.add_argument("--args", default="",
+                    help="example options for this build's runs only (not --base's)")
     ap.add_argument("--rate-timeouts", default="3,10,30,100,300",
                     help="rate: one-way timeouts (s); offered rate = --rate-live / timeout")
     ap.add_argument("--rate-live", type=float, default=10e6,
@@ -890,6 +1000,9 @@ def main():
     app = os.path.join(a.build, "examples", "l3fwd-flowexp", "dpdk-l3fwd-flowexp")
     if not os.access(app, os.X_OK):
         sys.exit("no %s: build first (meson setup build && ninja -C build)" % app)
+    if a.args:
+        EXTRA_ARGS[app] = a.args.split()
+        log("this build's runs add: %s" % a.args)
     modes = a.modes.split(",")
     scen = a.scenarios.split(",")
     huge = not a.no_huge and hugepages_ok()
@@ -912,6 +1025,9 @@ def main():
             return lambda: scen_handoff(app_base, 1 if m == "1worker" else 2)
         if sc == "tcp":
             return lambda: scen_tcp(app_base)
+        if sc == "flood":
+            md, k = m.split(":")
+            return lambda: scen_flood(app_base, md, k)
         fn = {"new": scen_new, "mpps": scen_mpps, "storm": scen_storm,
               "burst": scen_burst, "mem": scen_mem, "stages": scen_stages}[sc]
         return lambda: fn(app_base, m, huge)
@@ -932,6 +1048,9 @@ def main():
             elif sc == "handoff":
                 runs = [("1worker", lambda: scen_handoff(app, 1)),
                         ("2workers", lambda: scen_handoff(app, 2))]
+            elif sc == "flood":
+                runs = [("%s:%s" % (md, k), lambda md=md, k=k: scen_flood(app, md, k))
+                        for md in modes if md in ("twheel", "nat") for k in FLOOD_SETS]
             else:
                 fn = {"new": scen_new, "mpps": scen_mpps, "storm": scen_storm,
                       "burst": scen_burst, "mem": scen_mem, "stages": scen_stages}[sc]
@@ -1126,6 +1245,26 @@ def main():
             ratio_line("%s: rate, 2 workers / 1" % load,
                        ratios("handoff", "2workers", "1worker",
                               load + ("_pps" if load == "hits" else "_new_per_s")))
+    if "flood" in scen:
+        log("\nflood: one worker replaying %d flows (keyed: %d), cycles per packet; ratio to"
+            " random keys paired within a repeat; index_full / lines_max: the index's"
+            " refusals at its probe bound in the whole run / most buckets one insert read"
+            " (-1: the build has no such counters)" % (FLOOD_N, FLOOD_KEYED_N))
+        log("%-20s %-7s %10s %8s %11s %10s %10s  %s" % ("build", "set", "cyc/pkt", "ratio",
+                                                     "index_full", "lines_max", "live",
+                                                     "cyc/pkt range"))
+        for m in modes:
+            if m not in ("twheel", "nat"):
+                continue
+            for nm, suf in [("this", "")] + ([("base", "@base")] if a.base else []):
+                for k in FLOOD_SETS:
+                    r = ok.get(("flood", "%s:%s%s" % (m, k, suf)), [])
+                    q = ratios("flood", "%s:%s%s" % (m, k, suf), "%s:random%s" % (m, suf),
+                               "cycles_per_pkt")
+                    log("%-20s %-7s %10.0f %8.2f %11.0f %10.0f %10.0f  %s" % (
+                        "%s %s" % (m, nm), k, med(r, "cycles_per_pkt"),
+                        statistics.median(q) if q else float("nan"), med(r, "index_full"),
+                        med(r, "lines_max"), med(r, "live"), rng(r, "cycles_per_pkt")))
     if a.base:
         log("\nA/B: this build (%s) against --base %s, each run right after the other"
             % (a.build, a.base))
@@ -1134,7 +1273,8 @@ def main():
                 "burst": ["ns_cpu_per_expiry", "loop_max_us"], "mem": ["alloc_bytes"],
                 "evict": ["cycles_per_pkt"], "handoff": ["hits_pps_per_cpu_s", "new_new_per_cpu_s"],
                 "rate": ["work_cyc_per_new", "expiry_cyc_per_new"],
-                "tcp": ["c_busy", "c_parse", "c_flow", "pps_per_cpu_s"]}
+                "tcp": ["c_busy", "c_parse", "c_flow", "pps_per_cpu_s"],
+                "flood": ["cycles_per_pkt"]}
         for sc in scen:
             for (s_, m) in sorted(k for k in res if k[0] == sc and not k[1].endswith("@base")):
                 for key in keys.get(sc, []):

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # The README's test command: install what is missing, build, run the tests.
 # Builds: release (fast tests, e2e), AddressSanitizer + UndefinedBehavior-
-# Sanitizer and ThreadSanitizer (fast tests), and a one-minute fuzz run
+# Sanitizer and ThreadSanitizer (fast tests), and a minute of each fuzzer
 # (clang, ASan + UBSan). Then the main job in a short form (one test), the
 # fast and e2e tests again against each DPDK LTS source tarball in
 # ../shared/dpdk/ when that directory exists (scripts/dpdk-compat.sh, each
@@ -45,6 +45,7 @@ run_build() {
 	rm -f "$dir/meson-logs/testlog.json"
 	meson test -C "$dir" --print-errorlogs "${args[@]}" | grep -E '^ *[0-9]+/[0-9]+ '
 	logs+=("$dir/meson-logs/testlog.json")
+	scripts/remove-eal-runtime.sh "$dir"
 }
 
 run_build build "fast-tests e2e" --buildtype=release --werror ||
@@ -57,8 +58,10 @@ run_build build-asan "fast-tests" -Db_sanitize=address,undefined \
 run_build build-tsan "fast-tests" -Db_sanitize=thread \
 	-Db_lundef=false --buildtype=debugoptimized -Dexamples=false \
 	-Dtest_timeout_multiplier=6 || logs+=(/nonexistent-build-failed)
-# the libFuzzer harness for about a minute, under ASan/UBSan (clang only;
-# app/fuzz-twheel, doc/reliability.md)
+# the libFuzzer harnesses for about a minute each, under ASan/UBSan (clang
+# only; doc/reliability.md): the wheel's (app/fuzz-twheel) and the example's
+# packet path (examples/l3fwd-flowexp/fuzz, which -Dfuzz=true builds from
+# the example's sources without the rest of the example)
 if scripts/deps.sh clang libclang-rt-14-dev llvm; then
 	CC=clang run_build build-fuzz "fuzz" -Dfuzz=true \
 		-Db_sanitize=address,undefined -Db_lundef=false \

@@ -3,14 +3,15 @@
  */
 
 /*
- * The fuzzer's heap: the library's rte_malloc_socket, rte_zmalloc_socket and
- * rte_free calls, sent to libc by -Wl,--wrap (meson.build), so that
+ * The fuzzers' heap: the library's rte_malloc_socket, rte_zmalloc_socket and
+ * rte_free calls (and the example's, with rte_zmalloc, in fuzz-flowexp),
+ * sent to libc by -Wl,--wrap (meson.build), so that
  * AddressSanitizer sees the wheel's own arrays (the wheel, bucket chunks,
  * lists, bucket map, bitmap, slab free-list head) with exact bounds. DPDK's
  * libraries are not instrumented: memory from its heaps is invisible to
  * ASan, and a write one element past a chunk array would go unnoticed.
  *
- * Only calls from objects linked into fuzz-twheel are wrapped; DPDK's own
+ * Only calls from objects linked into a fuzzer are wrapped; DPDK's own
  * calls inside its shared libraries keep its heaps. Every rte_free() in the
  * library frees memory the library got from the two allocators above. The
  * mempool's objects (the entries) come from a memzone that DPDK reserves
@@ -29,6 +30,7 @@ void *__wrap_rte_malloc_socket(const char *type, size_t size,
 			       unsigned int align, int socket);
 void *__wrap_rte_zmalloc_socket(const char *type, size_t size,
 				unsigned int align, int socket);
+void *__wrap_rte_zmalloc(const char *type, size_t size, unsigned int align);
 void __wrap_rte_free(void *ptr);
 
 void *
@@ -57,6 +59,12 @@ __wrap_rte_zmalloc_socket(const char *type, size_t size, unsigned int align,
 	if (p != NULL)
 		memset(p, 0, size);
 	return p;
+}
+
+void *
+__wrap_rte_zmalloc(const char *type, size_t size, unsigned int align)
+{
+	return __wrap_rte_zmalloc_socket(type, size, align, SOCKET_ID_ANY);
 }
 
 void

@@ -45,6 +45,7 @@
 
 #include <twheel.h>
 
+#include "fuzz_common.h"
 #include "twheel_model.h"
 
 #define FUZZ_MAX_CAPACITY 600
@@ -52,40 +53,9 @@
 #define FUZZ_MAX_STEPS 100000     /* model steps per input: bursts, floods */
 #define DAY_CYCLES (UINT64_C(86400) * 2600000000ULL)
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
 static bool trace;
 
 #define TRACE(...) do { if (trace) printf(__VA_ARGS__); } while (0)
-
-/* A cursor over the input; past its end every read is 0. */
-struct reader {
-	const uint8_t *p;
-	size_t left;
-};
-
-static uint64_t
-take(struct reader *r, unsigned int bytes)
-{
-	uint64_t v = 0;
-	unsigned int i;
-
-	for (i = 0; i < bytes && r->left != 0; i++, r->left--)
-		v |= (uint64_t)*r->p++ << (8 * i);
-	return v;
-}
-
-/* At exit: release the EAL and remove this process's (empty) runtime dir. */
-static void
-eal_done(void)
-{
-	char dir[PATH_MAX];
-
-	snprintf(dir, sizeof(dir), "%s", rte_eal_get_runtime_dir());
-	rte_eal_cleanup();
-	rmdir(dir);
-}
 
 int
 LLVMFuzzerInitialize(int *argc __rte_unused, char ***argv __rte_unused)
@@ -106,7 +76,7 @@ LLVMFuzzerInitialize(int *argc __rte_unused, char ***argv __rte_unused)
 			rte_strerror(rte_errno));
 		abort();
 	}
-	atexit(eal_done);
+	atexit(fuzz_eal_done);
 	return 0;
 }
 

@@ -9,16 +9,32 @@
  * --eth-dest, --rx-queue-size, --tx-queue-size, --parse-ptype,
  * --relax-rx-offload), -T is l2fwd's statistics period, and the rest set up
  * flow tracking. Every value is checked completely (no trailing junk, in
- * range); the first bad one is named, the usage text printed, and main()
- * exits non-zero.
+ * range).
+ *
+ * Two passes. Before EAL starts (fx_parse_args()), so that neither needs
+ * hugepages: --help anywhere among the application's options prints the
+ * usage on stdout (exit status 0), and every option is parsed and
+ * checked as far as that needs nothing of EAL's.
+ * After EAL (fx_check_args()): the lcores and ports against --config,
+ * the combinations of options, NAT's worker count.
+ *
+ * Errors: the first one found, and only it (a parser's own message wins
+ * over its caller's "invalid value"), goes to stderr as one line, followed
+ * by a line pointing to --help; main() exits with status 1. The usage text
+ * is printed for --help only.
  */
 
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <rte_ethdev.h>
 #include <rte_ether.h>
@@ -29,6 +45,7 @@
 #include "nat_conf.h"
 #include "nat_log.h"
 #include "nat_log_export.h"
+#include "neigh_conf.h"
 #include "route.h"
 #include "timeouts.h"
 
@@ -44,6 +61,8 @@ const char *const fx_tmo_names[FX_TMO_MAX] = {
 #define TICK_US_MIN 10u
 #define TICK_US_MAX 1000000u
 #define SCAN_INTERVAL_MAX_S 3600.0
+#define MAX_PKT_LEN_MIN 64u
+#define MAX_PKT_LEN_MAX 16384u
 
 void
 fx_usage(const char *prgname)
@@ -55,13 +74,16 @@ fx_usage(const char *prgname)
 	       "  [-T SECONDS] [--expiry twheel|rte_timer|scan|none] [--max-flows N]\n"
 	       "  [--expire-budget N] [--tick-us US] [--scan-interval SECONDS]\n"
 	       "  [--timeout-CLASS SECONDS]...\n"
-	       "  [--table-full drop|forward|evict] [--affinity rss|handoff|auto] [--route PREFIX/LEN,PORT]...\n"
+	       "  [--table-full drop|forward|evict] [--affinity rss|handoff|auto] [--route PREFIX/LEN,PORT[,NEXTHOP]]...\n"
 	       "  [--stats-file PATH] [--exit-when-drained] [--duration SECONDS] [--bench]\n"
 	       "  [--clock tsc|pcap] [--nat-pool A.B.C.D/LEN]... [--nat-inside A.B.C.D/LEN]...\n"
 	       "  [--nat-ports LO-HI] [--nat-holddown SECONDS] [--hash-secret HEX]\n"
 	       "  [--nat-outside PORT]... [--nat-max-per-host N] [--nat-max-per-dest N]\n"
 	       "  [--max-flows-per-host N] [--nat-log ipfix:ADDR:PORT[,domain=N]]\n"
-	       "  [--nat-log-ring N]\n\n"
+	       "  [--nat-log-ring N]\n"
+	       "  [--port-addr PORT,ADDR/LEN]... [--neigh PORT,ADDR,MAC]... [--neigh-reachable-ms MS]\n"
+	       "  [--neigh-retrans-ms MS] [--neigh-delay-ms MS] [--neigh-stale-ms MS] [--neigh-probes N]\n"
+	       "  [--icmp-rate RATE[,BURST]] [--max-pkt-len LEN]\n\n"
 	       "  -p PORTMASK: hexadecimal bitmask of the ports to use\n"
 	       "  -P: promiscuous mode on every port\n"
 	       "  --config (port,queue,lcore): rx queues and the worker lcore polling each;\n"
@@ -140,6 +162,39 @@ fx_usage(const char *prgname)
 	       NAT_PORT_LO_DEFAULT, NAT_PORT_HI_DEFAULT, NAT_HOLDDOWN_DEFAULT,
 	       NAT_MAX_PER_HOST_DEFAULT, NAT_LOG_RING_MIN, NAT_LOG_RING_MAX,
 	       NAT_LOG_RING_DEFAULT);
+	neigh_conf_usage(stdout);
+}
+
+/* ---- errors: the first one is reported, in one line ---- */
+
+static char cli_msg[512];
+static bool cli_failed;
+
+static void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* the first error found, the most precise: a parser's own message
+ * comes before its caller's "invalid value" */
+static void
+cli_err(const char *fmt, ...)
+{
+	char buf[sizeof(cli_msg)];
+	va_list ap;
+
+	if (cli_failed)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	memcpy(cli_msg, buf, sizeof(cli_msg));
+	cli_failed = true;
+}
+
+/* the error on stderr, and where the options are; -1 */
+static int
+cli_report(void)
+{
+	fprintf(stderr, FX_MSG_PREFIX "%s\nsee --help (dpdk-l3fwd-flowexp -- --help)\n", cli_msg);
+	return -1;
 }
 
 /* ---- value parsers: 0 on success ---- */
@@ -233,13 +288,13 @@ parse_config(const char *s)
 
 	fx_conf.nb_lcore_params = 0;
 	if (*p == '\0') {
-		printf("--config: empty\n");
+		cli_err("--config: empty");
 		return -1;
 	}
 	while (*p != '\0') {
 		t = p;
 		if (*p != '(') {
-			printf("--config: expected '(' at '%s'\n", p);
+			cli_err("--config: expected '(' at '%s'", p);
 			return -1;
 		}
 		p++;
@@ -247,14 +302,14 @@ parse_config(const char *s)
 			p = skip_space(p);
 			q = config_number(p, max[i], &v[i]);
 			if (q == NULL) {
-				printf("--config: tuple starting '%.24s': %s must be a number "
-				       "0..%lu (decimal or 0x hexadecimal)\n", t, what[i], max[i]);
+				cli_err("--config: tuple starting '%.24s': %s must be a number "
+				        "0..%lu (decimal or 0x hexadecimal)", t, what[i], max[i]);
 				return -1;
 			}
 			p = skip_space(q);
 			if (*p != (i < 2 ? ',' : ')')) {
-				printf("--config: tuple starting '%.24s': expected '%c' after the %s, "
-				       "a tuple is (port,queue,lcore)\n", t, i < 2 ? ',' : ')', what[i]);
+				cli_err("--config: tuple starting '%.24s': expected '%c' after the %s, "
+				        "a tuple is (port,queue,lcore)", t, i < 2 ? ',' : ')', what[i]);
 				return -1;
 			}
 			p++;
@@ -262,14 +317,14 @@ parse_config(const char *s)
 		for (k = 0; k < fx_conf.nb_lcore_params; k++) {
 			lp = &fx_conf.lcore_params[k];
 			if (lp->port_id == v[0] && lp->queue_id == v[1]) {
-				printf("--config: (%lu,%lu,%lu): port %lu queue %lu is already given, "
-				       "polled by lcore %u; a queue has one lcore\n", v[0], v[1], v[2],
-				       v[0], v[1], lp->lcore_id);
+				cli_err("--config: (%lu,%lu,%lu): port %lu queue %lu is already given, "
+				        "polled by lcore %u; a queue has one lcore", v[0], v[1], v[2],
+				        v[0], v[1], lp->lcore_id);
 				return -1;
 			}
 		}
 		if (fx_conf.nb_lcore_params == MAX_LCORE_PARAMS) {
-			printf("--config: more than %u tuples\n", MAX_LCORE_PARAMS);
+			cli_err("--config: more than %u tuples", MAX_LCORE_PARAMS);
 			return -1;
 		}
 		lp = &fx_conf.lcore_params[fx_conf.nb_lcore_params++];
@@ -280,12 +335,12 @@ parse_config(const char *s)
 		if (*p == ',') {
 			p = skip_space(p + 1);
 			if (*p == '\0') {
-				printf("--config: a tuple must follow the last ','\n");
+				cli_err("--config: a tuple must follow the last ','");
 				return -1;
 			}
 		} else if (*p != '\0') {
-			printf("--config: after (%lu,%lu,%lu): expected ',' or the end at '%s'\n",
-			       v[0], v[1], v[2], p);
+			cli_err("--config: after (%lu,%lu,%lu): expected ',' or the end at '%s'",
+			        v[0], v[1], v[2], p);
 			return -1;
 		}
 	}
@@ -311,6 +366,8 @@ parse_eth_dest(const char *s)
 	if (rte_ether_unformat_addr(comma + 1, &mac) != 0)
 		return -1;
 	fx_conf.eth_dest[port] = mac;
+	if (port < 32)
+		fx_conf.eth_dest_given |= UINT32_C(1) << port;
 	return 0;
 }
 
@@ -327,8 +384,8 @@ check_config(void)
 	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
 		if ((fx_conf.portmask & (1u << port)) &&
 		    !rte_eth_dev_is_valid_port((uint16_t)port)) {
-			printf("-p: port %u does not exist (%u ports found)\n",
-			       port, rte_eth_dev_count_avail());
+			cli_err("-p: port %u does not exist (%u ports found)",
+			        port, rte_eth_dev_count_avail());
 			return -1;
 		}
 	}
@@ -338,22 +395,22 @@ check_config(void)
 		port = lp->port_id;
 		snprintf(msg, sizeof(msg), "(%u,%u,%u)", port, lp->queue_id, lcore);
 		if (!rte_lcore_is_enabled(lcore)) {
-			printf("--config: %s: lcore %u is not enabled in the EAL lcore list\n",
-			       msg, lcore);
+			cli_err("--config: %s: lcore %u is not enabled in the EAL lcore list",
+			        msg, lcore);
 			return -1;
 		}
 		if (lcore == rte_get_main_lcore()) {
-			printf("--config: %s: lcore %u is the main lcore, which runs statistics and the "
-			       "control path; use another (--lcores can put two lcores on one CPU)\n",
-			       msg, lcore);
+			cli_err("--config: %s: lcore %u is the main lcore, which runs statistics and the "
+			        "control path; use another (--lcores can put two lcores on one CPU)",
+			        msg, lcore);
 			return -1;
 		}
 		if (!(fx_conf.portmask & (1u << port))) {
-			printf("--config: %s: port %u is not in the portmask\n", msg, port);
+			cli_err("--config: %s: port %u is not in the portmask", msg, port);
 			return -1;
 		}
 		if (!rte_eth_dev_is_valid_port((uint16_t)port)) {
-			printf("--config: %s: port %u does not exist\n", msg, port);
+			cli_err("--config: %s: port %u does not exist", msg, port);
 			return -1;
 		}
 	}
@@ -363,8 +420,8 @@ check_config(void)
 			if (fx_conf.lcore_params[i].lcore_id == lcore)
 				nrxq++;
 		if (nrxq > MAX_RX_QUEUE_PER_LCORE) {
-			printf("--config: lcore %u polls %u rx queues, at most %u\n",
-			       lcore, nrxq, MAX_RX_QUEUE_PER_LCORE);
+			cli_err("--config: lcore %u polls %u rx queues, at most %u",
+			        lcore, nrxq, MAX_RX_QUEUE_PER_LCORE);
 			return -1;
 		}
 	}
@@ -380,7 +437,7 @@ check_config(void)
 			max_q = RTE_MAX(max_q, (int)fx_conf.lcore_params[i].queue_id);
 		}
 		if (nrxq == 0) {
-			printf("--config: port %u is in the portmask but has no rx queue\n", port);
+			cli_err("--config: port %u is in the portmask but has no rx queue", port);
 			return -1;
 		}
 		if (max_q + 1 != (int)nrxq) {
@@ -393,36 +450,40 @@ check_config(void)
 				if (i == fx_conf.nb_lcore_params)
 					break;
 			}
-			printf("--config: port %u has rx queue %d but no tuple (%u,%d,LCORE); "
-			       "a port's rx queues are 0..n-1\n", port, max_q, port, q);
+			cli_err("--config: port %u has rx queue %d but no tuple (%u,%d,LCORE); "
+			        "a port's rx queues are 0..n-1", port, max_q, port, q);
 			return -1;
 		}
 	}
 	if (fx_conf.clock == FX_CLOCK_PCAP && fx_conf.expiry != FX_EXPIRY_TWHEEL &&
 	    fx_conf.expiry != FX_EXPIRY_NONE) {
-		printf("--clock pcap: --expiry %s runs on the TSC; use twheel or none\n",
-		       fx_expiry_name(fx_conf.expiry));
+		cli_err("--clock pcap: --expiry %s runs on the TSC; use twheel or none",
+		        fx_expiry_name(fx_conf.expiry));
 		return -1;
 	}
 	if (fx_conf.scan_interval_s > 0 && fx_conf.expiry != FX_EXPIRY_SCAN) {
-		printf("--scan-interval: paces --expiry scan only, not --expiry %s\n",
-		       fx_expiry_name(fx_conf.expiry));
+		cli_err("--scan-interval: paces --expiry scan only, not --expiry %s",
+		        fx_expiry_name(fx_conf.expiry));
 		return -1;
 	}
 	if (nat_conf_check_roles(&fx_nat_conf, fx_conf.portmask, msg, sizeof(msg)) != 0) {
-		printf("%s\n", msg);
+		cli_err("%s", msg);
+		return -1;
+	}
+	if (neigh_conf_check(&fx_neigh_conf, fx_conf.portmask, msg, sizeof(msg)) != 0) {
+		cli_err("%s", msg);
 		return -1;
 	}
 	if (fx_conf.max_flows_per_host != 0 && fx_conf.expiry == FX_EXPIRY_NONE) {
-		printf("--max-flows-per-host: --expiry none tracks no flows\n");
+		cli_err("--max-flows-per-host: --expiry none tracks no flows");
 		return -1;
 	}
 	if (fx_nat_log_enabled() && !fx_nat_conf.enabled) {
-		printf("--nat-log: logs masquerade's events, which needs --nat-pool\n");
+		cli_err("--nat-log: logs masquerade's events, which needs --nat-pool");
 		return -1;
 	}
 	if (fx_nat_conf.enabled && fx_conf.expiry == FX_EXPIRY_NONE) {
-		printf("--nat-pool: masquerade needs flow affinity, which --expiry none turns off\n");
+		cli_err("--nat-pool: masquerade needs flow affinity, which --expiry none turns off");
 		return -1;
 	}
 	for (i = 0; i < fx_conf.nb_routes; i++) {
@@ -430,12 +491,17 @@ check_config(void)
 
 		fx_route_format(r, true, msg, sizeof(msg));
 		if (!(fx_conf.portmask & (1u << r->port))) {
-			printf("--route %s: port %u is not in the portmask\n", msg, r->port);
+			cli_err("--route %s: port %u is not in the portmask", msg, r->port);
 			return -1;
 		}
 		if (fx_conf.lookup == FX_LOOKUP_EM &&
 		    r->depth != (r->family == FX_FAMILY_V4 ? 32 : 128)) {
-			printf("--route %s: --lookup em takes host routes (/32, /128) only\n", msg);
+			cli_err("--route %s: --lookup em takes host routes (/32, /128) only", msg);
+			return -1;
+		}
+		if (neigh_conf_check_route(&fx_neigh_conf, r, fx_conf.eth_dest_given, msg,
+					   sizeof(msg)) != 0) {
+			cli_err("%s", msg);
 			return -1;
 		}
 	}
@@ -449,7 +515,7 @@ default_config(void)
 	unsigned int lcore = rte_get_next_lcore(-1, 1, 0), port;
 
 	if (lcore >= RTE_MAX_LCORE) {
-		printf("no worker lcore: give EAL at least two lcores (e.g. -l 0-1 or --lcores 0@0,1@0)\n");
+		cli_err("no worker lcore: give EAL at least two lcores (e.g. -l 0-1 or --lcores 0@0,1@0)");
 		return -1;
 	}
 	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
@@ -481,6 +547,8 @@ defaults(void)
 	fx_conf.clock = FX_CLOCK_TSC;
 	nat_conf_defaults(&fx_nat_conf);
 	fx_nat_log_defaults();
+	neigh_conf_defaults(&fx_neigh_conf);
+
 #define FX_TMO_DEFAULT(e, n, o, d) fx_conf.timeout_s[FX_TMO_ ## e] = d;
 	FX_TMOS(FX_TMO_DEFAULT)
 #undef FX_TMO_DEFAULT
@@ -524,6 +592,11 @@ enum {
 	OPT_MAX_FLOWS_HOST,
 	OPT_NAT_LOG,
 	OPT_NAT_LOG_RING,
+	OPT_PORT_ADDR,
+	OPT_NEIGH,
+	OPT_NEIGH_NUMBER,   /* --neigh-*-ms, --neigh-probes: by name */
+	OPT_ICMP_RATE,
+	OPT_MAX_PKT_LEN,
 	OPT_HELP,
 	OPT_TIMEOUT,   /* + enum fx_tmo */
 };
@@ -560,6 +633,15 @@ static const struct option lgopts[] = {
 	{ "max-flows-per-host", required_argument, NULL, OPT_MAX_FLOWS_HOST },
 	{ "nat-log", required_argument, NULL, OPT_NAT_LOG },
 	{ "nat-log-ring", required_argument, NULL, OPT_NAT_LOG_RING },
+	{ "port-addr", required_argument, NULL, OPT_PORT_ADDR },
+	{ "neigh", required_argument, NULL, OPT_NEIGH },
+	{ "neigh-reachable-ms", required_argument, NULL, OPT_NEIGH_NUMBER },
+	{ "neigh-retrans-ms", required_argument, NULL, OPT_NEIGH_NUMBER },
+	{ "neigh-delay-ms", required_argument, NULL, OPT_NEIGH_NUMBER },
+	{ "neigh-stale-ms", required_argument, NULL, OPT_NEIGH_NUMBER },
+	{ "neigh-probes", required_argument, NULL, OPT_NEIGH_NUMBER },
+	{ "icmp-rate", required_argument, NULL, OPT_ICMP_RATE },
+	{ "max-pkt-len", required_argument, NULL, OPT_MAX_PKT_LEN },
 	{ "help", no_argument, NULL, OPT_HELP },
 #define FX_TMO_OPT(e, n, o, d) { o, required_argument, NULL, OPT_TIMEOUT + FX_TMO_ ## e },
 	FX_TMOS(FX_TMO_OPT)
@@ -603,11 +685,64 @@ opt_name(int opt)
 	return "?";
 }
 
-/* one option; 0, or -1 with a message printed */
+/* the neighbour options (neigh_conf.h); name: the long option's */
+static int
+parse_neigh(int opt, const char *name, const char *arg)
+{
+	char err[256];
+	int rc;
+
+	switch (opt) {
+	case OPT_PORT_ADDR:
+		rc = neigh_conf_port_addr(&fx_neigh_conf, arg, err, sizeof(err));
+		break;
+	case OPT_NEIGH:
+		rc = neigh_conf_static(&fx_neigh_conf, arg, err, sizeof(err));
+		break;
+	case OPT_ICMP_RATE:
+		rc = neigh_conf_icmp_rate(&fx_neigh_conf, arg, err, sizeof(err));
+		break;
+	default:
+		rc = neigh_conf_number(&fx_neigh_conf, name, arg, err, sizeof(err));
+		break;
+	}
+	if (rc != 0)
+		cli_err("%s", err);
+	return rc != 0 ? -1 : 0;
+}
+
+/* one option; 0, or -1 with the error recorded */
+/* --stats-file: written at exit as PATH.tmp, then renamed; both are tried
+ * now, so that a run does not lose its statistics at the end */
+static int
+check_stats_file(const char *path)
+{
+	char tmp[4096];
+	struct stat st;
+	FILE *f;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp)) {
+		cli_err("--stats-file: the path is too long");
+		return -1;
+	}
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		cli_err("--stats-file %s: is a directory", path);
+		return -1;
+	}
+	f = fopen(tmp, "w");
+	if (f == NULL) {
+		cli_err("--stats-file %s: cannot write %s: %s", path, tmp, strerror(errno));
+		return -1;
+	}
+	fclose(f);
+	unlink(tmp);
+	return 0;
+}
+
 static int
 parse_one(int opt, const char *arg)
 {
-	char err[160];
+	char err[256];
 	unsigned long v;
 	double d;
 
@@ -709,12 +844,12 @@ parse_one(int opt, const char *arg)
 		return 0;
 	case OPT_ROUTE:
 		if (fx_conf.nb_routes == FX_MAX_ROUTES) {
-			printf("--route: more than %u routes\n", FX_MAX_ROUTES);
+			cli_err("--route: more than %u routes", FX_MAX_ROUTES);
 			return -1;
 		}
 		if (fx_route_parse(arg, &fx_conf.routes[fx_conf.nb_routes], true,
 				   err, sizeof(err)) != 0) {
-			printf("--route: %s\n", err);
+			cli_err("--route: %s", err);
 			return -1;
 		}
 		fx_conf.nb_routes++;
@@ -723,7 +858,7 @@ parse_one(int opt, const char *arg)
 		if (*arg == '\0')
 			goto bad;
 		fx_conf.stats_file = arg;
-		return 0;
+		return check_stats_file(arg);
 	case OPT_EXIT_DRAINED:
 		fx_conf.exit_when_drained = true;
 		return 0;
@@ -749,13 +884,17 @@ parse_one(int opt, const char *arg)
 		if ((opt == OPT_NAT_POOL ? nat_conf_add_pool :
 		     opt == OPT_NAT_INSIDE ? nat_conf_add_inside :
 		     nat_conf_ports)(&fx_nat_conf, arg, err, sizeof(err)) != 0) {
-			printf("%s\n", err);
+			/* the option's name, where the parser's message lacks it */
+			if (strncmp(err, "--", 2) == 0)
+				cli_err("%s", err);
+			else
+				cli_err("--%s: %s", opt_name(opt), err);
 			return -1;
 		}
 		return 0;
 	case OPT_NAT_OUTSIDE:
 		if (nat_conf_add_outside(&fx_nat_conf, arg, err, sizeof(err)) != 0) {
-			printf("%s\n", err);
+			cli_err("%s", err);
 			return -1;
 		}
 		return 0;
@@ -763,7 +902,7 @@ parse_one(int opt, const char *arg)
 	case OPT_NAT_MAX_DEST:
 		if (nat_conf_quota(&fx_nat_conf, arg, opt == OPT_NAT_MAX_DEST, err,
 				   sizeof(err)) != 0) {
-			printf("%s\n", err);
+			cli_err("%s", err);
 			return -1;
 		}
 		return 0;
@@ -771,7 +910,7 @@ parse_one(int opt, const char *arg)
 	case OPT_NAT_LOG_RING:
 		if ((opt == OPT_NAT_LOG ? fx_nat_log_parse : fx_nat_log_parse_ring)(arg,
 		    err, sizeof(err)) != 0) {
-			printf("%s\n", err);
+			cli_err("%s", err);
 			return -1;
 		}
 		return 0;
@@ -779,6 +918,14 @@ parse_one(int opt, const char *arg)
 		if (parse_uint(arg, 10, 0, FX_MAX_FLOWS_MAX, &v) != 0)
 			goto bad;
 		fx_conf.max_flows_per_host = (uint32_t)v;
+		return 0;
+	case OPT_MAX_PKT_LEN:
+		if (parse_uint(arg, 10, MAX_PKT_LEN_MIN, MAX_PKT_LEN_MAX, &v) != 0) {
+			cli_err("--max-pkt-len '%s': expected a frame length %u..%u", arg,
+			        MAX_PKT_LEN_MIN, MAX_PKT_LEN_MAX);
+			return -1;
+		}
+		fx_conf.max_pkt_len = (uint32_t)v;
 		return 0;
 	case OPT_NAT_HOLDDOWN:
 		if (parse_seconds(arg, 0, TIMEOUT_MAX_S, &d) != 0)
@@ -802,50 +949,152 @@ parse_one(int opt, const char *arg)
 	}
 bad:
 	if (opt < 256)
-		printf("invalid value '%s' for -%c\n", arg, opt);
+		cli_err("invalid value '%s' for -%c", arg, opt);
 	else
-		printf("invalid value '%s' for --%s\n", arg, opt_name(opt));
+		cli_err("invalid value '%s' for --%s", arg, opt_name(opt));
 	return -1;
+}
+
+/* the application's arguments: what follows the first "--" */
+static int
+app_args(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--") == 0)
+			return i + 1;
+	return argc;
+}
+
+/* EAL's own --help or -h before "--": rte_eal_init() prints EAL's usage */
+static bool
+eal_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+			return true;
+	return false;
+}
+
+/* getopt over a copy: argv stays as EAL is to see it */
+static int
+copy_args(int argc, char **argv, int first, char **out, int max)
+{
+	int n = 0, i;
+
+	out[n++] = argv[0];
+	for (i = first; i < argc && n < max - 1; i++)
+		out[n++] = argv[i];
+	out[n] = NULL;
+	return n;
+}
+
+#define ARGS_MAX 4096
+
+/* --help anywhere among the application's options, whatever else is wrong */
+static bool
+want_help(int argc, char **argv)
+{
+	int opt, idx;
+
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":p:PT:", lgopts, &idx)) != EOF)
+		if (opt == OPT_HELP)
+			return true;
+	return false;
+}
+
+/* what getopt found wrong with argv[optind - 1] */
+static void
+getopt_error(int opt, char **argv)
+{
+	const char *arg = argv[optind - 1];
+
+	if (opt == ':')
+		cli_err("option '%s' needs a value", arg);
+	else if (optopt > 0 && optopt < 256 && strncmp(arg, "--", 2) != 0)
+		cli_err("unknown option '-%c'", optopt);
+	else if (optopt >= 256)
+		cli_err("option '%s' takes no value", arg);
+	else
+		cli_err("unknown option '%s'", arg);
 }
 
 int
 fx_parse_args(int argc, char **argv)
 {
+	static char *args[ARGS_MAX];
 	const char *prgname = argv[0];
-	int opt, idx;
+	int opt, idx, n;
 
 	defaults();
-	optind = 1;
-	opterr = 1;
-	while ((opt = getopt_long(argc, argv, "p:PT:", lgopts, &idx)) != EOF) {
-		if (opt == OPT_HELP) {
-			fx_usage(prgname);
-			return 1;
-		}
-		if (opt == '?' || opt == ':' || parse_one(opt, optarg) != 0) {
-			fx_usage(prgname);
-			return -1;
-		}
-	}
-	if (optind < argc) {
-		printf("unexpected argument '%s'\n", argv[optind]);
+	if (eal_help(argc, argv))
+		return 2;
+	n = copy_args(argc, argv, app_args(argc, argv), args, ARGS_MAX);
+	if (want_help(n, args)) {
 		fx_usage(prgname);
-		return -1;
+		return 1;
+	}
+	n = copy_args(argc, argv, app_args(argc, argv), args, ARGS_MAX);
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(n, args, ":p:PT:", lgopts, &idx)) != EOF) {
+		if (opt == '?' || opt == ':') {
+			getopt_error(opt, args);
+			return cli_report();
+		}
+		if (opt >= OPT_PORT_ADDR && opt <= OPT_ICMP_RATE) {
+			if (parse_neigh(opt, lgopts[idx].name, optarg) != 0)
+				return cli_report();
+			continue;
+		}
+		if (parse_one(opt, optarg) != 0)
+			return cli_report();
+	}
+	if (optind < n) {
+		cli_err("unexpected argument '%s'", args[optind]);
+		return cli_report();
 	}
 	if (fx_conf.portmask == 0) {
-		printf("-p PORTMASK is required\n");
-		fx_usage(prgname);
-		return -1;
+		cli_err("-p PORTMASK is required");
+		return cli_report();
 	}
-	if (fx_conf.nb_lcore_params == 0 && default_config() != 0) {
-		fx_usage(prgname);
-		return -1;
+	return 0;
+}
+
+/* the worker lcores --config names */
+static unsigned int
+nb_workers(void)
+{
+	unsigned int i, k, n = 0;
+
+	for (i = 0; i < fx_conf.nb_lcore_params; i++) {
+		for (k = 0; k < i; k++)
+			if (fx_conf.lcore_params[k].lcore_id == fx_conf.lcore_params[i].lcore_id)
+				break;
+		n += k == i;
 	}
+	return n;
+}
+
+int
+fx_check_args(void)
+{
+	char err[160];
+
+	if (fx_conf.nb_lcore_params == 0 && default_config() != 0)
+		return cli_report();
 	if (fx_conf.nb_routes == 0)
 		fx_route_defaults(&fx_conf);
-	if (check_config() != 0) {
-		fx_usage(prgname);
-		return -1;
+	if (check_config() != 0)
+		return cli_report();
+	if (nat_conf_check(&fx_nat_conf, nb_workers(), err, sizeof(err)) != 0) {
+		cli_err("%s", err);
+		return cli_report();
 	}
 	return 0;
 }

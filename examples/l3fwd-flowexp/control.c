@@ -42,6 +42,7 @@
 #include "lcore.h"
 #include "nat.h"
 #include "nat_table.h"
+#include "neigh.h"
 #include "route.h"
 
 #define FX_CTL_RING 64
@@ -223,6 +224,10 @@ start(struct fx_ctl_req *r)
 		break;
 	case FX_CTL_ROUTES:
 		r->nb_routes = fx_route_list(r->routes, FX_CTL_ROUTES_MAX);
+		break;
+	case FX_CTL_NEIGH:
+		r->nb_neigh = fx_neigh_snapshot(r->port, r->from, r->neigh, FX_CTL_NEIGH_MAX,
+						&r->neigh_total);
 		break;
 	default:
 		r->rc = -EINVAL;

@@ -13,7 +13,10 @@
  *   route add/del       - the route table is replaced (route.c), then the
  *                         flows with an endpoint in the changed prefix are
  *                         flushed, so they resolve their route again;
- *   routes              - the current rule list.
+ *   routes              - the current rule list;
+ *   neigh PORT FROM     - a copy of up to FX_CTL_NEIGH_MAX of the port's
+ *                         neighbour entries, from the FROM-th (neigh.c
+ *                         owns them).
  * A flush reads each worker's flow slab with ft_snapshot() and its mapping
  * records with nat_table_snapshot() (no lock: rte_seqcount, see
  * flow_table.h) and sends each match to its owner: a flow's (slot, fid)
@@ -37,6 +40,7 @@
 #include <rte_config.h>
 
 #include "flowexp.h"
+#include "neigh.h"
 #include "stats.h"
 
 enum fx_ctl_type {
@@ -44,9 +48,11 @@ enum fx_ctl_type {
 	FX_CTL_ROUTE_ADD,
 	FX_CTL_ROUTE_DEL,
 	FX_CTL_ROUTES,
+	FX_CTL_NEIGH,
 };
 
 #define FX_CTL_ROUTES_MAX 64
+#define FX_CTL_NEIGH_MAX 64
 
 /** One request and, once done, its result. */
 struct fx_ctl_req {
@@ -58,6 +64,11 @@ struct fx_ctl_req {
 	uint64_t enobufs;                 /**< sends that found the ring full */
 	uint32_t nb_routes;               /**< ROUTES: rules copied */
 	struct fx_route_rule routes[FX_CTL_ROUTES_MAX];
+	uint16_t port;                    /**< NEIGH: the port */
+	uint32_t from;                    /**< NEIGH: the first entry to copy */
+	uint32_t nb_neigh;                /**< NEIGH: entries copied */
+	uint32_t neigh_total;             /**< NEIGH: the port's entries */
+	struct fx_neigh_snap neigh[FX_CTL_NEIGH_MAX];
 	uint32_t state;                   /**< internal: pending, done, abandoned */
 };
 

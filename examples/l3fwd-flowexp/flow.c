@@ -232,7 +232,10 @@ flow_new(struct fx_lcore *lc, const struct fx_pkt *pk, uint32_t sig, bool *fwd)
 			*fwd = flow_hit(lc, f, pk);
 			return f;
 		}
-		if (fx_conf.full_policy != FX_FULL_EVICT || !flow_evict(lc))
+		/* evict only where the key then finds a pair in the index:
+		 * without one, ft_add() refuses it (and counts it) */
+		if (fx_conf.full_policy != FX_FULL_EVICT ||
+		    (ft_has_room(&lc->ft, sig) && !flow_evict(lc)))
 			goto full;
 	}
 	pos = ft_add(&lc->ft, &pk->key, sig, &added);

@@ -14,10 +14,12 @@
  *           earlier (established -> closing, RST), which it is told of
  *           (twheel_move, an rte_timer re-arm);
  *   miss    a flow is created and handed to the back-end; a full table
- *           (no free slot, or the back-end refuses) is counted in
- *           table_full and the packet dropped, or with --table-full forward
- *           routed without state; with --table-full evict the oldest
- *           unanswered flow makes room first (evict.h).
+ *           (no free slot, no pair in the index within its probe bound,
+ *           counted in index_full as well, or the back-end refuses) is
+ *           counted in table_full and the packet dropped, or with
+ *           --table-full forward routed without state; with --table-full
+ *           evict the oldest unanswered flow makes room first (evict.h),
+ *           where the key then finds a pair in the index.
  * A TCP segment (not a fragment) is first checked by the connection
  * tracker (tcp_track.h) against its flow's connection, kept by flow slot
  * in an array beside the table (fx_lcore.tcp, 32 bytes a flow, allocated

@@ -3,10 +3,10 @@
  */
 
 /*
- * Flow table set-up, the index's slow paths (a lookup past the first
- * candidate, add, remove), the main lcore's consistent read of a slot,
- * and the delete-request ring (see flow_table.h for the index and the
- * publication protocol).
+ * Flow table set-up, the slow paths of its index (a lookup past the first
+ * candidate, add, remove: fx_index.h), the main lcore's consistent read of
+ * a slot, and the delete-request ring (see flow_table.h for the index and
+ * the publication protocol).
  *
  * The slab holds max_flows plus an eighth (FX_FT_HEADROOM): the worker
  * enforces max_flows itself, and flows it removed wait for the next
@@ -23,6 +23,7 @@
 #include <rte_ring_elem.h>
 
 #include "flow_table.h"
+#include "fx_index.h"
 
 #define FX_DEL_RING_SIZE 4096
 
@@ -32,26 +33,24 @@ ft_create(struct fx_flow_table *ft, const char *name, uint32_t max_flows,
 {
 	uint32_t capacity = max_flows + RTE_MAX(max_flows / FX_FT_HEADROOM, 64u);
 	char rname[RTE_RING_NAMESIZE];
-	uint32_t nb, i;
+	uint32_t i;
+	int rc;
 
 	RTE_BUILD_BUG_ON(sizeof(struct fx_key) != 40);
 	RTE_BUILD_BUG_ON(sizeof(struct fx_flow) != RTE_CACHE_LINE_SIZE);
-	RTE_BUILD_BUG_ON(sizeof(struct ft_bucket) != RTE_CACHE_LINE_SIZE);
 	memset(ft, 0, sizeof(*ft));
 	if (max_flows == 0 || max_flows > (UINT32_MAX / 4) * 3)
 		return -EINVAL;
 	/* a power of two, at least a quarter of the slots (1.75 pairs each) */
-	nb = rte_align32pow2(RTE_MAX((capacity + 3) / 4, 2u));
-	ft->bucket_mask = nb - 1;
-	ft->bucket_shift = 32 - rte_bsf32(nb);
-	ft->buckets = rte_zmalloc_socket("fx_buckets", (size_t)nb * sizeof(struct ft_bucket),
-					 RTE_CACHE_LINE_SIZE, socket);
+	rc = fx_ix_create(&ft->ix, "fx_buckets", (capacity + 3) / 4, socket);
+	if (rc != 0)
+		return rc;
 	ft->flows = rte_zmalloc_socket("fx_flows",
 				       (size_t)capacity * sizeof(struct fx_flow),
 				       RTE_CACHE_LINE_SIZE, socket);
 	ft->free = rte_malloc_socket("fx_free", (size_t)capacity * sizeof(uint32_t),
 				     0, socket);
-	if (ft->buckets == NULL || ft->flows == NULL || ft->free == NULL) {
+	if (ft->flows == NULL || ft->free == NULL) {
 		ft_free(ft);
 		return -ENOMEM;
 	}
@@ -81,42 +80,44 @@ ft_free(struct fx_flow_table *ft)
 {
 	rte_ring_free(ft->del_ring);
 	rte_free(ft->flows);
-	rte_free(ft->buckets);
 	rte_free(ft->free);
+	fx_ix_free(&ft->ix);
 	memset(ft, 0, sizeof(*ft));
 }
 
-static inline uint32_t
-ft_next(const struct fx_flow_table *ft, uint32_t b)
+struct key_arg {
+	const struct fx_flow_table *ft;
+	const struct fx_key *key;
+};
+
+/* the index's key compare: in the flow's line */
+static inline bool
+key_at(uint32_t slot, const void *arg)
 {
-	return (b + 1) & ft->bucket_mask;
+	const struct key_arg *a = arg;
+
+	return ft_key_eq(&a->ft->flows[slot].key, a->key);
 }
 
 int32_t
 ft_lookup(const struct fx_flow_table *ft, const struct fx_key *key, uint32_t sig)
 {
-	uint32_t b = ft_home(ft, sig), tag = sig | 1, j;
-	const struct ft_bucket *bk;
+	struct key_arg a = { .ft = ft, .key = key };
 
-	for (;;) {
-		bk = &ft->buckets[b];
-		for (j = 0; j < FT_BUCKET_PAIRS; j++)
-			if (bk->tag[j] == tag &&
-			    ft_key_eq(&ft->flows[bk->slot[j]].key, key))
-				return (int32_t)bk->slot[j];
-		if (bk->spilled == 0)
-			return -ENOENT;
-		b = ft_next(ft, b);
-	}
+	return (int32_t)fx_ix_find(&ft->ix, sig, key_at, &a);
+}
+
+bool
+ft_has_room(const struct fx_flow_table *ft, uint32_t sig)
+{
+	return fx_ix_room(&ft->ix, sig);
 }
 
 int32_t
 ft_add(struct fx_flow_table *ft, const struct fx_key *key, uint32_t sig,
        bool *added)
 {
-	uint32_t b, tag = sig | 1, slot, j;
-	struct ft_bucket *bk;
-	struct fx_flow *f;
+	uint32_t slot;
 	int32_t pos;
 
 	*added = false;
@@ -125,46 +126,22 @@ ft_add(struct fx_flow_table *ft, const struct fx_key *key, uint32_t sig,
 		return pos;
 	if (ft->n_free == 0)
 		return -ENOSPC;
-	slot = ft->free[--ft->n_free];
-	f = &ft->flows[slot];
-	f->key = *key;   /* the slot is in its write section: no reader uses it */
-	/* more pairs than slots: a free pair is always found */
-	for (b = ft_home(ft, sig);; b = ft_next(ft, b)) {
-		bk = &ft->buckets[b];
-		for (j = 0; j < FT_BUCKET_PAIRS; j++) {
-			if (bk->tag[j] == 0) {
-				bk->slot[j] = slot;
-				bk->tag[j] = tag;
-				*added = true;
-				return (int32_t)slot;
-			}
-		}
-		bk->spilled++;
-	}
+	slot = ft->free[ft->n_free - 1];
+	/* the slot is in its write section: no reader uses its key */
+	ft->flows[slot].key = *key;
+	if (fx_ix_insert(&ft->ix, sig, slot) != 0)
+		return -EOVERFLOW;    /* the slot stays free */
+	ft->n_free--;
+	*added = true;
+	return (int32_t)slot;
 }
 
 void
 ft_remove(struct fx_flow_table *ft, uint32_t slot, uint32_t sig)
 {
-	uint32_t home = ft_home(ft, sig);
-	uint32_t tag = sig | 1, b = home, j;
-	struct ft_bucket *bk;
-
-	for (;;) {
-		bk = &ft->buckets[b];
-		for (j = 0; j < FT_BUCKET_PAIRS; j++)
-			if (bk->tag[j] == tag && bk->slot[j] == slot)
-				goto found;
-		if (bk->spilled == 0)
-			return;       /* not in the index: nothing to free */
-		b = ft_next(ft, b);
-	}
-found:
-	bk->tag[j] = 0;
-	/* the key no longer passes the buckets between its home and here */
-	for (; home != b; home = ft_next(ft, home))
-		ft->buckets[home].spilled--;
-	ft->free[ft->n_free++] = slot;
+	/* not in the index: nothing to free */
+	if (fx_ix_remove(&ft->ix, sig, slot))
+		ft->free[ft->n_free++] = slot;
 }
 
 void

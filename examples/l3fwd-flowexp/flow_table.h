@@ -9,23 +9,21 @@
  * The index is ours rather than an rte_hash because of what a lookup
  * reads. At a million flows every line is a cache miss: rte_hash reads
  * both candidate buckets and then the key store, and the flow's line is a
- * fourth. Here a bucket is one cache line of (tag, slot) pairs, the tag
- * being the key's 32-bit hash, and the key is compared in the flow's own
- * line, which the packet needs anyway: a hit reads two lines, the
- * bucket and the flow, and a burst's lookups prefetch all their buckets
- * first, then all their candidate flows (ft_prefetch, ft_candidate), so
- * the misses overlap.
+ * fourth. Here the index is a bucket index (fx_index.h): a bucket is one
+ * cache line of (tag, slot) pairs, the tag being the key's 32-bit keyed
+ * hash, and the key is compared in the flow's own line, which the packet
+ * needs anyway: a hit reads two lines, the bucket and the flow, and a
+ * burst's lookups prefetch all their buckets first, then all their
+ * candidate flows (ft_prefetch, ft_candidate), so the misses overlap.
  *
- * A key's home bucket is picked by a multiplicative hash of its tag. A
- * full bucket spills to the next (wrapping), and each bucket counts the
- * entries that spilled past it on the way from their home, so a lookup
- * stops at the first bucket whose count is zero. There are at least
- * 1.75 pairs per slab slot (a power of two of buckets, at least a quarter
- * of the slots), so a full table uses at most 57% of the pairs and few
- * keys spill (the unit test measures it). A pair is empty when its tag is
- * 0; a stored tag is the hash with its low bit set, so it never is. Slots
- * come from a stack of free slots; removal finds the pair by tag and slot,
- * without comparing keys.
+ * There are at least 1.75 pairs per slab slot (a power of two of buckets,
+ * at least a quarter of the slots), so a table at max_flows uses at most
+ * 51 % of the pairs and few keys spill (the unit test measures it). No
+ * lookup reads more than FX_IX_PROBE_MAX buckets: an add whose home bucket
+ * and the ones after it within the bound are full fails with -EOVERFLOW
+ * (the index's `full` count), which the worker treats as a full table.
+ * Slots come from a stack of free slots; removal finds the pair by tag and
+ * slot, without comparing keys.
  *
  * Only the owner lcore changes the table. The main lcore reads the slab to
  * find flows for the control path (flush by prefix, route change), with
@@ -60,6 +58,7 @@
 #include <rte_ring.h>
 #include <rte_seqcount.h>
 
+#include "fx_index.h"
 #include "fxhash.h"
 #include "parse.h"
 
@@ -87,22 +86,10 @@ struct fx_del_req {
 /** The slab holds max_flows plus this fraction (1/8) more. */
 #define FX_FT_HEADROOM 8u
 
-/** (tag, slot) pairs per bucket: one cache line with the spill count. */
-#define FT_BUCKET_PAIRS (RTE_CACHE_LINE_SIZE / 8 - 1)
-
-struct ft_bucket {
-	uint32_t tag[FT_BUCKET_PAIRS];  /**< hash | 1; 0: the pair is empty */
-	uint32_t spilled;               /**< keys that passed this bucket, full */
-	uint32_t slot[FT_BUCKET_PAIRS];
-	uint32_t unused;
-} __rte_cache_aligned;
-
 struct fx_flow_table {
-	struct ft_bucket *buckets;
+	struct fx_index ix;           /**< key hash -> slot */
 	struct fx_flow *flows;        /**< capacity entries, by slot. */
 	uint32_t capacity;            /**< slab length: max_flows + headroom */
-	uint32_t bucket_shift;        /**< 32 - log2(number of buckets) */
-	uint32_t bucket_mask;         /**< number of buckets - 1 */
 	uint32_t n_free;              /**< slots on the free stack */
 	uint32_t *free;               /**< free slots; the top is taken first */
 	struct rte_ring *del_ring;    /**< NULL unless requested at create. */
@@ -120,14 +107,14 @@ ft_hash(const struct fx_key *key)
 static inline uint32_t
 ft_home(const struct fx_flow_table *ft, uint32_t sig)
 {
-	return (sig * 0x9e3779b1u) >> ft->bucket_shift;
+	return fx_ix_home(&ft->ix, sig);
 }
 
 /** Start reading the bucket a lookup of sig will read first. */
 static inline void
 ft_prefetch(const struct fx_flow_table *ft, uint32_t sig)
 {
-	rte_prefetch0(&ft->buckets[ft_home(ft, sig)]);
+	fx_ix_prefetch(&ft->ix, sig);
 }
 
 /* 8 bytes of a key, the i-th word (one load) */
@@ -169,17 +156,11 @@ int32_t ft_lookup(const struct fx_flow_table *ft, const struct fx_key *key,
 static inline int32_t
 ft_candidate(const struct fx_flow_table *ft, uint32_t sig)
 {
-	const struct ft_bucket *b = &ft->buckets[ft_home(ft, sig)];
-	uint32_t tag = sig | 1;
-	unsigned int j;
+	int64_t c = fx_ix_candidate(&ft->ix, sig);
 
-	for (j = 0; j < FT_BUCKET_PAIRS; j++) {
-		if (b->tag[j] == tag) {
-			rte_prefetch0(&ft->flows[b->slot[j]]);
-			return (int32_t)b->slot[j];
-		}
-	}
-	return b->spilled != 0 ? -EAGAIN : -ENOENT;
+	if (c >= 0)
+		rte_prefetch0(&ft->flows[c]);
+	return (int32_t)c;
 }
 
 /**
@@ -202,10 +183,18 @@ ft_confirm(const struct fx_flow_table *ft, const struct fx_key *key,
 /**
  * The slot of key, added with its hash sig if it was not there: the
  * flow's key and sig are written, and *added tells which. -ENOSPC when
- * every slot is taken. Owner only.
+ * every slot is taken, -EOVERFLOW when the index has no pair for it within
+ * FX_IX_PROBE_MAX buckets (counted in ft->ix.full); nothing changed then.
+ * Owner only.
  */
 int32_t ft_add(struct fx_flow_table *ft, const struct fx_key *key,
 	       uint32_t sig, bool *added);
+
+/**
+ * Whether an add of a key with hash sig would find a pair in the index
+ * (it is not refused with -EOVERFLOW), given a free slot. Owner only.
+ */
+bool ft_has_room(const struct fx_flow_table *ft, uint32_t sig);
 
 /**
  * Remove the flow in slot, whose key has hash sig (ft_hash() of its key,

@@ -7,13 +7,17 @@
  *
  * The application is l3fwd with a flow table on every worker lcore. The
  * main lcore does not forward: it prints statistics, runs the control path
- * (flush by prefix, route changes) and decides when to stop. Each worker
+ * (flush by prefix, route changes), answers ARP, ND and ICMP and resolves
+ * neighbours for the ports with addresses, and decides when to stop. Each worker
  * owns its rx queues, one tx queue per port, its flow table and its expiry
  * state (lcore.h); nothing a worker writes is written by another thread,
  * except the rings that carry requests and handed-off packets to it.
  *
  * One concern per file:
- *   start-up and the main loop   main.c, args.c (command line), ports.c
+ *   start-up and the main loop   main.c, args.c (command line),
+ *                                preflight.c (memory per socket and the
+ *                                warnings, before allocating), setup.c
+ *                                (the workers' state), ports.c
  *                                (devices, queues, RSS), affinity.c (which
  *                                worker owns a flow, RSS verified or the
  *                                software handoff), handoff.c (the rings
@@ -29,6 +33,13 @@
  *                                (--clock), bench.h (--bench stage timers)
  *   expiry back-ends             expiry.c (the poll), expiry_twheel.c,
  *                                expiry_timer.c, expiry_scan.c
+ *   addresses and neighbours     neigh.c (the main lcore's half: tables,
+ *                                wheel, answers, probes, held packets),
+ *                                neigh.h (what the workers read),
+ *                                neigh_fsm.c (the state machine),
+ *                                neigh_conf.c (--port-addr, --neigh, the
+ *                                times), slowpath.c (the rings to the main
+ *                                lcore), wire.c (ARP, ND, ICMP formats)
  *   masquerade NAT               nat.c (set-up, the burst step),
  *                                nat_classify.c, nat_in2out.c,
  *                                nat_out2in.c, nat_icmp.c, nat_reap.c (the
@@ -102,12 +113,14 @@ enum fx_clock_src {
 	FX_CLOCK_PCAP,
 };
 
-/** A route: prefix and output port. */
+/** A route: prefix, output port and, if has_gw, its next hop. */
 struct fx_route_rule {
 	uint8_t addr[16];   /**< Network order; IPv4 in the first 4 bytes. */
 	uint8_t family;     /**< FX_FAMILY_V4 or FX_FAMILY_V6. */
 	uint8_t depth;      /**< Prefix length. */
 	uint16_t port;
+	uint8_t gw[16];     /**< Next hop, as addr; without one the prefix is on-link. */
+	bool has_gw;
 };
 
 struct fx_lcore_params {
@@ -125,6 +138,8 @@ struct fx_config {
 	uint16_t nb_rxd;
 	uint16_t nb_txd;
 	struct rte_ether_addr eth_dest[RTE_MAX_ETHPORTS];
+	uint32_t eth_dest_given;            /**< ports named by --eth-dest (a mask) */
+	uint32_t max_pkt_len;               /**< --max-pkt-len; 0: the ports' default */
 	struct fx_lcore_params lcore_params[MAX_LCORE_PARAMS];
 	uint16_t nb_lcore_params;
 	unsigned int stats_period;          /**< -T seconds; 0: no table */

@@ -11,6 +11,13 @@
  * not take is counted as dropped on the output port and freed; a packet
  * the worker refuses is counted as dropped on its receive port. VLAN tags
  * stay as they came: the IP header is after them (l2_len).
+ *
+ * Where the packet goes is an output id (route.h): its port, and the
+ * destination MAC from --eth-dest (or l3fwd's 02:00:00:00:00:PP) on a
+ * port that does not resolve neighbours, else from the neighbour entry
+ * (neigh.h). A packet whose neighbour a worker may not use goes to the
+ * main lcore, rewritten but for its destination MAC (slowpath.h), and one
+ * with no route (FX_OID_NONE) is dropped, counted no_route.
  */
 
 #ifndef _FX_FORWARD_H_
@@ -27,8 +34,10 @@
 
 #include "flowexp.h"
 #include "lcore.h"
+#include "neigh.h"
 #include "parse.h"
 #include "ports.h"
+#include "slowpath.h"
 #include "stats.h"
 
 /** Send what waits for port. Owner. */
@@ -58,19 +67,30 @@ fx_tx_flush_all(struct fx_lcore *lc)
 			fx_tx_flush(lc, p);
 }
 
-/** Rewrite and queue parsed packet m on port out. Owner. */
+/** Rewrite and queue parsed packet m by output id oid. Owner. */
 static inline void
 fx_forward(struct fx_lcore *lc, struct rte_mbuf *m, const struct fx_pkt *pk,
-	   uint16_t out)
+	   uint16_t oid)
 {
 	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 	void *l3 = rte_pktmbuf_mtod_offset(m, void *, pk->l2_len);
-	struct fx_txbuf *b = &lc->tx[out];
+	uint16_t out = fx_oid_port(oid);
 	struct rte_ipv4_hdr *ip4;
 	struct rte_ipv6_hdr *ip6;
+	struct fx_txbuf *b;
+	bool held = false;
 	uint32_t sum;
 
-	rte_ether_addr_copy(&fx_conf.eth_dest[out], &eth->dst_addr);
+	if (unlikely(out == FX_OID_NO_PORT)) {
+		FX_STAT_ADD(&lc->st, no_route, 1);
+		FX_STAT_ADD(&lc->st, dropped[m->port], 1);
+		rte_pktmbuf_free(m);
+		return;
+	}
+	if (likely(!fx_l3.resolve[out]))
+		rte_ether_addr_copy(&fx_conf.eth_dest[out], &eth->dst_addr);
+	else
+		held = !fx_neigh_dst(pk, oid, out, lc->now, &eth->dst_addr);
 	rte_ether_addr_copy(&fx_port_mac[out], &eth->src_addr);
 	if (pk->key.family == FX_FAMILY_V4) {
 		ip4 = l3;
@@ -83,6 +103,12 @@ fx_forward(struct fx_lcore *lc, struct rte_mbuf *m, const struct fx_pkt *pk,
 		ip6 = l3;
 		ip6->hop_limits--;
 	}
+	if (unlikely(held)) {
+		/* the main lcore resolves the neighbour and sends it */
+		fx_slow_send(lc->slow, &lc->st, m, FX_SLOW_HOLD, oid);
+		return;
+	}
+	b = &lc->tx[out];
 	b->m[b->n++] = m;
 	if (b->n == MAX_PKT_BURST)
 		fx_tx_flush(lc, out);

@@ -27,6 +27,7 @@
 #include <rte_common.h>
 #include <rte_config.h>
 #include <rte_mbuf.h>
+#include <rte_ring.h>
 
 #include "clock.h"
 #include "evict.h"
@@ -62,6 +63,7 @@ struct fx_lcore {
 	struct fx_rxq rxq[MAX_RX_QUEUE_PER_LCORE];
 	uint16_t tx_queue[RTE_MAX_ETHPORTS];
 	const struct fx_expiry_ops *ops;   /**< NULL with --expiry none */
+	struct rte_ring *slow;          /**< to the main lcore (slowpath.h); NULL: none */
 	uint64_t tmo_cycles[FX_TMO_MAX];
 
 	/* owner-only state */

@@ -19,7 +19,6 @@
 #include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_malloc.h>
-#include <rte_prefetch.h>
 
 #include <twheel.h>
 
@@ -204,9 +203,11 @@ fx_nat_translate(struct fx_nat *nt, uint64_t now, struct rte_mbuf **pkts,
 	struct nat_key keys[MAX_PKT_BURST];
 	const struct nat_key *kp[MAX_PKT_BURST];
 	struct nat_mapping *map[MAX_PKT_BURST];
+	struct fx_pkt *kpk[MAX_PKT_BURST];
 	bool is_error[MAX_PKT_BURST];
 	struct fx_pkt *pk;
 	uint16_t i, j, nk = 0, made = 0;
+	unsigned int r;
 
 	/* the packets' own tuples, looked up together */
 	for (i = 0; i < n; i++) {
@@ -220,13 +221,17 @@ fx_nat_translate(struct fx_nat *nt, uint64_t now, struct rte_mbuf **pkts,
 			continue;
 		packet_key(pk, &keys[nk]);
 		kp[nk] = &keys[nk];
-		nk++;
+		kpk[nk++] = pk;
 	}
+	/* the records found are read by the lookup; for the outbound
+	 * packets it missed, what making their mappings reads first */
 	nat_table_lookup_bulk(&nt->tbl, kp, nk, map);
-	for (j = 0; j < nk; j++) {
-		if (map[j] == NULL)
+	for (j = 0, r = 0; j < nk; j++) {
+		if (map[j] == NULL) {
+			if (kpk[j]->nat == FX_NAT_OUT)
+				r += nat_in2out_prefetch(nt, kpk[j], &keys[j], r);
 			continue;
-		rte_prefetch0(map[j]);
+		}
 		/* a TCP segment reads its connection beside the record */
 		if (keys[j].proto == IPPROTO_TCP)
 			rte_prefetch0(&nt->tcp[nat_table_index(&nt->tbl, map[j])]);

@@ -31,7 +31,9 @@
  *                           nat_dest_limit; no mapping is ever deleted to
  *                           make room), a public port (else nat_no_port),
  *                           a record and a wheel entry (else
- *                           nat_table_full); translate;
+ *                           nat_table_full; a key with no pair in the
+ *                           index within its probe bound is counted in
+ *                           nat_index_full too); translate;
  *   inbound, live mapping   refresh, TCP state, translate back;
  *   inbound, otherwise      drop, nat_in_nomatch (also a held mapping);
  *   TCP, either way         the segment is first checked by the connection

@@ -131,7 +131,7 @@ by_role(struct fx_nat *nt, const struct fx_route_table *rt,
 		return drop(&nt->st.nat_drop_hairpin);
 	if (nat_is_inside(c, dst))
 		return FX_NAT_NONE;
-	out = fx_route_lookup(rt, &pk->key, pk->dir ^ 1, in_port);
+	out = fx_route_port(rt, &pk->key, pk->dir ^ 1, in_port);
 	return nat_is_outside_port(c, out) ? FX_NAT_OUT : FX_NAT_NONE;
 }
 

@@ -61,6 +61,15 @@ parse_prefix(const char *s, struct nat_prefix *p, char *err, size_t len)
 	}
 	p->mask = v == 0 ? 0 : ~UINT32_C(0) << (32 - v);
 	p->addr = rte_be_to_cpu_32(a.s_addr) & p->mask;
+	if (p->addr != rte_be_to_cpu_32(a.s_addr)) {
+		struct in_addr n = { .s_addr = rte_cpu_to_be_32(p->addr) };
+		char net[INET_ADDRSTRLEN];
+
+		inet_ntop(AF_INET, &n, net, sizeof(net));
+		snprintf(err, len, "'%s': host bits set after /%lu: the prefix is %s/%lu",
+			 s, v, net, v);
+		return -EINVAL;
+	}
 	return 0;
 }
 

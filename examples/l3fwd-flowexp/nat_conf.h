@@ -30,7 +30,8 @@
 #include "nat_ports.h"
 
 #define NAT_PREFIXES_MAX 64
-#define NAT_HOLDDOWN_DEFAULT 10.0   /* seconds */
+/* seconds: RFC 6888 REQ-8's reuse delay (doc/nat.md, "Cost and sizing") */
+#define NAT_HOLDDOWN_DEFAULT 120.0
 #define NAT_PORT_LO_DEFAULT 1024
 #define NAT_PORT_HI_DEFAULT 65535
 /* mappings (live and held) per inside host on one worker */

@@ -12,7 +12,10 @@
  * FX_NAT_COUNTERS, so one added there shows in the walk; the table and
  * the summary name the mappings' life (created, live, held, expired,
  * released) and the reaper's poll (the most records one poll handled,
- * the expiry lag).
+ * the expiry lag). The mapping index's own counts (fx_index.h) are
+ * nat_index_full, mappings refused at its probe bound (also counted in
+ * nat_table_full), and nat_index_lines_max, the most buckets one insert
+ * read.
  */
 
 #include <inttypes.h>
@@ -47,6 +50,9 @@ fx_nat_emit_lcore(const struct fx_nat *nt, const struct fx_emitter *e,
 		snprintf(name, sizeof(name), "nat_expired_%s", fx_tmo_names[t]);
 		e->u64(ctx, name, FX_STAT_GET(&nt->st, nat_expired_tmo[t]));
 	}
+	/* the owner's counts of its index, read whole */
+	e->u64(ctx, "nat_index_full", fx_load_relaxed(&nt->tbl.ix.full));
+	e->u64(ctx, "nat_index_lines_max", fx_load_relaxed(&nt->tbl.ix.lines_max));
 	e->u64(ctx, "nat_ports_share", nt->ports.units);
 	/* the owner's counts of its share, read whole */
 	e->u64(ctx, "nat_ports_free", fx_load_relaxed(&nt->ports.nb_free));
@@ -106,12 +112,17 @@ fx_nat_emit_totals(const struct fx_emitter *e, void *ctx)
 {
 	struct fx_nat_stats sum;
 	const struct fx_nat_stats *st;
+	uint64_t full = 0, lines = 0, v;
 	char name[48];
 	unsigned int w, t;
 
 	memset(&sum, 0, sizeof(sum));
 	for (w = 0; w < fx_nb_workers; w++) {
 		st = &fx_workers[w]->nat.st;
+		/* the owner's counts of its index, read whole */
+		full += fx_load_relaxed(&fx_workers[w]->nat.tbl.ix.full);
+		v = fx_load_relaxed(&fx_workers[w]->nat.tbl.ix.lines_max);
+		lines = RTE_MAX(lines, v);
 #define FX_NAT_SUM(n) sum.n += FX_STAT_GET(st, n);
 		FX_NAT_COUNTERS(FX_NAT_SUM)
 #undef FX_NAT_SUM
@@ -125,6 +136,8 @@ fx_nat_emit_totals(const struct fx_emitter *e, void *ctx)
 		snprintf(name, sizeof(name), "nat_expired_%s", fx_tmo_names[t]);
 		e->u64(ctx, name, sum.nat_expired_tmo[t]);
 	}
+	e->u64(ctx, "nat_index_full", full);
+	e->u64(ctx, "nat_index_lines_max", lines);
 }
 
 uint64_t

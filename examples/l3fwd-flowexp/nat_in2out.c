@@ -13,7 +13,9 @@
  * public port whose public 5-tuple is free (else nat_no_port, nat_ports.h);
  * then a record in the table and an entry on the wheel (else
  * nat_table_full). A failure at any step gives back what the earlier ones
- * took. The log (nat_log.h) gets the mapping made, or the refusal.
+ * took. The log (nat_log.h) gets the mapping made, or the refusal. Before
+ * a burst's packets are handled, what the allocator's first candidate of
+ * each new mapping will read is prefetched (nat_in2out_prefetch()).
  */
 
 #include <stdbool.h>
@@ -130,6 +132,30 @@ full:
 	FX_STAT_ADD(&nt->st, nat_table_full, 1);
 	nat_log_refused(nt, NAT_LOG_TABLE_FULL, k, tmpl.pub_addr, now);
 	return NULL;
+}
+
+unsigned int
+nat_in2out_prefetch(struct fx_nat *nt, const struct fx_pkt *pk,
+		    const struct nat_key *k, unsigned int n)
+{
+	const struct nat_conf *c = &fx_nat_conf;
+	uint16_t port = rte_be_to_cpu_16(k->sport);
+	unsigned int random = 0;
+	uint32_t pool_idx;
+
+	if (k->proto == IPPROTO_TCP && !fx_state_is_syn(pk))
+		return 0;   /* makes no mapping */
+	if (!nat_ports_mine(&nt->ports, port)) {
+		if (n >= NAT_PORTS_AHEAD)
+			return 0;
+		port = nat_ports_ahead(&nt->ports, n);
+		random = 1;
+	}
+	pool_idx = nat_pool_index(c, k->src);
+	nat_ports_prefetch(&nt->ports, pool_idx, nat_proto_class(k->proto), port);
+	nat_table_prefetch_tuple(&nt->tbl, c->pool[pool_idx], rte_cpu_to_be_16(port),
+				 k->dst, k->dport, k->proto);
+	return random;
 }
 
 bool

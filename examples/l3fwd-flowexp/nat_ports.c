@@ -61,6 +61,7 @@ nat_ports_init(struct nat_ports *np, uint16_t lo, uint16_t hi,
 	       unsigned int nb_workers, unsigned int w, uint32_t nb_addrs,
 	       int socket)
 {
+	unsigned int i;
 	int rc;
 
 	memset(np, 0, sizeof(*np));
@@ -77,6 +78,8 @@ nat_ports_init(struct nat_ports *np, uint16_t lo, uint16_t hi,
 	if (np->unit == NULL)
 		return -ENOMEM;
 	np->nb_free = np->units;
+	for (i = 0; i < NAT_PORTS_AHEAD; i++)
+		np->ahead[i] = (uint16_t)(np->first + rte_rand_max(np->share));
 	return 0;
 }
 
@@ -87,15 +90,15 @@ nat_ports_fini(struct nat_ports *np)
 	np->unit = NULL;
 }
 
-static inline struct nat_port_unit *
-unit_of(const struct nat_ports *np, uint32_t addr, enum nat_proto proto,
-	uint16_t port)
+/* the next random candidate, drawn ahead; a new one takes its place */
+static inline uint16_t
+draw(struct nat_ports *np)
 {
-	uint64_t i = ((uint64_t)addr * NAT_PROTO_MAX + proto) * np->share +
-		(uint16_t)(port - np->first);
+	uint32_t i = np->ahead_next++ % NAT_PORTS_AHEAD;
+	uint16_t p = np->ahead[i];
 
-	RTE_ASSERT(addr < np->nb_addrs && nat_ports_mine(np, port));
-	return &np->unit[i];
+	np->ahead[i] = (uint16_t)(np->first + rte_rand_max(np->share));
+	return p;
 }
 
 static void
@@ -122,13 +125,13 @@ nat_ports_alloc(struct nat_ports *np, uint32_t addr, enum nat_proto proto,
 		goto found;
 	}
 	for (i = 0; i < NAT_PORT_TRIES; i++) {
-		p = (uint16_t)(np->first + rte_rand_max(np->share));
+		p = draw(np);
 		if (!taken(p, arg))
 			goto found;
 	}
 	return -EADDRINUSE;
 found:
-	count_live(np, unit_of(np, addr, proto, p));
+	count_live(np, nat_ports_unit(np, addr, proto, p));
 	*port = p;
 	return 0;
 }
@@ -137,7 +140,7 @@ void
 nat_ports_put(struct nat_ports *np, uint32_t addr, enum nat_proto proto,
 	      uint16_t port)
 {
-	struct nat_port_unit *u = unit_of(np, addr, proto, port);
+	struct nat_port_unit *u = nat_ports_unit(np, addr, proto, port);
 
 	RTE_ASSERT(u->live > 0);
 	if (--u->live == 0) {
@@ -152,7 +155,7 @@ void
 nat_ports_hold(struct nat_ports *np, uint32_t addr, enum nat_proto proto,
 	       uint16_t port)
 {
-	struct nat_port_unit *u = unit_of(np, addr, proto, port);
+	struct nat_port_unit *u = nat_ports_unit(np, addr, proto, port);
 
 	RTE_ASSERT(u->live > 0);
 	u->held++;
@@ -164,7 +167,7 @@ void
 nat_ports_release(struct nat_ports *np, uint32_t addr, enum nat_proto proto,
 		  uint16_t port)
 {
-	struct nat_port_unit *u = unit_of(np, addr, proto, port);
+	struct nat_port_unit *u = nat_ports_unit(np, addr, proto, port);
 
 	RTE_ASSERT(u->held > 0);
 	if (--u->held == 0 && u->live == 0) {

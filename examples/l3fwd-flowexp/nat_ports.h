@@ -31,7 +31,11 @@
  * it lies in the share (port preservation), then up to NAT_PORT_TRIES
  * ports drawn uniformly from the share with rte_rand(). When all are taken
  * the caller drops the packet and counts nat_no_port: the number of tries,
- * not the table's fill, bounds the work per new mapping.
+ * not the table's fill, bounds the work per new mapping. The random ports
+ * are drawn ahead, into a ring of NAT_PORTS_AHEAD that each draw takes
+ * from and refills, so that a burst can look at the candidates its new
+ * mappings will try (nat_ports_ahead()) and prefetch what checking them
+ * reads: their unit here and their public tuple in the mapping table.
  */
 
 #ifndef _FX_NAT_PORTS_H_
@@ -39,6 +43,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include <rte_debug.h>
+#include <rte_prefetch.h>
 
 /** Protocol classes that own separate port spaces. */
 enum nat_proto {
@@ -50,6 +57,9 @@ enum nat_proto {
 
 /** Random candidates tried after the inside port. */
 #define NAT_PORT_TRIES 16
+
+/** Random candidates drawn ahead (a power of two, a burst's worth). */
+#define NAT_PORTS_AHEAD 32
 
 /** Largest pool the allocator accepts (units are counted per address). */
 #define NAT_POOL_ADDRS_MAX 1024
@@ -70,6 +80,8 @@ struct nat_ports {
 	uint64_t nb_free;             /**< Units free. */
 	uint64_t nb_held;             /**< Units held (and not in use). */
 	struct nat_port_unit *unit;   /**< [addr][proto][port - first]. */
+	uint32_t ahead_next;          /**< Next of ahead[] a draw takes (mod NAT_PORTS_AHEAD). */
+	uint16_t ahead[NAT_PORTS_AHEAD];  /**< Random ports of the share, drawn ahead. */
 };
 
 /**
@@ -104,6 +116,37 @@ static inline bool
 nat_ports_mine(const struct nat_ports *np, uint16_t port)
 {
 	return (uint16_t)(port - np->first) < np->share;
+}
+
+/** The unit of (address index, protocol, port of the share). */
+static inline struct nat_port_unit *
+nat_ports_unit(const struct nat_ports *np, uint32_t addr, enum nat_proto proto,
+	       uint16_t port)
+{
+	uint64_t i = ((uint64_t)addr * NAT_PROTO_MAX + proto) * np->share +
+		(uint16_t)(port - np->first);
+
+	RTE_ASSERT(addr < np->nb_addrs && nat_ports_mine(np, port));
+	return &np->unit[i];
+}
+
+/** Start reading the unit a later call for (addr, proto, port) needs. */
+static inline void
+nat_ports_prefetch(const struct nat_ports *np, uint32_t addr, enum nat_proto proto,
+		   uint16_t port)
+{
+	rte_prefetch0(nat_ports_unit(np, addr, proto, port));
+}
+
+/**
+ * The random candidate the n-th random draw from now will give (n <
+ * NAT_PORTS_AHEAD), host order: what a burst's n-th new mapping without
+ * its inside port will try first.
+ */
+static inline uint16_t
+nat_ports_ahead(const struct nat_ports *np, unsigned int n)
+{
+	return np->ahead[(np->ahead_next + n) % NAT_PORTS_AHEAD];
 }
 
 /**

@@ -288,6 +288,16 @@ bool nat_in2out(struct fx_nat *nt, uint64_t now, struct rte_mbuf *mb,
 		struct fx_pkt *pk, const struct nat_key *k, struct nat_mapping *m,
 		bool recheck);
 
+/**
+ * Before the burst's packets are handled: start reading what making a
+ * mapping for outbound packet pk (key k, which the lookup missed) will
+ * check first, its public tuple's bucket in the table and its port unit,
+ * for the inside port or else for the n-th random candidate drawn ahead.
+ * Returns 1 if that was a random candidate, else 0 (nat_in2out.c).
+ */
+unsigned int nat_in2out_prefetch(struct fx_nat *nt, const struct fx_pkt *pk,
+				 const struct nat_key *k, unsigned int n);
+
 /** Inbound packet with key k, m what the lookup found (nat_out2in.c). */
 void nat_out2in(struct fx_nat *nt, uint64_t now, struct rte_mbuf *mb,
 		struct fx_pkt *pk, const struct nat_key *k, struct nat_mapping *m);

@@ -7,13 +7,15 @@
  * Due LIVE mapping becomes HELD for the hold-down, counted from its
  * deadline, not from when the sweep got to it; a Due HELD one leaves and
  * its port unit and its place in the host's quotas are released (a held
- * mapping still counts against them); a cancelled one (a control-path flush) is
- * held from now. At exit every mapping ends and every port comes back.
- * Each poll keeps the reaper's maxima: the most records one poll handled
- * (nat_poll_max) and the expiry lag of a live mapping, its deadline to
- * the poll that ended it (nat_lag_*). The log's delete event of a mapping
- * (nat_log.h) is its release, at the hold-down's end, or at exit: the time
- * its public tuple is free for reuse.
+ * mapping still counts against them); a cancelled one (a control-path
+ * flush) is held from now. A sweep's records are handled in a pipeline of
+ * prefetches (the record, then its key's bucket and its port unit). At
+ * exit every mapping ends and every port comes back. Each poll keeps the
+ * reaper's maxima: the most records one poll handled (nat_poll_max) and
+ * the expiry lag of a live mapping, its deadline to the poll that ended
+ * it (nat_lag_*). The log's delete event of a mapping (nat_log.h) is its
+ * release, at the hold-down's end, or at exit: the time its public tuple
+ * is free for reuse.
  */
 
 #include <stdbool.h>
@@ -21,7 +23,6 @@
 
 #include <rte_byteorder.h>
 #include <rte_common.h>
-#include <rte_hash.h>
 #include <rte_prefetch.h>
 
 #include <twheel.h>
@@ -64,23 +65,41 @@ mapping_end(struct fx_nat *nt, struct nat_mapping *m, uint64_t at)
 	}
 }
 
+/* start reading what handling Due record m will touch: the bucket of the
+ * key it loses next and its port unit (its own line was prefetched
+ * before) */
+static inline void
+warm(struct fx_nat *nt, struct nat_mapping *m)
+{
+	nat_table_warm(&nt->tbl, &m, 1);
+	nat_ports_prefetch(&nt->ports, m->pool_idx, nat_proto_class(m->proto),
+			   rte_be_to_cpu_16(m->pub_port));
+}
+
+/*
+ * The records of a sweep, in a pipeline so that their cache misses
+ * overlap: a record's line is prefetched REAP_AHEAD records before what it
+ * points to is warmed, and that REAP_AHEAD records before it is handled.
+ */
+#define REAP_AHEAD 8
+
 static void
 records(struct fx_nat *nt, const struct twheel_fired *f, unsigned int n,
 	uint64_t now)
 {
-	struct nat_mapping *batch[RTE_HASH_LOOKUP_BULK_MAX], *m;
-	unsigned int i, j;
+	struct nat_mapping *m;
+	unsigned int i;
 	uint64_t lag;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n && i < 2 * REAP_AHEAD; i++)
 		rte_prefetch0(f[i].payload);
+	for (i = 0; i < n && i < REAP_AHEAD; i++)
+		warm(nt, f[i].payload);
 	for (i = 0; i < n; i++) {
-		if (i % RTE_HASH_LOOKUP_BULK_MAX == 0) {
-			/* the keys the next records delete, looked up together */
-			for (j = 0; j < RTE_HASH_LOOKUP_BULK_MAX && i + j < n; j++)
-				batch[j] = f[i + j].payload;
-			nat_table_warm(&nt->tbl, batch, j);
-		}
+		if (i + 2 * REAP_AHEAD < n)
+			rte_prefetch0(f[i + 2 * REAP_AHEAD].payload);
+		if (i + REAP_AHEAD < n)
+			warm(nt, f[i + REAP_AHEAD].payload);
 		m = f[i].payload;
 		if (m->state == NAT_HELD) {
 			nat_log_released(nt, m, m->held_until);

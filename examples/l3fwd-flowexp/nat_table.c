@@ -3,59 +3,42 @@
  */
 
 /*
- * NAT mapping table: records, both keys of each in one rte_hash, the
- * LIVE -> HELD -> free life of a mapping (nat_table.h has the design).
+ * NAT mapping table: records, both keys of each in a bucket index
+ * (fx_index.h), the LIVE -> HELD -> free life of a mapping (nat_table.h
+ * has the design).
  */
 
 #include <errno.h>
-#include <stdio.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 
-#include <rte_errno.h>
+#include <rte_branch_prediction.h>
+#include <rte_common.h>
+#include <rte_debug.h>
 #include <rte_malloc.h>
+#include <rte_prefetch.h>
 
-#include "fxhash.h"
+#include "fx_index.h"
 #include "nat_table.h"
-
-/* rte_hash key compare: 16 bytes as two 8-byte words */
-static int
-nat_key_cmp(const void *a, const void *b, size_t len __rte_unused)
-{
-	uint64_t x[2], y[2];
-
-	memcpy(x, a, sizeof(x));
-	memcpy(y, b, sizeof(y));
-	return ((x[0] ^ y[0]) | (x[1] ^ y[1])) != 0;
-}
 
 int
 nat_table_create(struct nat_table *t, const char *name, uint32_t capacity,
 		 int socket)
 {
-	char hname[RTE_HASH_NAMESIZE];
-	struct rte_hash_parameters hp = {
-		.name = hname,
-		/* two keys per mapping; rte_hash wants a bucket's worth */
-		.entries = RTE_MAX(2 * capacity, 16u),
-		.key_len = sizeof(struct nat_key),
-		.hash_func = fx_hash_rte,   /* keyed: the outside chooses keys */
-		.hash_func_init_val = 0,
-		.socket_id = socket,
-		/* an insert never fails while records remain */
-		.extra_flag = RTE_HASH_EXTRA_FLAGS_EXT_TABLE,
-	};
 	uint32_t i;
+	int rc;
 
 	RTE_BUILD_BUG_ON(sizeof(struct nat_key) != 16);
 	RTE_BUILD_BUG_ON(sizeof(struct nat_mapping) != 64);
 	memset(t, 0, sizeof(*t));
 	if (capacity == 0 || capacity > UINT32_MAX / 2 || strlen(name) > 20)
 		return -EINVAL;
-	snprintf(hname, sizeof(hname), "NATH_%s", name);
-	t->hash = rte_hash_create(&hp);
-	if (t->hash == NULL)
-		return -(rte_errno ? rte_errno : ENOMEM);
-	rte_hash_set_cmp_func(t->hash, nat_key_cmp);
+	/* two keys per mapping: a power of two of buckets, at least half
+	 * the records (3.5 pairs each) */
+	rc = fx_ix_create(&t->ix, "nat_buckets", (capacity + 1) / 2, socket);
+	if (rc != 0)
+		return rc;
 	t->rec = rte_zmalloc_socket("nat_mappings",
 				    (size_t)capacity * sizeof(*t->rec),
 				    RTE_CACHE_LINE_SIZE, socket);
@@ -82,43 +65,88 @@ nat_table_free(struct nat_table *t)
 {
 	rte_free(t->free_stack);
 	rte_free(t->rec);
-	rte_hash_free(t->hash);
+	fx_ix_free(&t->ix);
 	memset(t, 0, sizeof(*t));
+}
+
+/* key `in` (0 out, 1 in) of record m */
+static inline struct nat_key
+key_of(const struct nat_mapping *m, uint32_t in)
+{
+	return in ? nat_key_in(m) : nat_key_out(m);
+}
+
+struct key_arg {
+	const struct nat_table *t;
+	const struct nat_key *key;
+};
+
+/* the index's key compare: in the record */
+static inline bool
+key_at(uint32_t ref, const void *arg)
+{
+	const struct key_arg *a = arg;
+	struct nat_key k = key_of(&a->t->rec[ref >> 1], ref & 1);
+
+	return nat_key_eq(&k, a->key);
+}
+
+/* the record of key k with hash sig, or NULL */
+static inline struct nat_mapping *
+find(const struct nat_table *t, const struct nat_key *k, uint32_t sig)
+{
+	struct key_arg a = { .t = t, .key = k };
+	int64_t ref = fx_ix_find(&t->ix, sig, key_at, &a);
+
+	return ref >= 0 ? &t->rec[ref >> 1] : NULL;
 }
 
 void
 nat_table_lookup_bulk(const struct nat_table *t, const struct nat_key **keys,
 		      unsigned int n, struct nat_mapping **out)
 {
-	void *data[RTE_HASH_LOOKUP_BULK_MAX];
-	uint64_t hits = 0;
+	uint32_t sig[NAT_TABLE_BULK_MAX];
+	int64_t cand[NAT_TABLE_BULK_MAX];
+	struct nat_key k;
 	unsigned int i;
 
-	RTE_ASSERT(n <= RTE_HASH_LOOKUP_BULK_MAX);
-	if (n == 0)
-		return;
-	rte_hash_lookup_bulk_data(t->hash, (const void **)keys, n, &hits, data);
-	for (i = 0; i < n; i++)
-		out[i] = (hits >> i) & 1 ?
-			&t->rec[(uint32_t)(uintptr_t)data[i]] : NULL;
+	RTE_ASSERT(n <= NAT_TABLE_BULK_MAX);
+	for (i = 0; i < n; i++) {
+		sig[i] = nat_key_hash(keys[i]);
+		fx_ix_prefetch(&t->ix, sig[i]);
+	}
+	for (i = 0; i < n; i++) {
+		cand[i] = fx_ix_candidate(&t->ix, sig[i]);
+		if (cand[i] >= 0)
+			rte_prefetch0(&t->rec[cand[i] >> 1]);
+	}
+	for (i = 0; i < n; i++) {
+		/* the first candidate of the home bucket is the record
+		 * nearly always; an equal tag of another key, or a key
+		 * that may have spilled, takes the whole lookup */
+		if (cand[i] >= 0) {
+			k = key_of(&t->rec[cand[i] >> 1], cand[i] & 1);
+			if (likely(nat_key_eq(&k, keys[i]))) {
+				out[i] = &t->rec[cand[i] >> 1];
+				continue;
+			}
+		}
+		out[i] = cand[i] == -ENOENT ? NULL : find(t, keys[i], sig[i]);
+	}
 }
 
 void
 nat_table_warm(const struct nat_table *t, struct nat_mapping *const *m,
 	       unsigned int n)
 {
-	struct nat_key keys[RTE_HASH_LOOKUP_BULK_MAX];
-	const void *kp[RTE_HASH_LOOKUP_BULK_MAX];
-	int32_t pos[RTE_HASH_LOOKUP_BULK_MAX];
+	struct nat_key k;
 	unsigned int i;
 
-	RTE_ASSERT(n <= RTE_HASH_LOOKUP_BULK_MAX);
+	RTE_ASSERT(n <= NAT_TABLE_BULK_MAX);
 	for (i = 0; i < n; i++) {
-		keys[i] = m[i]->state == NAT_LIVE ? nat_key_out(m[i]) : nat_key_in(m[i]);
-		kp[i] = &keys[i];
+		k = key_of(m[i], m[i]->state != NAT_LIVE);
+		fx_ix_prefetch(&t->ix, nat_key_hash(&k));
 	}
-	if (n != 0)
-		rte_hash_lookup_bulk(t->hash, kp, n, pos);
 }
 
 bool
@@ -126,13 +154,9 @@ nat_table_tuple_taken(const struct nat_table *t, uint32_t pub_addr,
 		      uint16_t pub_port, uint32_t rem_addr, uint16_t rem_port,
 		      uint8_t proto)
 {
-	struct nat_key k = {
-		.src = rem_addr, .dst = pub_addr,
-		.sport = proto == IPPROTO_ICMP ? pub_port : rem_port,
-		.dport = pub_port, .proto = proto,
-	};
+	struct nat_key k = nat_tuple_key(pub_addr, pub_port, rem_addr, rem_port, proto);
 
-	return rte_hash_lookup(t->hash, &k) >= 0;
+	return find(t, &k, nat_key_hash(&k)) != NULL;
 }
 
 /* take a free record, fill it from tmpl and add both keys; the keys are
@@ -143,8 +167,7 @@ insert(struct nat_table *t, const struct nat_mapping *tmpl, int *err)
 	struct nat_key out, in;
 	struct nat_mapping *m;
 	rte_seqcount_t seq;
-	uint32_t idx;
-	int rc;
+	uint32_t idx, sig_out;
 
 	if (t->nb_free == 0) {
 		*err = -ENOSPC;
@@ -160,19 +183,19 @@ insert(struct nat_table *t, const struct nat_mapping *tmpl, int *err)
 	m->state = NAT_LIVE;
 	out = nat_key_out(m);
 	in = nat_key_in(m);
-	rc = rte_hash_add_key_data(t->hash, &out, (void *)(uintptr_t)idx);
-	if (rc == 0) {
-		rc = rte_hash_add_key_data(t->hash, &in, (void *)(uintptr_t)idx);
-		if (rc != 0)
-			rte_hash_del_key(t->hash, &out);
-	}
-	if (rc != 0) {
-		m->state = NAT_FREE;
-		*err = -ENOSPC;
-		return NULL;
+	sig_out = nat_key_hash(&out);
+	if (fx_ix_insert(&t->ix, sig_out, NAT_REF(idx, 0)) != 0)
+		goto refused;
+	if (fx_ix_insert(&t->ix, nat_key_hash(&in), NAT_REF(idx, 1)) != 0) {
+		fx_ix_remove(&t->ix, sig_out, NAT_REF(idx, 0));
+		goto refused;
 	}
 	t->nb_free--;
 	return m;
+refused:
+	m->state = NAT_FREE;
+	*err = -EOVERFLOW;
+	return NULL;
 }
 
 struct nat_mapping *
@@ -182,8 +205,8 @@ nat_table_insert(struct nat_table *t, const struct nat_mapping *tmpl, int *err)
 	struct nat_mapping probe = *tmpl;
 	struct nat_key out = nat_key_out(&probe), in = nat_key_in(&probe);
 
-	RTE_ASSERT(rte_hash_lookup(t->hash, &out) < 0 &&
-		   rte_hash_lookup(t->hash, &in) < 0);
+	RTE_ASSERT(find(t, &out, nat_key_hash(&out)) == NULL &&
+		   find(t, &in, nat_key_hash(&in)) == NULL);
 #endif
 	return insert(t, tmpl, err);
 }
@@ -197,27 +220,36 @@ nat_table_add(struct nat_table *t, const struct nat_mapping *tmpl, int *err)
 	probe.state = NAT_LIVE;
 	out = nat_key_out(&probe);
 	in = nat_key_in(&probe);
-	/* rte_hash_add_key_data() would replace an existing key's data */
-	if (rte_hash_lookup(t->hash, &out) >= 0 ||
-	    rte_hash_lookup(t->hash, &in) >= 0 ||
-	    memcmp(&out, &in, sizeof(out)) == 0) {
+	if (find(t, &out, nat_key_hash(&out)) != NULL ||
+	    find(t, &in, nat_key_hash(&in)) != NULL ||
+	    nat_key_eq(&out, &in)) {
 		*err = -EEXIST;
 		return NULL;
 	}
 	return insert(t, tmpl, err);
 }
 
+/* remove key `in` of record m from the index */
+static inline void
+unindex(struct nat_table *t, struct nat_mapping *m, uint32_t in)
+{
+	struct nat_key k = key_of(m, in);
+	bool found = fx_ix_remove(&t->ix, nat_key_hash(&k),
+				  NAT_REF(nat_table_index(t, m), in));
+
+	RTE_ASSERT(found);
+	RTE_SET_USED(found);
+}
+
 void
 nat_table_hold(struct nat_table *t, struct nat_mapping *m,
 	       uint64_t held_until, uint64_t id)
 {
-	struct nat_key out = nat_key_out(m);
-
 	RTE_ASSERT(m->state == NAT_LIVE);
 	/* no longer a live mapping for the control path: the count goes odd
 	 * before anything changes (release fence) */
 	rte_seqcount_write_begin(&m->seq);
-	rte_hash_del_key(t->hash, &out);
+	unindex(t, m, 0);
 	m->state = NAT_HELD;
 	m->held_until = held_until;
 	m->id = id;
@@ -226,8 +258,6 @@ nat_table_hold(struct nat_table *t, struct nat_mapping *m,
 void
 nat_table_remove(struct nat_table *t, struct nat_mapping *m)
 {
-	struct nat_key out = nat_key_out(m), in = nat_key_in(m);
-
 	RTE_ASSERT(m->state == NAT_LIVE || m->state == NAT_HELD);
 	/* a published live mapping leaves the readers' view first; a held
 	 * one, or one never published, is in its write section already */
@@ -235,8 +265,8 @@ nat_table_remove(struct nat_table *t, struct nat_mapping *m)
 		rte_seqcount_write_begin(&m->seq);
 	m->id = 0;
 	if (m->state == NAT_LIVE)
-		rte_hash_del_key(t->hash, &out);
-	rte_hash_del_key(t->hash, &in);
+		unindex(t, m, 0);
+	unindex(t, m, 1);
 	m->state = NAT_FREE;
 	t->free_stack[t->nb_free++] = nat_table_index(t, m);
 }

@@ -10,7 +10,7 @@
  * remote address and port) to the public one (public address and port ->
  * the same remote). Both directions are looked up with the packet's own
  * 5-tuple as it arrives (struct nat_key: source, destination, ports,
- * protocol), so one rte_hash holds two keys per mapping:
+ * protocol), so the index holds two keys per mapping:
  *   out  (inside, remote, inside port, remote port)   packets from inside;
  *   in   (remote, public, remote port, public port)   replies from outside.
  * An ICMP echo's identifier takes both port places (rem_port is unused
@@ -18,11 +18,22 @@
  * public 5-tuple, so its presence is what "this public tuple is taken"
  * means to the port allocator (nat_table_tuple_taken()).
  *
- * Records. struct nat_mapping is one cache line in a slab of `capacity`
- * records with a free stack; rte_hash maps each key to its record's index.
- * Memory per mapping: the record (64 B), two hash keys (about 2 x 64 B
- * with rte_hash's buckets and key store at its load), the wheel entry
- * (54 B) and a free-stack slot (4 B): about 250 B.
+ * Index and records. struct nat_mapping is one cache line in a slab of
+ * `capacity` records with a free stack. The index is a bucket index
+ * (fx_index.h): each key's keyed hash (fxhash.h) as the tag, and as the
+ * reference the record's index and which of its keys it is (index << 1 |
+ * 0 out, 1 in); the key is compared in the record, which holds every
+ * field of both keys. A lookup reads one bucket line and the record's
+ * line, and a burst's lookups prefetch all their buckets, then all their
+ * candidate records (nat_table_lookup_bulk()). No lookup reads more than
+ * FX_IX_PROBE_MAX buckets: a mapping one of whose keys finds no pair
+ * within the bound is refused (-EOVERFLOW, counted in the index's `full`).
+ * The hashes are computed again where a key leaves (a few cycles), so the
+ * record holds nothing but the mapping. There are at least 3.5 pairs per
+ * record (a power of two of buckets, at least half the records): a table
+ * of live mappings uses at most 57 % of the pairs. Memory per mapping:
+ * the record (64 B), 32-64 B of buckets, the wheel entry (54 B) and a
+ * free-stack slot (4 B): 154-186 B (doc/nat.md).
  *
  * Life. A mapping is LIVE from its first outbound packet. Every packet in
  * either direction stores the packet time in `last` (one store, as a flow
@@ -49,11 +60,14 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include <netinet/in.h>
 
 #include <rte_common.h>
-#include <rte_hash.h>
 #include <rte_seqcount.h>
+
+#include "fx_index.h"
+#include "fxhash.h"
 
 /** A packet's IPv4 5-tuple as it arrives; 16 bytes, no holes. */
 struct nat_key {
@@ -92,8 +106,14 @@ struct nat_mapping {
 	uint8_t pad[12];
 } __rte_aligned(64);    /* 64 also where cache lines are 128 bytes */
 
+/** Keys nat_table_lookup_bulk() and nat_table_warm() take at once, at most. */
+#define NAT_TABLE_BULK_MAX 64
+
+/** The index's reference to key `in` (0 out, 1 in) of record idx. */
+#define NAT_REF(idx, in) ((uint32_t)(idx) << 1 | (in))
+
 struct nat_table {
-	struct rte_hash *hash;        /**< nat_key -> record index */
+	struct fx_index ix;           /**< key hash -> NAT_REF(record, key) */
 	struct nat_mapping *rec;      /**< capacity records */
 	uint32_t *free_stack;         /**< indices of free records */
 	uint32_t nb_free;
@@ -125,6 +145,25 @@ nat_key_in(const struct nat_mapping *m)
 	return k;
 }
 
+/** The keyed hash of a key, the index's tag. */
+static inline uint32_t
+nat_key_hash(const struct nat_key *k)
+{
+	RTE_BUILD_BUG_ON(sizeof(*k) != 16);
+	return fx_hash_words(k, 2);
+}
+
+/** Whether two keys are equal (two 8-byte words). */
+static inline bool
+nat_key_eq(const struct nat_key *a, const struct nat_key *b)
+{
+	uint64_t x[2], y[2];
+
+	memcpy(x, a, sizeof(x));
+	memcpy(y, b, sizeof(y));
+	return ((x[0] ^ y[0]) | (x[1] ^ y[1])) == 0;
+}
+
 /**
  * Create the table for `capacity` mappings on `socket`; `name` at most 20
  * characters. 0, -EINVAL or -ENOMEM.
@@ -143,9 +182,11 @@ nat_table_index(const struct nat_table *t, const struct nat_mapping *m)
 }
 
 /**
- * Look up n packets' keys at once (n <= RTE_HASH_LOOKUP_BULK_MAX); out[i] is
- * the record or NULL. Either direction; the caller tells which by comparing
- * the packet with the record (nat_mapping_is_out()).
+ * Look up n packets' keys at once (n <= NAT_TABLE_BULK_MAX): their buckets
+ * prefetched together, then the candidate records, then each key compared
+ * in its record; out[i] is the record or NULL. Either direction; the
+ * caller tells which by comparing the packet with the record
+ * (nat_mapping_is_out()).
  */
 void nat_table_lookup_bulk(const struct nat_table *t, const struct nat_key **keys,
 			   unsigned int n, struct nat_mapping **out);
@@ -155,6 +196,31 @@ static inline bool
 nat_mapping_is_out(const struct nat_mapping *m, const struct nat_key *k)
 {
 	return k->src == m->in_addr && k->sport == m->in_port;
+}
+
+/** The in key of a public 5-tuple (as nat_table_tuple_taken() takes it). */
+static inline struct nat_key
+nat_tuple_key(uint32_t pub_addr, uint16_t pub_port, uint32_t rem_addr,
+	      uint16_t rem_port, uint8_t proto)
+{
+	struct nat_key k = {
+		.src = rem_addr, .dst = pub_addr,
+		.sport = proto == IPPROTO_ICMP ? pub_port : rem_port,
+		.dport = pub_port, .proto = proto,
+	};
+
+	return k;
+}
+
+/** Start reading the bucket nat_table_tuple_taken() of these will read. */
+static inline void
+nat_table_prefetch_tuple(const struct nat_table *t, uint32_t pub_addr,
+			 uint16_t pub_port, uint32_t rem_addr, uint16_t rem_port,
+			 uint8_t proto)
+{
+	struct nat_key k = nat_tuple_key(pub_addr, pub_port, rem_addr, rem_port, proto);
+
+	fx_ix_prefetch(&t->ix, nat_key_hash(&k));
 }
 
 /**
@@ -169,8 +235,10 @@ bool nat_table_tuple_taken(const struct nat_table *t, uint32_t pub_addr,
  * Add a live mapping: a free record is filled from *tmpl (addresses,
  * ports, proto, pool_idx, tmo, flags, last) and both keys are added.
  * The caller publishes it with nat_table_publish() once it has a wheel id.
- * @return the record, or NULL with *err = -ENOSPC (no free record or no room
- *   in the hash) or -EEXIST (a key is in the table already); nothing changed.
+ * @return the record, or NULL with *err = -ENOSPC (no free record),
+ *   -EOVERFLOW (a key finds no pair in the index within its probe bound,
+ *   counted in the index's `full`) or -EEXIST (a key is in the table
+ *   already); nothing changed.
  */
 struct nat_mapping *nat_table_add(struct nat_table *t,
 				  const struct nat_mapping *tmpl, int *err);
@@ -201,10 +269,10 @@ void nat_table_hold(struct nat_table *t, struct nat_mapping *m,
 		    uint64_t held_until, uint64_t id);
 
 /**
- * Before ending or removing n mappings: look up together the key each
- * will lose next (a live mapping's out key, a held one's in key), so that
- * the cache misses on their buckets and stored keys overlap instead of
- * coming one delete at a time. n <= RTE_HASH_LOOKUP_BULK_MAX.
+ * Before ending or removing n mappings: prefetch together the buckets of
+ * the key each will lose next (a live mapping's out key, a held one's in
+ * key), so that their cache misses overlap instead of coming one delete at
+ * a time. n <= NAT_TABLE_BULK_MAX.
  */
 void nat_table_warm(const struct nat_table *t, struct nat_mapping *const *m,
 		    unsigned int n);

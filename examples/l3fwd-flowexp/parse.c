@@ -31,8 +31,9 @@
  *    window scale options are read (an option cut short ends the walk);
  *    the sequence, acknowledgment, window and payload length of every
  *    segment go into fx_pkt.tcp for the connection tracker.
- *  - TTL or hop limit <= 1 -> ttl_exceeded (a router would answer with an
- *    ICMP error; this example counts and drops).
+ *  - TTL or hop limit <= 1 -> ttl_exceeded (counted and dropped; on a port
+ *    with addresses the worker hands it to the main lcore, which answers
+ *    with time exceeded: slowpath.h).
  *  - The TCP, UDP, ICMP and ICMPv6 checksums (with the IPv4 or IPv6
  *    pseudo-header, ICMP without) -> l4_cksum. A NIC's verdict is taken
  *    where the mbuf has one (RTE_MBUF_F_RX_L4_CKSUM_GOOD, or _NONE: the

@@ -32,6 +32,18 @@
  *
  * Packet types are not used: the parser reads the EtherType and VLAN tags
  * from the frame (parse.c), so no port needs --parse-ptype.
+ *
+ * A port with addresses (--port-addr) has one more tx queue, the main
+ * lcore's, for its ARP and ND answers and probes, echo replies, time
+ * exceeded and the packets it held for a neighbour (neigh.c); that queue
+ * sends mbufs of two pools (the workers' and the main lcore's own), so
+ * such a port does without MBUF_FAST_FREE. A device that has no queue to
+ * spare stops start-up with a message.
+ *
+ * --max-pkt-len LEN, as in l3fwd: the port's MTU is LEN less the device's
+ * overhead (max_rx_pktlen - max_mtu, or 18 bytes when it does not say),
+ * and the mbufs' data room holds LEN after the headroom, so a frame is
+ * one segment.
  */
 
 #include <errno.h>
@@ -50,12 +62,15 @@
 #include "flowexp.h"
 #include "handoff.h"
 #include "lcore.h"
+#include "neigh_conf.h"
 #include "parse.h"
 #include "ports.h"
+#include "slowpath.h"
 
 #define MEMPOOL_CACHE_SIZE 256
 
 struct rte_ether_addr fx_port_mac[RTE_MAX_ETHPORTS];
+uint16_t fx_ports_main_txq[RTE_MAX_ETHPORTS];
 static struct rte_mempool *pktmbuf_pool[RTE_MAX_NUMA_NODES];
 static uint8_t rss_key[FX_RSS_KEY_LEN_MAX];
 
@@ -79,6 +94,22 @@ fx_ports_rx_queues(uint16_t port)
 	return n;
 }
 
+/* an mbuf's data room: the default, or --max-pkt-len after the headroom */
+static uint16_t
+data_room(void)
+{
+	uint32_t want = RTE_PKTMBUF_HEADROOM + fx_conf.max_pkt_len;
+
+	return (uint16_t)RTE_MAX(want, (uint32_t)RTE_MBUF_DEFAULT_BUF_SIZE);
+}
+
+/* whether port has the main lcore's tx queue (an address) */
+static bool
+main_queue(uint16_t port)
+{
+	return (fx_neigh_conf.ports >> port & 1) != 0;
+}
+
 static struct rte_mempool *
 pool_for_socket(int socket, unsigned int nb_mbuf)
 {
@@ -91,12 +122,21 @@ pool_for_socket(int socket, unsigned int nb_mbuf)
 		return pktmbuf_pool[s];
 	snprintf(name, sizeof(name), "fx_mbuf_%u", s);
 	pktmbuf_pool[s] = rte_pktmbuf_pool_create(name, nb_mbuf,
-			MEMPOOL_CACHE_SIZE, FX_MBUF_PRIV_SIZE, RTE_MBUF_DEFAULT_BUF_SIZE,
-			socket);
+			MEMPOOL_CACHE_SIZE, FX_MBUF_PRIV_SIZE, data_room(), socket);
 	if (pktmbuf_pool[s] == NULL)
 		rte_exit(EXIT_FAILURE, "cannot create mbuf pool on socket %u: %s\n",
 			 s, rte_strerror(rte_errno));
 	return pktmbuf_pool[s];
+}
+
+size_t
+fx_ports_mbuf_bytes(void)
+{
+	struct rte_mempool_objsz sz;
+
+	rte_mempool_calc_obj_size(sizeof(struct rte_mbuf) + FX_MBUF_PRIV_SIZE +
+				  RTE_MBUF_DEFAULT_BUF_SIZE, 0, &sz);
+	return sz.total_size;
 }
 
 /*
@@ -107,27 +147,57 @@ pool_for_socket(int socket, unsigned int nb_mbuf)
  * between two workers full plus the packets collected for it. One pool per
  * socket gets this many (l3fwd's simplification), at least 8192.
  */
-static unsigned int
-mbuf_count(void)
+unsigned int
+fx_ports_mbuf_count(void)
 {
 	unsigned int nb_ports = 0, nb_rxq = fx_conf.nb_lcore_params;
-	unsigned int nw = fx_nb_workers, ho = 0, n;
+	unsigned int nw = fx_nb_workers, ho = 0, n, nb_l3 = 0, slow = 0;
+	static unsigned int counted;
 	uint16_t port;
 
+	if (counted != 0)
+		return counted;
 	RTE_ETH_FOREACH_DEV(port)
 		nb_ports += (fx_conf.portmask >> port) & 1;
 	if (nw > 1 && fx_conf.expiry != FX_EXPIRY_NONE &&
 	    fx_conf.affinity != FX_AFFINITY_RSS)
 		ho = nw * (nw - 1) * (FX_HANDOFF_RING_SIZE + FX_HANDOFF_BURST);
+	/* to the main lcore: the rings, what it holds, its tx queues */
+	RTE_ETH_FOREACH_DEV(port)
+		nb_l3 += (fx_conf.portmask >> port & 1) && main_queue(port);
+	if (nb_l3 != 0)
+		slow = nw * FX_SLOW_RING + FX_NEIGH_HOLD_TOTAL +
+			nb_l3 * (fx_conf.nb_txd + MAX_PKT_BURST);
 	n = nb_rxq * fx_conf.nb_rxd +
 		nb_ports * nw * (fx_conf.nb_txd + MAX_PKT_BURST) +
-		nw * (MEMPOOL_CACHE_SIZE + 2 * MAX_PKT_BURST) + ho;
+		nw * (MEMPOOL_CACHE_SIZE + 2 * MAX_PKT_BURST) + ho + slow;
 	n = RTE_MAX(n, 8192u);
 	printf("mbufs per pool: %u (%u rx queues x %u + %u ports x %u workers x (%u + %u) + "
-	       "%u workers x (%u + %u) + handoff %u)\n", n, nb_rxq, fx_conf.nb_rxd,
-	       nb_ports, nw, fx_conf.nb_txd, MAX_PKT_BURST, nw, MEMPOOL_CACHE_SIZE,
-	       2 * MAX_PKT_BURST, ho);
+	       "%u workers x (%u + %u) + handoff %u + main lcore %u), %u bytes each\n", n, nb_rxq,
+	       fx_conf.nb_rxd, nb_ports, nw, fx_conf.nb_txd, MAX_PKT_BURST, nw, MEMPOOL_CACHE_SIZE,
+	       2 * MAX_PKT_BURST, ho, slow, data_room());
+	counted = n;
 	return n;
+}
+
+/* --max-pkt-len: the MTU, as l3fwd's eth_dev_get_overhead_len() */
+static uint16_t
+port_mtu(uint16_t port, const struct rte_eth_dev_info *info)
+{
+	uint32_t overhead = RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN, mtu;
+
+	if (info->max_mtu != UINT16_MAX && info->max_rx_pktlen > info->max_mtu)
+		overhead = info->max_rx_pktlen - info->max_mtu;
+	if (fx_conf.max_pkt_len <= overhead)
+		rte_exit(EXIT_FAILURE, "--max-pkt-len %u: port %u has %u bytes of overhead\n",
+			 fx_conf.max_pkt_len, port, overhead);
+	mtu = fx_conf.max_pkt_len - overhead;
+	if (fx_conf.max_pkt_len > info->max_rx_pktlen || mtu > info->max_mtu ||
+	    mtu < info->min_mtu)
+		rte_exit(EXIT_FAILURE, "--max-pkt-len %u: port %u takes frames up to %u bytes "
+			 "(MTU %u..%u)\n", fx_conf.max_pkt_len, port, info->max_rx_pktlen,
+			 info->min_mtu, info->max_mtu);
+	return (uint16_t)mtu;
 }
 
 static void
@@ -152,8 +222,10 @@ port_conf_build(uint16_t port, const struct rte_eth_dev_info *info,
 	}
 	conf->rxmode.offloads = want_rx |
 		(info->rx_offload_capa & (RTE_ETH_RX_OFFLOAD_TCP_CKSUM | RTE_ETH_RX_OFFLOAD_UDP_CKSUM));
-	if (info->tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE)
+	if ((info->tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE) && !main_queue(port))
 		conf->txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
+	if (fx_conf.max_pkt_len != 0)
+		conf->rxmode.mtu = port_mtu(port, info);
 
 	if (nb_rxq <= 1)
 		return;
@@ -194,8 +266,7 @@ fx_ports_init(void)
 	struct fx_lcore *lc;
 	int socket, rc;
 
-	nb_txq = (uint16_t)fx_nb_workers;
-	nb_mbuf = mbuf_count();
+	nb_mbuf = fx_ports_mbuf_count();
 
 	RTE_ETH_FOREACH_DEV(port) {
 		if (!(fx_conf.portmask & (1u << port))) {
@@ -203,11 +274,18 @@ fx_ports_init(void)
 			continue;
 		}
 		nb_rxq = fx_ports_rx_queues(port);
-		printf("initializing port %u: %u rx queue(s), %u tx queue(s)\n",
-		       port, nb_rxq, nb_txq);
+		nb_txq = (uint16_t)(fx_nb_workers + main_queue(port));
+		fx_ports_main_txq[port] = main_queue(port) ? (uint16_t)fx_nb_workers : UINT16_MAX;
+		printf("initializing port %u: %u rx queue(s), %u tx queue(s)%s\n",
+		       port, nb_rxq, nb_txq, main_queue(port) ? " (the last the main lcore's)" : "");
 		rc = rte_eth_dev_info_get(port, &info);
 		if (rc != 0)
 			rte_exit(EXIT_FAILURE, "port %u: dev info: %s\n", port, strerror(-rc));
+		if (main_queue(port) && nb_txq > info.max_tx_queues)
+			rte_exit(EXIT_FAILURE, "port %u has %u tx queues at most: %u for the workers "
+				 "and one for the main lcore (ARP, ND, ICMP: --port-addr) wanted "
+				 "(net_pcap: one tx_pcap per queue)\n", port, info.max_tx_queues,
+				 fx_nb_workers);
 		if (nb_rxq > info.max_rx_queues || nb_txq > info.max_tx_queues)
 			rte_exit(EXIT_FAILURE, "port %u has %u rx / %u tx queues at most, %u / %u wanted\n",
 				 port, info.max_rx_queues, info.max_tx_queues, nb_rxq, nb_txq);
@@ -242,6 +320,13 @@ fx_ports_init(void)
 				rte_exit(EXIT_FAILURE, "port %u: tx queue %u: %s\n", port, w,
 					 strerror(-rc));
 		}
+		if (main_queue(port)) {
+			rc = rte_eth_tx_queue_setup(port, fx_ports_main_txq[port], nb_txd,
+					rte_socket_id(), &txconf);
+			if (rc < 0)
+				rte_exit(EXIT_FAILURE, "port %u: the main lcore's tx queue %u: %s\n",
+					 port, fx_ports_main_txq[port], strerror(-rc));
+		}
 		rxconf = info.default_rxconf;
 		rxconf.offloads = conf.rxmode.offloads;
 		for (w = 0; w < fx_nb_workers; w++) {
@@ -270,10 +355,14 @@ fx_ports_init(void)
 			if (rc == -ENOTSUP)
 				printf("port %u: promiscuous mode not supported, ignored\n", port);
 		}
-		printf("port %u: MAC " RTE_ETHER_ADDR_PRT_FMT ", next hop MAC "
-		       RTE_ETHER_ADDR_PRT_FMT "\n", port,
-		       RTE_ETHER_ADDR_BYTES(&fx_port_mac[port]),
-		       RTE_ETHER_ADDR_BYTES(&fx_conf.eth_dest[port]));
+		if (main_queue(port) && !(fx_conf.eth_dest_given >> port & 1))
+			printf("port %u: MAC " RTE_ETHER_ADDR_PRT_FMT ", next hops resolved by "
+			       "ARP / ND\n", port, RTE_ETHER_ADDR_BYTES(&fx_port_mac[port]));
+		else
+			printf("port %u: MAC " RTE_ETHER_ADDR_PRT_FMT ", next hop MAC "
+			       RTE_ETHER_ADDR_PRT_FMT "\n", port,
+			       RTE_ETHER_ADDR_BYTES(&fx_port_mac[port]),
+			       RTE_ETHER_ADDR_BYTES(&fx_conf.eth_dest[port]));
 	}
 }
 

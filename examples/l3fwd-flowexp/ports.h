@@ -11,6 +11,7 @@
 #define _FX_PORTS_H_
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <rte_ethdev.h>
@@ -23,6 +24,9 @@
 
 /** Source MAC of each port. */
 extern struct rte_ether_addr fx_port_mac[RTE_MAX_ETHPORTS];
+
+/** The main lcore's tx queue on a port with addresses; UINT16_MAX: none. */
+extern uint16_t fx_ports_main_txq[RTE_MAX_ETHPORTS];
 
 /** What a port's RSS was configured with, for the affinity decision. */
 struct fx_port_rss {
@@ -39,9 +43,19 @@ const struct fx_port_rss *fx_ports_rss(uint16_t port);
 uint16_t fx_ports_rx_queues(uint16_t port);
 
 /**
+ * Mbufs per pool (one pool per socket of the workers), as l3fwd counts
+ * them; the first call prints the count and its terms. Needs fx_workers[].
+ */
+unsigned int fx_ports_mbuf_count(void);
+
+/** Bytes of one mbuf of the pools, with its private area and headers. */
+size_t fx_ports_mbuf_bytes(void);
+
+/**
  * Configure and start every port of the portmask for the workers in
  * fx_workers[] (their rxq lists must be filled): one rx queue per --config
- * entry, one tx queue per worker. Exits with a message on failure, as l3fwd.
+ * entry, one tx queue per worker and one for the main lcore on a port with
+ * addresses. Exits with a message on failure, as l3fwd.
  */
 void fx_ports_init(void);
 

@@ -8,7 +8,20 @@
  * --lookup lpm uses rte_lpm and rte_lpm6 (longest prefix); --lookup em an
  * exact-match rte_hash per family (host routes, /32 and /128 only). As in
  * l3fwd, an address no rule covers, or a rule for a port not in the
- * portmask, sends the packet back out of the port it came in on.
+ * portmask, sends the packet back out of the port it came in on; on a
+ * port with addresses (--port-addr) a packet no rule covers is dropped
+ * (no_route), as a router does. Neither library takes a prefix of length
+ * 0: a /0 rule is two /1 entries in the table (0/1 and 128/1, ::/1 and
+ * 8000::/1), added before every other rule, so that a /1 rule of its own
+ * replaces its half.
+ *
+ * What a lookup gives is an output id (neigh.h): the port for an on-link
+ * prefix, or the number of the rule's next hop (FX_OID_NH0 on), given the
+ * first time a rule names that next hop on that port and kept for the
+ * run, with the neighbour entry it resolves through (fx_neigh_pin()). The
+ * id's port and entry are written before the first table that holds the
+ * id is published, so the release store below covers them too. A port
+ * whose MAC --eth-dest fixes has no next hops: its rules give the port.
  *
  * A route change never modifies a table the workers read: the main lcore
  * builds a new table from the changed rule list, publishes it with one
@@ -24,6 +37,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_byteorder.h>
 #include <rte_hash.h>
 #include <rte_lpm.h>
@@ -33,6 +47,7 @@
 #include "compat.h"
 #include "flowexp.h"
 #include "fx_atomic.h"
+#include "neigh.h"
 #include "parse.h"
 
 struct fx_route_table {
@@ -63,8 +78,8 @@ fx_route_quiescent(unsigned int worker_idx)
 }
 
 /**
- * Output port for a packet towards endpoint `ep` of key k, arriving on
- * in_port.
+ * Output id (neigh.h: a port, a next hop, or FX_OID_NONE) for a packet
+ * towards endpoint `ep` of key k, arriving on in_port.
  */
 static inline uint16_t
 fx_route_lookup(const struct fx_route_table *rt, const struct fx_key *k,
@@ -91,19 +106,37 @@ fx_route_lookup(const struct fx_route_table *rt, const struct fx_key *k,
 			nh = (uint32_t)(uintptr_t)data;
 		}
 	}
-	if (rc < 0 || nh >= RTE_MAX_ETHPORTS || !(rt->portmask & (1u << nh)))
+	if (unlikely(rc < 0))
+		return fx_l3.local[in_port] ? FX_OID_NONE : in_port;
+	if (nh >= FX_OID_NONE || !(rt->portmask & (1u << fx_oid_port((uint16_t)nh))))
 		return in_port;
 	return (uint16_t)nh;
 }
 
+/** The output port a lookup means (FX_OID_NO_PORT: none). */
+static inline uint16_t
+fx_route_port(const struct fx_route_table *rt, const struct fx_key *k,
+	      unsigned int ep, uint16_t in_port)
+{
+	return fx_oid_port(fx_route_lookup(rt, k, ep, in_port));
+}
+
 /**
- * Parse "ADDR/LEN" (IPv4 or IPv6), or "ADDR/LEN,PORT" if with_port.
+ * Parse "ADDR/LEN" (IPv4 or IPv6), or "ADDR/LEN,PORT[,NEXTHOP]" if
+ * with_port; LEN 0 is the default route. An address with bits set after
+ * LEN is refused, with the prefix it would have been in the message.
  * @return 0, or -EINVAL with a reason in err.
  */
 int fx_route_parse(const char *s, struct fx_route_rule *r, bool with_port,
 		   char *err, size_t errlen);
 
-/** Print a rule as "ADDR/LEN" (and ",PORT" if with_port) into buf. */
+/** Bytes of one route table (the live one; a change builds a second). */
+size_t fx_route_table_bytes(enum fx_lookup lookup);
+
+/** Room for fx_route_format(): two IPv6 addresses, a length, a port. */
+#define FX_ROUTE_TEXT 112
+
+/** Print a rule as "ADDR/LEN" (and ",PORT[,NEXTHOP]" if with_port) into buf. */
 void fx_route_format(const struct fx_route_rule *r, bool with_port,
 		     char *buf, size_t len);
 
@@ -120,7 +153,9 @@ int fx_route_init(unsigned int nb_workers);
 /**
  * Add (or replace) or delete a rule, publish the new table and free the
  * old one after a grace period. Main lcore. 0, -ENOENT (delete of a
- * missing rule), -ENOSPC, -EINVAL or -ENOMEM (the old table stays).
+ * missing rule), -ENOSPC (no room for the rule, its next hop or its
+ * neighbour entry), -EHOSTUNREACH (a next hop off the port's subnets),
+ * -EINVAL or -ENOMEM (the old table stays).
  */
 int fx_route_change(const struct fx_route_rule *r, bool add);
 

@@ -19,7 +19,10 @@
  * "dropped" on a port counts packets received there and dropped by policy
  * (malformed, table full with --table-full drop) plus packets that could
  * not be queued for transmission there; so over all ports
- * rx = tx + dropped once the queues are empty.
+ * rx = tx + dropped once the queues are empty. The flow index's own
+ * counts (fx_index.h) are index_full, adds refused at its probe bound
+ * (also counted in table_full), and index_lines_max, the most buckets one
+ * add read; the totals give their sum and their maximum.
  */
 
 #include <inttypes.h>
@@ -33,9 +36,11 @@
 #include "control.h"
 #include "expiry.h"
 #include "flowexp.h"
+#include "fx_atomic.h"
 #include "lcore.h"
 #include "nat.h"
 #include "nat_log_export.h"
+#include "neigh.h"
 #include "stats.h"
 #include "stats_sum.h"
 
@@ -83,6 +88,24 @@ static const char *const stage_names[FX_STAGE_MAX] = {
 #undef FX_STAGE_NAME
 };
 
+/* the flow index's counts of workers first..end - 1 (single writer, the
+ * owner: relaxed loads) */
+static void
+emit_index(unsigned int first, unsigned int end, const struct fx_emitter *e,
+	   void *ctx)
+{
+	uint64_t full = 0, lines = 0, v;
+	unsigned int w;
+
+	for (w = first; w < end; w++) {
+		full += fx_load_relaxed(&fx_workers[w]->ft.ix.full);
+		v = fx_load_relaxed(&fx_workers[w]->ft.ix.lines_max);
+		lines = RTE_MAX(lines, v);
+	}
+	e->u64(ctx, "index_full", full);
+	e->u64(ctx, "index_lines_max", lines);
+}
+
 static void
 emit_maxima(const struct fx_lcore *lc, const struct fx_emitter *e, void *ctx)
 {
@@ -104,6 +127,7 @@ fx_stats_emit_lcore(const struct fx_lcore *lc, const struct fx_emitter *e,
 #define FX_EMIT_COUNTER(n) e->u64(ctx, #n, GET(lc, n));
 		FX_COUNTERS(FX_EMIT_COUNTER)
 #undef FX_EMIT_COUNTER
+		emit_index(lc->worker_idx, lc->worker_idx + 1u, e, ctx);
 	}
 	if (what & FX_EMIT_MAXIMA)
 		emit_maxima(lc, e, ctx);
@@ -154,6 +178,7 @@ fx_stats_emit_totals(const struct fx_emitter *e, void *ctx, enum fx_emit_what wh
 #define FX_EMIT_SUM(n) e->u64(ctx, #n, SUM(n));
 		FX_COUNTERS(FX_EMIT_SUM)
 #undef FX_EMIT_SUM
+		emit_index(0, fx_nb_workers, e, ctx);
 	}
 	if (what & FX_EMIT_MAXIMA) {
 		lag_n = SUM(lag_n);
@@ -243,4 +268,5 @@ fx_stats_emit(const struct fx_emitter *e, void *ctx)
 		e->close(ctx);
 	}
 	fx_control_emit(e, ctx);
+	fx_neigh_emit(e, ctx);
 }

@@ -50,7 +50,8 @@
 	X(fragments) \
 	X(stale_requests) X(loops) X(stalls) X(busy_cycles) X(expiry_cycles) \
 	X(idle_expiry_cycles) \
-	X(tcp_out_of_window) X(tcp_invalid) X(tcp_rst_ignored) X(tcp_syn_ignored)
+	X(tcp_out_of_window) X(tcp_invalid) X(tcp_rst_ignored) X(tcp_syn_ignored) \
+	X(oversized) X(to_main) X(to_main_full) X(no_route) X(local_dropped)
 
 /*
  * --bench only: where a worker's cycles go, summed per stage of a burst

@@ -25,9 +25,20 @@
  *   /l3fwd_flowexp/reset                    zero the maxima and lag figures
  *   /l3fwd_flowexp/hold,MS                  no expiry for MS ms (only with --bench)
  *   /l3fwd_flowexp/flush,PREFIX             invalidate the flows in PREFIX
- *   /l3fwd_flowexp/route_add,PREFIX,PORT    add or replace a route, flush PREFIX
+ *   /l3fwd_flowexp/route_add,PREFIX,PORT[,NEXTHOP]
+ *                                           add or replace a route, flush PREFIX
  *   /l3fwd_flowexp/route_del,PREFIX         delete a route, flush PREFIX
  *   /l3fwd_flowexp/routes                   the route list
+ *   /l3fwd_flowexp/neigh                    neighbours, ARP, ND and ICMP:
+ *                                           the counters over the ports
+ *                                           and each port's entries by
+ *                                           state (with --port-addr)
+ *   /l3fwd_flowexp/neigh,PORT[,FROM]        port PORT's counters and up to
+ *                                           64 of its entries from the
+ *                                           FROM-th (default 0), each
+ *                                           entry_N: "ADDRESS state MAC
+ *                                           kind ...", with how many
+ *                                           there are
  *
  * What the figures are. Counters only grow and nothing resets them;
  * gauges (active, active_<class>, nat_active, nat_held, nat_ports_*) are
@@ -51,6 +62,7 @@
  * and the reply waits for its result.
  */
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -61,6 +73,7 @@
 
 #include <rte_config.h>
 #include <rte_cycles.h>
+#include <rte_ether.h>
 #include <rte_telemetry.h>
 
 #include "compat.h"
@@ -69,6 +82,7 @@
 #include "lcore.h"
 #include "nat.h"
 #include "nat_log_export.h"
+#include "neigh.h"
 #include "route.h"
 #include "stats.h"
 #include "telemetry.h"
@@ -83,6 +97,7 @@ static bool tel_stopped;
 struct tel_args {
 	const struct fx_lcore *lc;
 	unsigned int port;
+	const struct fx_ctl_req *neigh;   /* /neigh,PORT: the entries copied */
 };
 
 typedef void (*tel_emit_fn)(const struct fx_emitter *e, void *ctx,
@@ -229,6 +244,71 @@ emit_port(const struct fx_emitter *e, void *ctx, const struct tel_args *a)
 {
 	e->u64(ctx, "port", a->port);
 	fx_stats_emit_port(a->port, e, ctx);
+}
+
+static void
+emit_neigh_all(const struct fx_emitter *e, void *ctx, const struct tel_args *a __rte_unused)
+{
+	struct fx_neigh_port_stats st;
+	char name[48];
+	unsigned int p, i;
+
+	/* the totals, then per port its entries by state */
+	fx_neigh_emit(e, ctx);
+	for (p = 0; p < RTE_MAX_ETHPORTS && p < 32; p++) {
+		if (!fx_l3.local[p])
+			continue;
+		fx_neigh_port_stats((uint16_t)p, &st);
+		snprintf(name, sizeof(name), "port_%u", p);
+		e->open(ctx, name);
+		for (i = 1; i < FX_NS_MAX; i++) {
+			snprintf(name, sizeof(name), "entries_%s", fx_nstate_names[i]);
+			e->u64(ctx, name, st.state[i]);
+		}
+		e->u64(ctx, "held", st.held);
+		e->close(ctx);
+	}
+}
+
+static const char *const kind_names[] = { "on-link", "next-hop", "permanent" };
+
+static void
+emit_neigh_port(const struct fx_emitter *e, void *ctx, const struct tel_args *a)
+{
+	const struct fx_ctl_req *r = a->neigh;
+	char addr[INET6_ADDRSTRLEN], text[192], ms[32], mac[RTE_ETHER_ADDR_FMT_SIZE];
+	char name[32];
+	const struct fx_neigh_snap *n;
+	uint32_t i;
+
+	e->u64(ctx, "port", a->port);
+	fx_neigh_emit_port((uint16_t)a->port, e, ctx);
+	e->u64(ctx, "entries", r->neigh_total);
+	e->u64(ctx, "from", r->from);
+	e->u64(ctx, "shown", r->nb_neigh);
+	e->open(ctx, "neighbours");
+	for (i = 0; i < r->nb_neigh; i++) {
+		n = &r->neigh[i];
+		inet_ntop(n->family == FX_FAMILY_V4 ? AF_INET : AF_INET6, n->addr, addr,
+			  sizeof(addr));
+		if (n->in_us == UINT64_MAX)
+			snprintf(ms, sizeof(ms), "none");
+		else
+			snprintf(ms, sizeof(ms), "%" PRIu64 "ms", n->in_us / 1000);
+		if (n->has_mac)
+			snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x", n->mac[0],
+				 n->mac[1], n->mac[2], n->mac[3], n->mac[4], n->mac[5]);
+		else
+			snprintf(mac, sizeof(mac), "-");
+		snprintf(text, sizeof(text), "%s %s %s %s probes %u held %u next %s since %"
+			 PRIu64 "ms", addr, fx_nstate_names[n->state < FX_NS_MAX ? n->state : 0],
+			 mac, kind_names[n->kind <= FX_NK_STATIC ? n->kind : 0], n->probes, n->held,
+			 ms, n->since_us / 1000);
+		/* names are [A-Za-z0-9_]: the address goes in the value */
+		snprintf(name, sizeof(name), "entry_%u", r->from + i);
+		e->str(ctx, name, text);
+	}
+	e->close(ctx);
 }
 
 /* ---- the commands ---- */
@@ -387,7 +467,7 @@ cmd_hold(const char *cmd __rte_unused, const char *params, struct rte_tel_data *
 static int
 run(struct fx_ctl_req *req, struct rte_tel_data *d)
 {
-	char text[96];
+	char text[FX_ROUTE_TEXT];
 	unsigned int w;
 	int rc;
 
@@ -456,7 +536,7 @@ cmd_routes(const char *cmd __rte_unused, const char *params __rte_unused,
 	   struct rte_tel_data *d)
 {
 	struct fx_ctl_req *r = calloc(1, sizeof(*r));
-	char text[96];
+	char text[FX_ROUTE_TEXT];
 	uint32_t i;
 	int rc;
 
@@ -477,6 +557,48 @@ cmd_routes(const char *cmd __rte_unused, const char *params __rte_unused,
 	}
 	free(r);
 	return 0;
+}
+
+static int
+cmd_neigh(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct tel_args a = { .lc = NULL };
+	unsigned long p, from = 0;
+	struct fx_ctl_req *r;
+	char buf[32], *comma;
+	int rc;
+
+	if (params == NULL || params[0] == '\0')
+		return stats_reply(cmd, d, emit_neigh_all, &a, "port_", CMD("neigh,PORT"));
+	snprintf(buf, sizeof(buf), "%s", params);
+	comma = strchr(buf, ',');
+	if (comma != NULL)
+		*comma++ = '\0';
+	if (!parse_id(buf, 32, &p) || !fx_l3.local[p] ||
+	    (comma != NULL && !parse_id(comma, FX_NEIGH_SLOTS, &from))) {
+		fx_tel_reply_error(d, "'%.32s': expected PORT[,FROM], PORT a port with an "
+				   "address (--port-addr)", params);
+		return 0;
+	}
+	r = calloc(1, sizeof(*r));
+	if (r == NULL)
+		return -ENOMEM;
+	r->type = FX_CTL_NEIGH;
+	r->port = (uint16_t)p;
+	r->from = (uint32_t)from;
+	rc = fx_control_call(r);
+	if (rc == 0)
+		rc = r->rc;
+	if (rc != 0) {
+		free(r);
+		fx_tel_reply_error(d, "%s", strerror(-rc));
+		return 0;
+	}
+	a.port = (unsigned int)p;
+	a.neigh = r;
+	rc = stats_reply(cmd, d, emit_neigh_port, &a, "neighbours", CMD("neigh,PORT,FROM"));
+	free(r);
+	return rc;
 }
 
 /* help texts are at most RTE_TEL_MAX_STRING_LEN - 1 characters */
@@ -517,10 +639,14 @@ fx_telemetry_register(void)
 	reg(CMD("flush"), cmd_flush,
 		"Invalidate the flows with an endpoint in a prefix. Parameters: PREFIX/LEN");
 	reg(CMD("route_add"), cmd_route_add,
-		"Add or replace a route and flush its flows. Parameters: PREFIX/LEN,PORT");
+		"Add or replace a route and flush its flows. Parameters: PREFIX/LEN,PORT[,NEXTHOP]");
 	reg(CMD("route_del"), cmd_route_del,
 		"Delete a route and flush its flows. Parameters: PREFIX/LEN");
 	reg(CMD("routes"), cmd_routes, "The route list. Takes no parameters");
+	if (fx_neigh_enabled())
+		reg(CMD("neigh"), cmd_neigh,
+			"Neighbours, ARP, ND, ICMP: totals, or a port's counters and entries. "
+			"Parameters: none, or PORT[,FROM]");
 }
 
 void

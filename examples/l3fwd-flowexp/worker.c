@@ -13,8 +13,11 @@
  *      burst's stages:
  *        parse    every packet into its mbuf's private area, its key
  *                 hashed, its owner and NAT class decided (parse.c,
- *                 affinity.h, nat_classify.c); malformed frames and what
- *                 NAT's receive-port and address rules refuse dropped;
+ *                 affinity.h, nat_classify.c); frames over --max-pkt-len,
+ *                 malformed frames and what NAT's receive-port and
+ *                 address rules refuse dropped; on a port with addresses,
+ *                 ARP, ND, echo requests to the gateway and TTL expiry
+ *                 handed to the main lcore (slowpath.h);
  *        handoff  the packets another worker owns go to it (handoff.h);
  *        nat      this worker's NAT packets translated and routed (nat.h);
  *        track    the rest refreshed or created and forwarded (flow.h),
@@ -59,8 +62,10 @@
 #include "nat.h"
 #include "parse.h"
 #include "route.h"
+#include "slowpath.h"
 #include "stats.h"
 #include "worker.h"
+#include "worker_priv.h"
 
 /*
  * Parse a received burst: malformed frames are counted and dropped, the
@@ -73,9 +78,11 @@ rx_parse(struct fx_lcore *lc, const struct fx_route_table *rt, uint16_t in_port,
 	 struct rte_mbuf **pkts, uint16_t n)
 {
 	struct fx_lcore_stats *st = &lc->st;
+	bool local = fx_l3.local[in_port];
 	uint16_t i, nv = 0;
 	struct rte_mbuf *m;
 	struct fx_pkt *pk;
+	uint8_t slow;
 	int rc;
 
 	FX_STAT_ADD(st, rx[in_port], n);
@@ -85,7 +92,27 @@ rx_parse(struct fx_lcore *lc, const struct fx_route_table *rt, uint16_t in_port,
 	for (i = 0; i < n; i++) {
 		m = pkts[i];
 		pk = fx_pkt_of(m);
+		if (unlikely(rte_pktmbuf_pkt_len(m) > fx_l3.max_frame)) {
+			FX_STAT_ADD(st, oversized, 1);
+			fx_drop(lc, in_port, m);
+			continue;
+		}
 		rc = fx_parse(m, pk);
+		if (unlikely(local)) {
+			slow = fx_slow_classify(m, pk, rc);
+			if (slow == FX_SLOW_DROP) {
+				FX_STAT_ADD(st, local_dropped, 1);
+				fx_drop(lc, in_port, m);
+				continue;
+			}
+			if (slow != FX_SLOW_NONE) {
+				if (rc == FX_CAUSE_TTL)
+					FX_STAT_ADD(st, malformed[rc], 1);
+				m->port = in_port;
+				fx_slow_send(lc->slow, st, m, slow, 0);
+				continue;
+			}
+		}
 		if (unlikely(rc != FX_PARSE_OK)) {
 			FX_STAT_ADD(st, malformed[rc], 1);
 			fx_drop(lc, in_port, m);
@@ -276,13 +303,46 @@ tx_all(struct fx_lcore *lc, unsigned int got)
 		fx_stage_end(lc, FX_STAGE_TX, t);
 }
 
+/*
+ * The rest of an iteration that received got packets (all: every queue
+ * polled), from tsc, the time after its sends: steps 5 to 8.
+ */
+static inline void
+loop_end(struct fx_lcore *lc, uint64_t tsc, unsigned int got, bool all)
+{
+	if (unlikely(fx_conf.clock == FX_CLOCK_PCAP))
+		fx_clock_idle(lc, tsc, got == 0 && all);
+	tsc = fx_expiry_loop_poll(lc, tsc, got);
+	if (unlikely(fx_stats_loop(&lc->st, &lc->loop, &lc->reset_req, tsc, got)))
+		fx_nat_reset_maxima(&lc->nat.st);
+	fx_route_quiescent(lc->worker_idx);
+}
+
+void
+fx_worker_rx_burst(struct fx_lcore *lc, const struct fx_route_table *rt,
+		   uint16_t in_port, struct rte_mbuf **pkts, uint16_t n)
+{
+	rx_burst(lc, rt, in_port, pkts, n);
+}
+
+void
+fx_worker_tx(struct fx_lcore *lc, unsigned int got)
+{
+	tx_all(lc, got);
+}
+
+void
+fx_worker_loop_end(struct fx_lcore *lc, uint64_t tsc, unsigned int got, bool all)
+{
+	loop_end(lc, tsc, got, all);
+}
+
 int
 fx_worker_main(void *arg __rte_unused)
 {
 	struct fx_lcore *lc = fx_lcores[rte_lcore_id()];
 	const struct fx_route_table *rt;
 	unsigned int got;
-	uint64_t tsc;
 	bool all;
 
 	/* a received burst fits in the room fx_handoff_room() asks for */
@@ -298,13 +358,7 @@ fx_worker_main(void *arg __rte_unused)
 		got = fx_handoff_active ? handoff_drain(lc, rt) : 0;
 		got += rx_poll(lc, rt, &all);
 		tx_all(lc, got);
-		tsc = rte_rdtsc();
-		if (unlikely(fx_conf.clock == FX_CLOCK_PCAP))
-			fx_clock_idle(lc, tsc, got == 0 && all);
-		tsc = fx_expiry_loop_poll(lc, tsc, got);
-		if (unlikely(fx_stats_loop(&lc->st, &lc->loop, &lc->reset_req, tsc, got)))
-			fx_nat_reset_maxima(&lc->nat.st);
-		fx_route_quiescent(lc->worker_idx);
+		loop_end(lc, rte_rdtsc(), got, all);
 	}
 	rte_rcu_qsbr_thread_offline(fx_route_rcu, lc->worker_idx);
 

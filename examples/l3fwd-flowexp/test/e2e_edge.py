@@ -464,9 +464,11 @@ def test_cli(binary, tmp):
     for i, (name, args, msg) in enumerate(cases):
         cmd = [binary] + E.EAL + ["-l", "0-1"] + vdevs + \
             ["--", "-T", "0", "--duration", "0.2"] + args
-        rc, out = E.run_dpdk(cmd, "edgecli%d" % i)
-        lines = [ln for ln in out.splitlines() if msg in ln]
-        check(rc != 0 and lines, "%s: refused, saying why (%s)" % (name, lines[:1] or out[-200:]))
+        rc, out, err = E.run_dpdk_split(cmd, "edgecli%d" % i)
+        line = E.cli_error(err)
+        lines = [line] if line is not None and msg in line else []
+        check(rc != 0 and lines, "%s: refused in one line on stderr, saying why, and see --help (%s)"
+              % (name, lines[:1] or err[-200:]))
     # and the good ones start
     for i, args in enumerate([["-p", "3"] + ok_nat + ["--nat-outside", "1",
                                                       "--nat-max-per-host", "0",

@@ -489,10 +489,20 @@ def test_cli(binary, tmp):
         cmd = [binary] + E.EAL + ["-l", "0-1",
                                   "--vdev", "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (empty, os.path.join(tmp, "o.pcap")),
                                   "--", "-p", "1", "-T", "0", "--duration", "0.2"] + args
-        rc, out = E.run_dpdk(cmd, "natcli%d" % i)
-        msg = [l for l in out.strip().splitlines()
-               if "nat" in l.lower() or "clock" in l.lower() or "invalid" in l]
-        check(rc != 0 and msg, "%s: refused with a message (%s)" % (name, msg[:1]))
+        rc, out, err = E.run_dpdk_split(cmd, "natcli%d" % i)
+        line = E.cli_error(err)
+        msg = [line] if line is not None and ("nat" in line.lower() or "clock" in line.lower() or
+                                              "invalid" in line) else []
+        check(rc != 0 and msg, "%s: refused with one line on stderr and see --help (%s)"
+              % (name, msg[:1] or err[-200:]))
+    # the default hold-down is RFC 6888 REQ-8's 120 s
+    cmd = [binary] + E.EAL + ["-l", "0-1",
+                              "--vdev", "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (empty, os.path.join(tmp, "o.pcap")),
+                              "--", "-p", "1", "-T", "0", "--duration", "0.2", "--relax-rx-offload",
+                              "--max-flows", "4096", "--nat-pool", POOL + "/32", "--nat-inside", "10.0.0.0/8"]
+    rc, out = E.run_dpdk(cmd, "natcliok")
+    check(rc == 0 and "hold-down 120 s" in out,
+          "without --nat-holddown: hold-down 120 s (rc %d: %s)" % (rc, out.strip()[-300:]))
 
 
 def main(argv):

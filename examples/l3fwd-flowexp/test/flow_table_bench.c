@@ -25,6 +25,13 @@
  * Rounds of 2^16 bursts alternate; the medians of the cycles per key are
  * printed, and the ratio. Nothing but this loop runs in the process; the
  * machine's other load shows as spread between rounds.
+ *
+ * The hash's share: the same worker-like round (the index as the worker
+ * uses it) on three more tables of the same keys, one per hash function:
+ * CRC32-C (rte_hash_crc, seed 0: unkeyed and linear), SipHash-1-3 of the
+ * five words, and the tables' keyed function (fx_hash_words(), fxhash.h);
+ * each with its hash and parse work alone. The difference between two
+ * functions' rounds is what one costs a packet over the other.
  */
 
 #include <inttypes.h>
@@ -40,6 +47,7 @@
 #include <rte_prefetch.h>
 
 #include "../flow_table.h"
+#include "../fxhash.h"
 
 #define BURST 32
 #define BURSTS_PER_ROUND (1u << 16)
@@ -121,6 +129,27 @@ round_rte_hash(const struct rte_hash *h, struct fx_flow *slab,
 	return rte_rdtsc() - t0;
 }
 
+/* the hash functions compared: CRC32-C, SipHash-1-3, the tables' own */
+enum hash_kind { HASH_CRC, HASH_SIP, HASH_KEYED, HASH_MAX };
+
+static const char *const hash_names[HASH_MAX] = { "crc32c", "siphash13", "keyed" };
+
+static __rte_always_inline uint32_t
+hash_of(const struct fx_key *k, enum hash_kind kind)
+{
+	uint64_t h;
+
+	switch (kind) {
+	case HASH_CRC:
+		return rte_hash_crc(k, sizeof(*k), 0);
+	case HASH_SIP:
+		h = fx_siphash13(fx_hash_secret, k, sizeof(*k) / 8);
+		return (uint32_t)(h ^ (h >> 32));
+	default:
+		return ft_hash(k);
+	}
+}
+
 /*
  * One round of the new index as the worker does it (ahead 0): after the
  * parse loop, the burst's buckets prefetched, then read for the candidate
@@ -128,9 +157,9 @@ round_rte_hash(const struct rte_hash *h, struct fx_flow *slab,
  * and not used (see doc/performance.md): each bucket prefetched as its key is
  * hashed and read `ahead` keys later inside the parse loop.
  */
-static uint64_t
-round_index(const struct fx_flow_table *ft, const struct fx_key *keys,
-	    uint32_t n, uint32_t *cursor, unsigned int ahead)
+static __rte_always_inline uint64_t
+round_index_h(const struct fx_flow_table *ft, const struct fx_key *keys,
+	      uint32_t n, uint32_t *cursor, unsigned int ahead, enum hash_kind kind)
 {
 	const struct fx_key *kp[BURST];
 	uint32_t sig[BURST];
@@ -142,7 +171,7 @@ round_index(const struct fx_flow_table *ft, const struct fx_key *keys,
 	for (b = 0; b < BURSTS_PER_ROUND; b++) {
 		for (i = 0; i < BURST; i++) {
 			kp[i] = next_key(keys, n, cursor);
-			sig[i] = ft_hash(kp[i]);
+			sig[i] = hash_of(kp[i], kind);
 			if (ahead != 0)
 				ft_prefetch(ft, sig[i]);
 			x = parse_work(x + sig[i]);
@@ -162,9 +191,17 @@ round_index(const struct fx_flow_table *ft, const struct fx_key *keys,
 	return rte_rdtsc() - t0;
 }
 
-/* one round of the hashing and parse work alone: the floor of both */
 static uint64_t
-round_floor(const struct fx_key *keys, uint32_t n, uint32_t *cursor)
+round_index(const struct fx_flow_table *ft, const struct fx_key *keys,
+	    uint32_t n, uint32_t *cursor, unsigned int ahead)
+{
+	return round_index_h(ft, keys, n, cursor, ahead, HASH_KEYED);
+}
+
+/* one round of the hashing and parse work alone: the floor of both */
+static __rte_always_inline uint64_t
+round_floor_h(const struct fx_key *keys, uint32_t n, uint32_t *cursor,
+	      enum hash_kind kind)
 {
 	uint64_t t0, x = 0;
 	unsigned int b, i;
@@ -172,10 +209,34 @@ round_floor(const struct fx_key *keys, uint32_t n, uint32_t *cursor)
 	t0 = rte_rdtsc();
 	for (b = 0; b < BURSTS_PER_ROUND; b++) {
 		for (i = 0; i < BURST; i++)
-			x = parse_work(x + ft_hash(next_key(keys, n, cursor)));
+			x = parse_work(x + hash_of(next_key(keys, n, cursor), kind));
 	}
 	sink = x;
 	return rte_rdtsc() - t0;
+}
+
+static uint64_t
+round_floor(const struct fx_key *keys, uint32_t n, uint32_t *cursor)
+{
+	return round_floor_h(keys, n, cursor, HASH_KEYED);
+}
+
+/* the index round as the worker does it, or the floor, with hash kind */
+#define ROUND_HASH(kind) (floor ? round_floor_h(keys, n, cursor, kind) : \
+			  round_index_h(ft, keys, n, cursor, 0, kind))
+
+static uint64_t
+round_hash_kind(const struct fx_flow_table *ft, const struct fx_key *keys,
+		uint32_t n, uint32_t *cursor, enum hash_kind kind, bool floor)
+{
+	switch (kind) {
+	case HASH_CRC:
+		return ROUND_HASH(HASH_CRC);
+	case HASH_SIP:
+		return ROUND_HASH(HASH_SIP);
+	default:
+		return ROUND_HASH(HASH_KEYED);
+	}
 }
 
 static int
@@ -195,8 +256,11 @@ main(int argc, char **argv)
 	struct fx_flow *slab;
 	struct rte_hash *h;
 	struct fx_key *keys;
-	uint64_t *t_old, *t_new, *t_floor, *t_ahead;
+	uint64_t *t_old, *t_new, *t_floor, *t_ahead, *t_hash[HASH_MAX], *t_hfloor[HASH_MAX];
+	struct fx_flow_table fth[HASH_MAX];
+	uint32_t c_hash[HASH_MAX] = { 0 };
 	double per = BURST * (double)BURSTS_PER_ROUND;
+	unsigned int k;
 	bool added;
 	int ret;
 
@@ -237,6 +301,16 @@ main(int argc, char **argv)
 		return 1;
 	}
 	rte_hash_set_cmp_func(h, key_cmp);
+	fx_hash_set_secret(UINT64_C(0x243f6a8885a308d3), UINT64_C(0x13198a2e03707344));
+	for (k = 0; k < HASH_MAX; k++) {
+		t_hash[k] = calloc(rounds, sizeof(uint64_t));
+		t_hfloor[k] = calloc(rounds, sizeof(uint64_t));
+		if (t_hash[k] == NULL || t_hfloor[k] == NULL ||
+		    ft_create(&fth[k], hash_names[k], max_flows, 0, false) != 0) {
+			fprintf(stderr, "out of memory for %u flows (give EAL more with -m)\n", n);
+			return 1;
+		}
+	}
 	for (i = 0; i < n; i++) {
 		make_key(&keys[i], i);
 		if (rte_hash_add_key_with_hash(h, &keys[i], ft_hash(&keys[i])) < 0 ||
@@ -244,6 +318,11 @@ main(int argc, char **argv)
 			fprintf(stderr, "add %u failed\n", i);
 			return 1;
 		}
+		for (k = 0; k < HASH_MAX; k++)
+			if (ft_add(&fth[k], &keys[i], hash_of(&keys[i], k), &added) < 0) {
+				fprintf(stderr, "add %u (%s) failed\n", i, hash_names[k]);
+				return 1;
+			}
 	}
 	for (i = 0; i < rounds; i++) {
 		/* each goes first in turn */
@@ -258,6 +337,18 @@ main(int argc, char **argv)
 		t_ahead[i] = round_index(&ft, keys, n, &c_ahead, AHEAD);
 		printf("round %u: rte_hash %.1f, index %.1f, index ahead %.1f, hash and parse work alone %.1f cycles per key\n",
 		       i + 1, t_old[i] / per, t_new[i] / per, t_ahead[i] / per, t_floor[i] / per);
+		/* the hash functions, each first in turn */
+		for (k = 0; k < HASH_MAX; k++) {
+			unsigned int f = (k + i) % HASH_MAX;
+
+			t_hash[f][i] = round_hash_kind(&fth[f], keys, n, &c_hash[f], f, false);
+			t_hfloor[f][i] = round_hash_kind(&fth[f], keys, n, &c_hash[f], f, true);
+		}
+		printf("round %u, hash functions (index as the worker uses it / hash and parse work alone):",
+		       i + 1);
+		for (k = 0; k < HASH_MAX; k++)
+			printf(" %s %.1f / %.1f", hash_names[k], t_hash[k][i] / per, t_hfloor[k][i] / per);
+		printf("\n");
 	}
 	qsort(t_old, rounds, sizeof(*t_old), cmp_u64);
 	qsort(t_new, rounds, sizeof(*t_new), cmp_u64);
@@ -275,6 +366,25 @@ main(int argc, char **argv)
 	printf("  with each bucket prefetched at hashing and read %d keys later (in the parse loop): %.1f,"
 	       " lookup + refresh %.1f\n", AHEAD, t_ahead[rounds / 2] / per,
 	       (t_ahead[rounds / 2] - t_floor[rounds / 2]) / per);
+	for (k = 0; k < HASH_MAX; k++) {
+		qsort(t_hash[k], rounds, sizeof(uint64_t), cmp_u64);
+		qsort(t_hfloor[k], rounds, sizeof(uint64_t), cmp_u64);
+	}
+	printf("  hash functions, index as the worker uses it (hash and parse work alone), medians:");
+	for (k = 0; k < HASH_MAX; k++)
+		printf(" %s %.1f (%.1f)", hash_names[k], t_hash[k][rounds / 2] / per,
+		       t_hfloor[k][rounds / 2] / per);
+	printf("\n  against crc32c, cycles per key: ");
+	for (k = 1; k < HASH_MAX; k++)
+		printf("%s%s %+.1f (alone %+.1f)", k > 1 ? ", " : "", hash_names[k],
+		       ((double)t_hash[k][rounds / 2] - (double)t_hash[HASH_CRC][rounds / 2]) / per,
+		       ((double)t_hfloor[k][rounds / 2] - (double)t_hfloor[HASH_CRC][rounds / 2]) / per);
+	printf("\n");
+	for (k = 0; k < HASH_MAX; k++) {
+		ft_free(&fth[k]);
+		free(t_hash[k]);
+		free(t_hfloor[k]);
+	}
 	rte_hash_free(h);
 	rte_free(slab);
 	ft_free(&ft);

@@ -337,23 +337,55 @@ def _sipround(v):
     return [v0, v1, v2, v3]
 
 
-def fx_hash(data, secret=HASH_SECRET):
-    """fxhash.h: fx_hash_words(), SipHash-1-3 of a key of 8-byte words
-    (little-endian) with secret (k0, k1), folded to 32 bits."""
-    assert len(data) % 8 == 0
+def siphash13(secret, m):
+    """SipHash-1-3 of the 8-byte little-endian word m under secret (k0, k1),
+    64 bits (fxhash.c: fx_siphash13(), the key expansion)."""
     k0, k1 = secret
     v = [k0 ^ 0x736F6D6570736575, k1 ^ 0x646F72616E646F6D,
          k0 ^ 0x6C7967656E657261, k1 ^ 0x7465646279746573]
-    words = list(struct.unpack("<%dQ" % (len(data) // 8), data)) + [len(data) << 56 & _M64]
-    for m in words:
-        v[3] ^= m
+    for w in (m, 8 << 56):
+        v[3] ^= w
         v = _sipround(v)
-        v[0] ^= m
+        v[0] ^= w
     v[2] ^= 0xFF
     for _ in range(3):
         v = _sipround(v)
-    h = v[0] ^ v[1] ^ v[2] ^ v[3]
-    return (h ^ (h >> 32)) & 0xFFFFFFFF
+    return v[0] ^ v[1] ^ v[2] ^ v[3]
+
+
+FX_HASH_WORDS_MAX = 8
+_fx_keys = {}
+
+
+def fx_hash_key(secret):
+    """fxhash.c: fx_hash_set_secret(): ([a_0, b_0, a_1, ...], f)."""
+    if secret not in _fx_keys:
+        w = []
+        for i in range(FX_HASH_WORDS_MAX):
+            s = siphash13(secret, i)
+            w += [s & 0xFFFFFFFF, s >> 32]
+        _fx_keys[secret] = (w, siphash13(secret, FX_HASH_WORDS_MAX))
+    return _fx_keys[secret]
+
+
+def fx_mix64(x):
+    """fxhash.h: fx_hash_mix64()."""
+    x ^= x >> 33
+    x = (x * 0xFF51AFD7ED558CCD) & _M64
+    x ^= x >> 33
+    x = (x * 0xC4CEB9FE1A85EC53) & _M64
+    x ^= x >> 33
+    return x
+
+
+def fx_hash(data, secret=HASH_SECRET):
+    """fxhash.h: fx_hash_words(), the keyed hash of a key of 8-byte words
+    (little-endian) with secret (k0, k1), 32 bits."""
+    assert len(data) % 8 == 0 and len(data) <= 8 * FX_HASH_WORDS_MAX
+    w, s = fx_hash_key(secret)
+    for i, (lo, hi) in enumerate(struct.iter_unpack("<II", data)):
+        s += ((lo + w[2 * i]) & 0xFFFFFFFF) * ((hi + w[2 * i + 1]) & 0xFFFFFFFF)
+    return fx_mix64(s & _M64) >> 32
 
 
 def handoff_owner(key, nb_workers):

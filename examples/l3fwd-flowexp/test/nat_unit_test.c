@@ -15,6 +15,13 @@
  *     taken while live or held, hold-down drops the out key only,
  *     conflicts and a full table change nothing, and a random run against
  *     a reference model keeps every lookup right;
+ *   - its index with colliding keys (the secret known): keys with equal
+ *     tags (equal keyed hashes, built from the secret) told apart in the
+ *     records; mappings whose out keys share one home bucket, against a
+ *     model of where each key's pair must land: past the probe bound a
+ *     mapping is refused with -EOVERFLOW, counted, and nothing changes;
+ *     every key is found, every bucket's spill count is what the keys'
+ *     places say, no key lies past the bound;
  *   - translation: for random IPv4 TCP, UDP (with and without checksum)
  *     and ICMP echo packets, every incrementally patched checksum equals
  *     a full recomputation; ICMP errors quoting a translated packet, with
@@ -33,6 +40,8 @@
 #include <rte_ip.h>
 #include <rte_random.h>
 
+#include "../fx_index.h"
+#include "../fxhash.h"
 #include "../nat_ports.h"
 #include "../nat_table.h"
 #include "../nat_translate.h"
@@ -787,6 +796,206 @@ test_table_model(unsigned int ops)
 	nat_table_free(&t);
 }
 
+/* ---- the index with colliding keys ---- */
+
+/* every bucket's spill count against the keys' places; no key past the bound */
+static void
+check_index(const struct nat_table *t)
+{
+	uint32_t nb = fx_ix_buckets(&t->ix), b, j, h, d, ref, sig;
+	uint32_t *want = calloc(nb, sizeof(*want));
+	const struct fx_ix_bucket *bk;
+	struct nat_key k;
+
+	if (want == NULL) {
+		CHECK(false, "memory");
+		return;
+	}
+	for (b = 0; b < nb; b++) {
+		bk = &t->ix.b[b];
+		for (j = 0; j < FX_IX_PAIRS; j++) {
+			if (bk->tag[j] == 0)
+				continue;
+			ref = bk->ref[j];
+			CHECK((ref >> 1) < t->capacity && t->rec[ref >> 1].state != NAT_FREE,
+			      "bucket %u pair %u: a record in use", b, j);
+			CHECK((ref & 1) || t->rec[ref >> 1].state == NAT_LIVE,
+			      "bucket %u pair %u: an out key of a live mapping only", b, j);
+			k = (ref & 1) ? nat_key_in(&t->rec[ref >> 1]) : nat_key_out(&t->rec[ref >> 1]);
+			sig = nat_key_hash(&k);
+			CHECK(bk->tag[j] == fx_ix_tag(sig), "bucket %u pair %u: the key's tag", b, j);
+			for (h = fx_ix_home(&t->ix, sig), d = 0; h != b; h = fx_ix_next(&t->ix, h), d++)
+				want[h]++;
+			CHECK(d < FX_IX_PROBE_MAX, "bucket %u pair %u: %u buckets past home", b, j, d);
+		}
+	}
+	for (b = 0; b < nb; b++)
+		CHECK(t->ix.b[b].spilled == want[b], "bucket %u spilled %u, want %u", b,
+		      t->ix.b[b].spilled, want[b]);
+	free(want);
+}
+
+/*
+ * Two different out keys with equal keyed hashes, from the known secret:
+ * the first word's product (src + a0) * (dst + b0) is the same with the
+ * two factors swapped.
+ */
+static void
+test_table_equal_tags(void)
+{
+	const struct fx_hash_key *hk = &fx_hash_key;
+	struct nat_mapping tm, *m[8];
+	struct nat_key o[8];
+	struct nat_table t;
+	uint32_t src, dst;
+	unsigned int i;
+	int err;
+
+	if (nat_table_create(&t, "tags", 64, SOCKET_ID_ANY) != 0) {
+		CHECK(false, "create");
+		return;
+	}
+	for (i = 0; i < 8; i += 2) {
+		src = 0x0a000001 + i;
+		dst = 0x08080800 + i;
+		tm = mapping(src, 1000, 0xc0000201, (uint16_t)(2000 + i), dst, 53, IPPROTO_UDP);
+		m[i] = nat_table_add(&t, &tm, &err);
+		tm.in_addr = dst + hk->w[1] - hk->w[0];
+		tm.rem_addr = src + hk->w[0] - hk->w[1];
+		tm.pub_port = (uint16_t)(3000 + i);
+		m[i + 1] = nat_table_add(&t, &tm, &err);
+		CHECK(m[i] != NULL && m[i + 1] != NULL, "two mappings with equal out tags: %d", err);
+		if (m[i] == NULL || m[i + 1] == NULL)
+			goto out;
+		o[i] = nat_key_out(m[i]);
+		o[i + 1] = nat_key_out(m[i + 1]);
+		CHECK(!nat_key_eq(&o[i], &o[i + 1]) &&
+		      nat_key_hash(&o[i]) == nat_key_hash(&o[i + 1]),
+		      "out keys %u, %u differ with equal hashes", i, i + 1);
+	}
+	for (i = 0; i < 8; i++)
+		CHECK(lookup1(&t, o[i]) == m[i] && lookup1(&t, nat_key_in(m[i])) == m[i],
+		      "equal tags: each key finds its own record (%u)", i);
+	nat_table_hold(&t, m[0], 1, 1);
+	CHECK(lookup1(&t, o[0]) == NULL && lookup1(&t, o[1]) == m[1],
+	      "the twin's out key stays when one is held");
+	nat_table_remove(&t, m[1]);
+	CHECK(lookup1(&t, o[1]) == NULL && lookup1(&t, nat_key_in(m[0])) == m[0],
+	      "removing one twin leaves the other's keys");
+	check_index(&t);
+out:
+	nat_table_free(&t);
+}
+
+/*
+ * Mappings whose out keys all have one home bucket (found by trying inside
+ * ports under the known secret), added, held and removed at random
+ * against a model of how many pairs each bucket holds: it says where each
+ * key lands and when an add must be refused at the probe bound.
+ */
+static void
+test_table_collide(unsigned int ops)
+{
+	enum { CAP = 256, NM = 200 };
+	static struct nat_mapping cand[NM];
+	static int8_t placed[NM];           /* 0 absent, 1 live, 2 held */
+	static uint32_t pos[NM][2];         /* bucket of the out, in key */
+	static struct nat_mapping *rec[NM];
+	uint8_t used[CAP];
+	struct nat_table t;
+	struct nat_mapping tm, *m;
+	struct nat_key k;
+	uint32_t home, b, want[2], n = 0, port = 1;
+	uint64_t full0, refused = 0, adds = 0;
+	unsigned int i, j, d, key;
+	int err;
+
+	if (nat_table_create(&t, "collide", CAP, SOCKET_ID_ANY) != 0) {
+		CHECK(false, "create");
+		return;
+	}
+	CHECK(fx_ix_buckets(&t.ix) <= CAP, "%u buckets", fx_ix_buckets(&t.ix));
+	memset(used, 0, sizeof(used));
+	memset(placed, 0, sizeof(placed));
+	tm = mapping(0x0a000001, 0, 0xc0000201, 0, 0x08080808, 53, IPPROTO_UDP);
+	k = nat_key_out(&tm);
+	home = fx_ix_home(&t.ix, nat_key_hash(&k));
+	while (n < NM && port < 65536) {
+		tm = mapping(0x0a000001, (uint16_t)port, 0xc0000201, (uint16_t)port,
+			     0x08080808, 53, IPPROTO_UDP);
+		k = nat_key_out(&tm);
+		if (fx_ix_home(&t.ix, nat_key_hash(&k)) == home)
+			cand[n++] = tm;
+		port++;
+	}
+	CHECK(n == NM, "%u mappings with one home bucket found", n);
+	for (i = 0; i < ops && n == NM; i++) {
+		j = (unsigned int)rte_rand_max(NM);
+		if (placed[j] == 0) {
+			/* where both keys must go, the out key first */
+			for (key = 0; key < 2; key++) {
+				k = key ? nat_key_in(&cand[j]) : nat_key_out(&cand[j]);
+				b = fx_ix_home(&t.ix, nat_key_hash(&k));
+				for (d = 0; d < FX_IX_PROBE_MAX && used[b] == FX_IX_PAIRS; d++)
+					b = fx_ix_next(&t.ix, b);
+				want[key] = d < FX_IX_PROBE_MAX ? b : UINT32_MAX;
+				if (want[key] != UINT32_MAX)
+					used[b]++;
+			}
+			full0 = t.ix.full;
+			m = nat_table_add(&t, &cand[j], &err);
+			if (want[0] == UINT32_MAX || want[1] == UINT32_MAX) {
+				for (key = 0; key < 2; key++)
+					if (want[key] != UINT32_MAX)
+						used[want[key]]--;
+				CHECK(m == NULL && err == -EOVERFLOW && t.ix.full == full0 + 1,
+				      "op %u: an add past the probe bound refused and counted (%d)",
+				      i, err);
+				refused++;
+			} else {
+				CHECK(m != NULL, "op %u: add refused: %d", i, err);
+				if (m == NULL)
+					break;
+				rec[j] = m;
+				placed[j] = 1;
+				pos[j][0] = want[0];
+				pos[j][1] = want[1];
+				adds++;
+			}
+		} else if (placed[j] == 1 && (i & 1)) {
+			nat_table_hold(&t, rec[j], i, i);
+			used[pos[j][0]]--;
+			placed[j] = 2;
+		} else {
+			nat_table_remove(&t, rec[j]);
+			used[pos[j][1]]--;
+			if (placed[j] == 1)
+				used[pos[j][0]]--;
+			placed[j] = 0;
+		}
+		for (j = 0; j < NM; j++) {
+			k = nat_key_out(&cand[j]);
+			CHECK(lookup1(&t, k) == (placed[j] == 1 ? rec[j] : NULL),
+			      "op %u: out key of %u", i, j);
+			k = nat_key_in(&cand[j]);
+			CHECK(lookup1(&t, k) == (placed[j] != 0 ? rec[j] : NULL),
+			      "op %u: in key of %u", i, j);
+		}
+		if (i % 64 == 0)
+			check_index(&t);
+		if (failures > 20)
+			break;
+	}
+	check_index(&t);
+	CHECK(adds > 0 && refused > 0, "collisions: %" PRIu64 " added, %" PRIu64 " refused",
+	      adds, refused);
+	CHECK(t.ix.lines_max == FX_IX_PROBE_MAX, "the bound reached: %" PRIu64 " buckets",
+	      t.ix.lines_max);
+	printf("one home bucket: %u ops, %" PRIu64 " mappings added, %" PRIu64
+	       " refused at the probe bound\n", ops, adds, refused);
+	nat_table_free(&t);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -801,8 +1010,11 @@ main(int argc, char **argv)
 	test_alloc_model(1024, 65535, 1024, 5, 20000);  /* 63 ports */
 	test_alloc_model(40000, 40007, 2, 1, 5000);     /* 4 ports: exhaustion */
 	test_alloc_model(100, 100, 1, 0, 2000);         /* 1 port */
+	fx_hash_set_secret(UINT64_C(0x0001020304050607), UINT64_C(0x08090a0b0c0d0e0f));
 	test_table_basic();
 	test_table_model(20000);
+	test_table_equal_tags();
+	test_table_collide(4000);
 	test_rewrite(30000);
 	test_udp_zero_result(1000);
 	test_icmp_error(30000, true);
