@@ -189,22 +189,30 @@ def sh(*cmd, check_rc=True, timeout=15):
 
 
 class Topology:
-    """The namespaces and veth pairs of one run; remove() undoes all."""
+    """The namespaces and veth pairs of one run; remove() undoes all.
+    spawn() and helper() run a helper of script (by default the file the
+    class is for) in a namespace."""
 
-    def __init__(self):
+    script = os.path.abspath(__file__)
+
+    def __init__(self, tag="fxnetns", ifs=("fxp0", "fxin", "fxp1", "fxout")):
         pid = os.getpid()
-        self.ns_in, self.ns_mid, self.ns_out = ("fxnetns_%s_%d" % (n, pid)
+        self.ns_in, self.ns_mid, self.ns_out = ("%s_%s_%d" % (tag, n, pid)
                                                 for n in ("in", "mid", "out"))
         # interface names: at most 15 characters (pid up to 7 digits)
-        self.if_p0, self.if_in = "fxp0_%d" % pid, "fxin_%d" % pid
-        self.if_p1, self.if_out = "fxp1_%d" % pid, "fxout_%d" % pid
+        self.if_p0, self.if_in, self.if_p1, self.if_out = ("%s_%d" % (i, pid) for i in ifs)
         self.made = []
         self.procs = []
 
     def nsx(self, ns, *cmd):
         return ["ip", "netns", "exec", ns] + list(cmd)
 
-    def build(self):
+    def links(self, macs=None, ipv6_ends=False):
+        """The three namespaces and the two veth pairs (MACs of p0, in, p1,
+        out, or the kernel's), checksum offloads off, everything up. No
+        kernel forwards; the middle one has no IPv6 (no link-local chatter
+        through the example), nor have the ends unless ipv6_ends (then
+        they take no router advertisement)."""
         # can namespaces be made at all? (else: skip, not fail)
         r = sh("ip", "netns", "add", self.ns_mid, check_rc=False)
         if r.returncode != 0:
@@ -213,25 +221,36 @@ class Topology:
         for ns in (self.ns_in, self.ns_out):
             sh("ip", "netns", "add", ns)
             self.made.append(ns)
+        no6 = ["net.ipv6.conf.default.disable_ipv6=1", "net.ipv6.conf.all.disable_ipv6=1"]
         for ns in self.made:
-            # no IPv6 (no link-local chatter through the example), nothing
-            # forwarded by the kernels themselves
-            for k in ("net.ipv6.conf.default.disable_ipv6=1", "net.ipv6.conf.all.disable_ipv6=1",
-                      "net.ipv4.ip_forward=0"):
+            keys = ["net.ipv4.ip_forward=0"]
+            if ns == self.ns_mid or not ipv6_ends:
+                keys += no6
+            else:
+                keys += ["net.ipv6.conf.all.forwarding=0", "net.ipv6.conf.default.accept_ra=0"]
+            for k in keys:
                 sh(*self.nsx(ns, "sysctl", "-qw", k), check_rc=False)
-        r = sh("ip", "link", "add", "name", self.if_p0, "netns", self.ns_mid, "address", MAC_P0,
-               "type", "veth", "peer", "name", self.if_in, "netns", self.ns_in, "address", MAC_IN,
+        mac = (lambda i: ["address", macs[i]]) if macs else (lambda i: [])
+        r = sh("ip", "link", "add", "name", self.if_p0, "netns", self.ns_mid, *mac(0),
+               "type", "veth", "peer", "name", self.if_in, "netns", self.ns_in, *mac(1),
                check_rc=False)
         if r.returncode != 0:
             raise Skip("cannot make a veth pair: %s" % r.stderr.strip())
-        sh("ip", "link", "add", "name", self.if_p1, "netns", self.ns_mid, "address", MAC_P1,
-           "type", "veth", "peer", "name", self.if_out, "netns", self.ns_out, "address", MAC_OUT)
+        sh("ip", "link", "add", "name", self.if_p1, "netns", self.ns_mid, *mac(2),
+           "type", "veth", "peer", "name", self.if_out, "netns", self.ns_out, *mac(3))
+        if ipv6_ends:
+            for ns, dev in ((self.ns_in, self.if_in), (self.ns_out, self.if_out)):
+                sh(*self.nsx(ns, "sysctl", "-qw", "net.ipv6.conf.%s.accept_ra=0" % dev),
+                   check_rc=False)
         for ns, dev in ((self.ns_mid, self.if_p0), (self.ns_mid, self.if_p1),
                         (self.ns_in, self.if_in), (self.ns_out, self.if_out)):
             sh(*self.nsx(ns, "ethtool", "-K", dev, "tx", "off", "rx", "off"))
             sh(*self.nsx(ns, "ip", "link", "set", dev, "up"))
         for ns in self.made:
             sh(*self.nsx(ns, "ip", "link", "set", "lo", "up"))
+
+    def build(self):
+        self.links((MAC_P0, MAC_IN, MAC_P1, MAC_OUT))
         i, o = self.ns_in, self.ns_out
         sh(*self.nsx(i, "ip", "addr", "add", INSIDE_HOST + "/24", "dev", self.if_in))
         sh(*self.nsx(i, "ip", "neigh", "replace", INSIDE_GW, "lladdr", MAC_P0,
@@ -243,11 +262,22 @@ class Topology:
         # the outside knows the pool only, never the inside network
         sh(*self.nsx(o, "ip", "route", "add", POOL + "/32", "via", OUTSIDE_GW))
 
-    def spawn(self, ns, args, out, stdin=subprocess.DEVNULL):
-        p = subprocess.Popen(self.nsx(ns, sys.executable, "-u", os.path.abspath(__file__))
+    def spawn(self, ns, args, out, stdin=subprocess.DEVNULL, script=None):
+        p = subprocess.Popen(self.nsx(ns, sys.executable, "-u", script or self.script)
                              + args, stdin=stdin, stdout=out, stderr=subprocess.STDOUT)
         self.procs.append(p)
         return p
+
+    def helper(self, ns, args, timeout=HANG + 10, script=None):
+        """A helper run to its end: its first JSON line, or the error."""
+        r = subprocess.run(self.nsx(ns, sys.executable, script or self.script) + args,
+                           capture_output=True, text=True, timeout=timeout)
+        for line in r.stdout.splitlines():
+            try:
+                return json.loads(line)
+            except ValueError:
+                pass
+        return {"error": (r.stdout + r.stderr)[-300:]}
 
     def remove(self):
         for p in self.procs:

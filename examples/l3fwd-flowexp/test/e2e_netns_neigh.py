@@ -52,7 +52,6 @@ The same file is the helper run inside the namespaces:
   e2e_netns_neigh.py --udp ADDR N MS    N datagrams to ADDR:7777, MS apart
 """
 
-import json
 import os
 import socket
 import struct
@@ -182,46 +181,13 @@ def udp_burst(addr, n, ms):
 class Topology(NS.Topology):
     """e2e_netns.py's, with IPv6 and no neighbour entry."""
 
+    script = os.path.abspath(__file__)
+
     def __init__(self):
-        pid = os.getpid()
-        self.ns_in, self.ns_mid, self.ns_out = ("fxnn_%s_%d" % (n, pid)
-                                                for n in ("in", "mid", "out"))
-        self.if_p0, self.if_in = "fxnp0_%d" % pid, "fxni_%d" % pid
-        self.if_p1, self.if_out = "fxnp1_%d" % pid, "fxno_%d" % pid
-        self.made = []
-        self.procs = []
+        super().__init__("fxnn", ("fxnp0", "fxni", "fxnp1", "fxno"))
 
     def build(self):
-        r = sh("ip", "netns", "add", self.ns_mid, check_rc=False)
-        if r.returncode != 0:
-            raise Skip("cannot make a network namespace: %s" % r.stderr.strip())
-        self.made.append(self.ns_mid)
-        for ns in (self.ns_in, self.ns_out):
-            sh("ip", "netns", "add", ns)
-            self.made.append(ns)
-        # the middle kernel owns the example's veth ends: it says nothing
-        for k in ("net.ipv6.conf.default.disable_ipv6=1", "net.ipv6.conf.all.disable_ipv6=1",
-                  "net.ipv4.ip_forward=0"):
-            sh(*self.nsx(self.ns_mid, "sysctl", "-qw", k), check_rc=False)
-        for ns in (self.ns_in, self.ns_out):
-            for k in ("net.ipv4.ip_forward=0", "net.ipv6.conf.all.forwarding=0",
-                      "net.ipv6.conf.default.accept_ra=0"):
-                sh(*self.nsx(ns, "sysctl", "-qw", k), check_rc=False)
-        r = sh("ip", "link", "add", "name", self.if_p0, "netns", self.ns_mid, "type", "veth",
-               "peer", "name", self.if_in, "netns", self.ns_in, check_rc=False)
-        if r.returncode != 0:
-            raise Skip("cannot make a veth pair: %s" % r.stderr.strip())
-        sh("ip", "link", "add", "name", self.if_p1, "netns", self.ns_mid, "type", "veth",
-           "peer", "name", self.if_out, "netns", self.ns_out)
-        for ns, dev in ((self.ns_in, self.if_in), (self.ns_out, self.if_out)):
-            sh(*self.nsx(ns, "sysctl", "-qw", "net.ipv6.conf.%s.accept_ra=0" % dev),
-               check_rc=False)
-        for ns, dev in ((self.ns_mid, self.if_p0), (self.ns_mid, self.if_p1),
-                        (self.ns_in, self.if_in), (self.ns_out, self.if_out)):
-            sh(*self.nsx(ns, "ethtool", "-K", dev, "tx", "off", "rx", "off"))
-            sh(*self.nsx(ns, "ip", "link", "set", dev, "up"))
-        for ns in self.made:
-            sh(*self.nsx(ns, "ip", "link", "set", "lo", "up"))
+        self.links(ipv6_ends=True)
         i, o = self.ns_in, self.ns_out
         sh(*self.nsx(i, "ip", "addr", "add", IN4 + "/24", "dev", self.if_in))
         sh(*self.nsx(i, "ip", "-6", "addr", "add", IN6 + "/64", "dev", self.if_in, "nodad"))
@@ -234,21 +200,6 @@ class Topology(NS.Topology):
         sh(*self.nsx(o, "ip", "route", "add", POOL + "/32", "dev", self.if_out))
         sh(*self.nsx(o, "ip", "-6", "route", "add", "2001:db8:78::/64", "via", GW_OUT6))
 
-    def spawn(self, ns, args, out):
-        p = subprocess.Popen(self.nsx(ns, sys.executable, "-u", os.path.abspath(__file__)) + args,
-                             stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
-        self.procs.append(p)
-        return p
-
-    def helper(self, ns, args, timeout=HANG + 10):
-        r = subprocess.run(self.nsx(ns, sys.executable, os.path.abspath(__file__)) + args,
-                           capture_output=True, text=True, timeout=timeout)
-        for line in r.stdout.splitlines():
-            try:
-                return json.loads(line)
-            except ValueError:
-                pass
-        return {"error": (r.stdout + r.stderr)[-300:]}
 
 def neighbours(topo, ns):
     """{address: (lladdr, states)} of the namespace's kernel."""
