@@ -55,7 +55,6 @@ The same file is the helper run inside the namespaces:
 import os
 import socket
 import struct
-import subprocess
 import sys
 import threading
 import time
@@ -212,6 +211,16 @@ def neighbours(topo, ns):
     return out
 
 
+def port_macs(log):
+    """{port: MAC} as the example's log says at start."""
+    macs = {}
+    with open(log) as f:
+        for line in f:
+            if line.startswith("port ") and ": MAC " in line:
+                macs[int(line.split()[1].rstrip(":"))] = line.split()[3].rstrip(",").lower()
+    return macs
+
+
 def run(binary, tmp, topo):
     import e2e_flowexp as E
     check = E.check
@@ -233,26 +242,11 @@ def run(binary, tmp, topo):
     ex = E.Example("ip", "neigh_netns", eal, app, tmp)
     st = None
     try:
-        if not ex.wait_for(lambda s: s is not None, "the example answers in the middle namespace"):
+        slog = topo.serve_page(ex, tmp, TOKEN, ["--serve"])
+        if slog is None:
             return
-        www = os.path.join(tmp, "www")
-        os.mkdir(www)
-        with open(os.path.join(www, "index.html"), "w") as f:
-            f.write(TOKEN + "\n")
-        slog = os.path.join(tmp, "servers.log")
-        with open(slog, "w") as f:
-            topo.spawn(topo.ns_out, ["--serve", www], f)
-        if not check(wait_lines(slog, lambda e: e.get("ready"), HANG), "servers listening"):
-            return
-
-        def curl(url, *opt):
-            return subprocess.run(topo.nsx(topo.ns_in, "curl", "-sS", "--max-time", "%g" % HANG,
-                                           *opt, url), capture_output=True, text=True,
-                                  timeout=HANG + 10)
-        r = curl("http://%s:%d/index.html" % (FAR, HTTP_PORT))
-        check(r.returncode == 0 and r.stdout.strip() == TOKEN,
-              "curl to %s (the default route's next hop) gets the page (rc %d, %r)"
-              % (FAR, r.returncode, (r.stdout + r.stderr).strip()[:200]))
+        # FAR: behind the default route's next hop
+        topo.get_page("http://%s:%d/index.html" % (FAR, HTTP_PORT), TOKEN)
         hits = wait_lines(slog, lambda e: "http" in e, HANG)
         check(hits and hits[0]["http"] == POOL, "the server saw the pool address (%s)" % hits)
         t = topo.helper(topo.ns_in, ["--tcp", SRV4])
@@ -260,10 +254,8 @@ def run(binary, tmp, topo):
         acc = wait_lines(slog, lambda e: "tcp_accept" in e, HANG)
         check(acc and acc[0]["tcp_accept"][0] == POOL,
               "the echo server saw the pool address (%s)" % acc)
-        r = curl("http://[%s]:%d/index.html" % (SRV6, HTTP_PORT), "-6", "-g")
-        check(r.returncode == 0 and r.stdout.strip() == TOKEN,
-              "curl -6 to [%s] gets the page, by ND (rc %d, %r)"
-              % (SRV6, r.returncode, (r.stdout + r.stderr).strip()[:200]))
+        # by ND
+        topo.get_page("http://[%s]:%d/index.html" % (SRV6, HTTP_PORT), TOKEN, "-6", "-g")
         hits6 = [e for e in json_lines(slog) if e.get("http") == IN6]
         check(hits6, "the IPv6 server saw the inside host's own address (flow tracker)")
         for ns, addr in ((topo.ns_in, GW_IN4), (topo.ns_in, GW_IN6), (topo.ns_out, GW_OUT4)):
@@ -271,10 +263,7 @@ def run(binary, tmp, topo):
             check(p.get("ok") and p.get("peer") == addr, "ping %s answered (%s)" % (addr, p))
         # the kernels learnt the example's MACs
         s = ex.stats()
-        macs = {}
-        for line in open(ex.log).read().splitlines():
-            if line.startswith("port ") and ": MAC " in line:
-                macs[int(line.split()[1].rstrip(":"))] = line.split()[3].rstrip(",").lower()
+        macs = port_macs(ex.log)
         nin, nout = neighbours(topo, topo.ns_in), neighbours(topo, topo.ns_out)
         for tab, addr, port in ((nin, GW_IN4, 0), (nin, GW_IN6, 0), (nout, GW_OUT4, 1),
                                 (nout, POOL, 1)):
