@@ -311,8 +311,8 @@ class Topology:
                                     *opt, url), capture_output=True, text=True,
                            timeout=HANG + 10)
         return E.check(r.returncode == 0 and r.stdout.strip() == token,
-                       "curl %s from the inside gets %s (rc %d, %r)"
-                       % (" ".join(opt), url, r.returncode, (r.stdout + r.stderr).strip()[:200]))
+                       "curl%s from the inside gets %s (rc %d, %r)"
+                       % ("".join(" " + o for o in opt), url, r.returncode, (r.stdout + r.stderr).strip()[:200]))
 
     def remove(self):
         for p in self.procs:
