@@ -176,6 +176,9 @@ def udp_probe(addr):
 
 # ---------------------------------------------------------------- the test
 
+AF_PACKET_PROBE = "net_af_packet0,iface=lo"
+
+
 class Skip(Exception):
     pass
 
@@ -189,22 +192,30 @@ def sh(*cmd, check_rc=True, timeout=15):
 
 
 class Topology:
-    """The namespaces and veth pairs of one run; remove() undoes all."""
+    """The namespaces and veth pairs of one run; remove() undoes all.
+    spawn() and helper() run a helper of script (by default the file the
+    class is for) in a namespace."""
 
-    def __init__(self):
+    script = os.path.abspath(__file__)
+
+    def __init__(self, tag="fxnetns", ifs=("fxp0", "fxin", "fxp1", "fxout")):
         pid = os.getpid()
-        self.ns_in, self.ns_mid, self.ns_out = ("fxnetns_%s_%d" % (n, pid)
+        self.ns_in, self.ns_mid, self.ns_out = ("%s_%s_%d" % (tag, n, pid)
                                                 for n in ("in", "mid", "out"))
         # interface names: at most 15 characters (pid up to 7 digits)
-        self.if_p0, self.if_in = "fxp0_%d" % pid, "fxin_%d" % pid
-        self.if_p1, self.if_out = "fxp1_%d" % pid, "fxout_%d" % pid
+        self.if_p0, self.if_in, self.if_p1, self.if_out = ("%s_%d" % (i, pid) for i in ifs)
         self.made = []
         self.procs = []
 
     def nsx(self, ns, *cmd):
         return ["ip", "netns", "exec", ns] + list(cmd)
 
-    def build(self):
+    def links(self, macs=None, ipv6_ends=False):
+        """The three namespaces and the two veth pairs (MACs of p0, in,
+        p1, out; the kernel's where None), checksum offloads off,
+        everything up. No kernel forwards; the middle one has no IPv6 (no
+        link-local chatter through the example), nor have the ends unless
+        ipv6_ends (then they take no router advertisement)."""
         # can namespaces be made at all? (else: skip, not fail)
         r = sh("ip", "netns", "add", self.ns_mid, check_rc=False)
         if r.returncode != 0:
@@ -213,25 +224,37 @@ class Topology:
         for ns in (self.ns_in, self.ns_out):
             sh("ip", "netns", "add", ns)
             self.made.append(ns)
+        no6 = ["net.ipv6.conf.default.disable_ipv6=1", "net.ipv6.conf.all.disable_ipv6=1"]
         for ns in self.made:
-            # no IPv6 (no link-local chatter through the example), nothing
-            # forwarded by the kernels themselves
-            for k in ("net.ipv6.conf.default.disable_ipv6=1", "net.ipv6.conf.all.disable_ipv6=1",
-                      "net.ipv4.ip_forward=0"):
+            keys = ["net.ipv4.ip_forward=0"]
+            if ns == self.ns_mid or not ipv6_ends:
+                keys += no6
+            else:
+                keys += ["net.ipv6.conf.all.forwarding=0", "net.ipv6.conf.default.accept_ra=0"]
+            for k in keys:
                 sh(*self.nsx(ns, "sysctl", "-qw", k), check_rc=False)
-        r = sh("ip", "link", "add", "name", self.if_p0, "netns", self.ns_mid, "address", MAC_P0,
-               "type", "veth", "peer", "name", self.if_in, "netns", self.ns_in, "address", MAC_IN,
+        def mac(i):
+            return ["address", macs[i]] if macs and macs[i] else []
+        r = sh("ip", "link", "add", "name", self.if_p0, "netns", self.ns_mid, *mac(0),
+               "type", "veth", "peer", "name", self.if_in, "netns", self.ns_in, *mac(1),
                check_rc=False)
         if r.returncode != 0:
             raise Skip("cannot make a veth pair: %s" % r.stderr.strip())
-        sh("ip", "link", "add", "name", self.if_p1, "netns", self.ns_mid, "address", MAC_P1,
-           "type", "veth", "peer", "name", self.if_out, "netns", self.ns_out, "address", MAC_OUT)
+        sh("ip", "link", "add", "name", self.if_p1, "netns", self.ns_mid, *mac(2),
+           "type", "veth", "peer", "name", self.if_out, "netns", self.ns_out, *mac(3))
+        if ipv6_ends:
+            for ns, dev in ((self.ns_in, self.if_in), (self.ns_out, self.if_out)):
+                sh(*self.nsx(ns, "sysctl", "-qw", "net.ipv6.conf.%s.accept_ra=0" % dev),
+                   check_rc=False)
         for ns, dev in ((self.ns_mid, self.if_p0), (self.ns_mid, self.if_p1),
                         (self.ns_in, self.if_in), (self.ns_out, self.if_out)):
             sh(*self.nsx(ns, "ethtool", "-K", dev, "tx", "off", "rx", "off"))
             sh(*self.nsx(ns, "ip", "link", "set", dev, "up"))
         for ns in self.made:
             sh(*self.nsx(ns, "ip", "link", "set", "lo", "up"))
+
+    def build(self):
+        self.links((MAC_P0, MAC_IN, MAC_P1, MAC_OUT))
         i, o = self.ns_in, self.ns_out
         sh(*self.nsx(i, "ip", "addr", "add", INSIDE_HOST + "/24", "dev", self.if_in))
         sh(*self.nsx(i, "ip", "neigh", "replace", INSIDE_GW, "lladdr", MAC_P0,
@@ -243,11 +266,53 @@ class Topology:
         # the outside knows the pool only, never the inside network
         sh(*self.nsx(o, "ip", "route", "add", POOL + "/32", "via", OUTSIDE_GW))
 
-    def spawn(self, ns, args, out, stdin=subprocess.DEVNULL):
-        p = subprocess.Popen(self.nsx(ns, sys.executable, "-u", os.path.abspath(__file__))
+    def spawn(self, ns, args, out, stdin=subprocess.DEVNULL, script=None):
+        p = subprocess.Popen(self.nsx(ns, sys.executable, "-u", script or self.script)
                              + args, stdin=stdin, stdout=out, stderr=subprocess.STDOUT)
         self.procs.append(p)
         return p
+
+    def helper(self, ns, args, timeout=HANG + 10, script=None):
+        """A helper run to its end: its first JSON line, or the error."""
+        r = subprocess.run(self.nsx(ns, sys.executable, script or self.script) + args,
+                           capture_output=True, text=True, timeout=timeout)
+        for line in r.stdout.splitlines():
+            try:
+                return json.loads(line)
+            except ValueError:
+                pass
+        return {"error": (r.stdout + r.stderr)[-300:]}
+
+    def serve_page(self, ex, tmp, token, args):
+        """Once the example ex answers, the helper args, then a directory
+        whose index.html says token, run in the outside namespace: the log
+        the servers write, or None (a failed check) if the example did not
+        answer or the servers did not say they listen."""
+        import e2e_flowexp as E
+        if not ex.wait_for(lambda s: s is not None, "the example answers in the middle namespace"):
+            return None
+        www = os.path.join(tmp, "www")
+        os.mkdir(www)
+        with open(os.path.join(www, "index.html"), "w") as f:
+            f.write(token + "\n")
+        slog = os.path.join(tmp, "servers.log")
+        with open(slog, "w") as f:
+            self.spawn(self.ns_out, args + [www], f)
+        if not E.check(wait_lines(slog, lambda e: e.get("ready"), HANG),
+                       "servers listening in the outside namespace"):
+            return None
+        return slog
+
+    def get_page(self, url, token, *opt):
+        """curl (options opt) gets url from the inside namespace: whether it
+        said token (a check)."""
+        import e2e_flowexp as E
+        r = subprocess.run(self.nsx(self.ns_in, "curl", "-sS", "--max-time", "%g" % HANG,
+                                    *opt, url), capture_output=True, text=True,
+                           timeout=HANG + 10)
+        return E.check(r.returncode == 0 and r.stdout.strip() == token,
+                       "curl%s from the inside gets %s (rc %d, %r)"
+                       % ("".join(" " + o for o in opt), url, r.returncode, (r.stdout + r.stderr).strip()[:200]))
 
     def remove(self):
         for p in self.procs:
@@ -318,26 +383,12 @@ def run(binary, tmp, topo):
     ex = E.Example("ip", "nat_netns", eal, app, tmp)
     st = None
     try:
-        if not ex.wait_for(lambda s: s is not None, "the example answers in the middle namespace"):
-            return
-        www = os.path.join(tmp, "www")
-        os.mkdir(www)
-        with open(os.path.join(www, "index.html"), "w") as f:
-            f.write(TOKEN + "\n")
-        slog = os.path.join(tmp, "servers.log")
-        with open(slog, "w") as f:
-            topo.spawn(topo.ns_out, ["--serve", SERVER, www], f)
-        if not check(wait_lines(slog, lambda e: e.get("ready"), HANG),
-                     "servers listening in the outside namespace"):
+        slog = topo.serve_page(ex, tmp, TOKEN, ["--serve", SERVER])
+        if slog is None:
             return
 
         # curl: the page, and the server saw the pool address
-        r = subprocess.run(topo.nsx(topo.ns_in, "curl", "-sS", "--max-time", "%g" % HANG,
-                                    "http://%s:%d/index.html" % (SERVER, HTTP_PORT)),
-                           capture_output=True, text=True, timeout=HANG + 10)
-        check(r.returncode == 0 and r.stdout.strip() == TOKEN,
-              "curl from the inside gets the page (rc %d, %r %r)"
-              % (r.returncode, r.stdout.strip()[:80], r.stderr.strip()[:200]))
+        topo.get_page("http://%s:%d/index.html" % (SERVER, HTTP_PORT), TOKEN)
         hits = wait_lines(slog, lambda e: "http" in e, HANG)
         check([h["http"] for h in hits] == [POOL] and "GET /index.html" in hits[0]["line"],
               "the HTTP server saw one GET from the pool address %s (log: %s)" % (POOL, hits))
@@ -449,26 +500,27 @@ def json_lines_text(text):
     return {}
 
 
-def driver_check(binary):
-    """Skip where the DPDK the example runs on has no net_af_packet (the
-    cut-down LTS builds of scripts/dpdk-compat.sh): EAL refuses the vdev.
+def driver_check(binary, vdev=AF_PACKET_PROBE):
+    """Skip where the DPDK the example runs on has not the driver of vdev
+    (net_af_packet is not in the cut-down LTS builds of
+    scripts/dpdk-compat.sh): EAL refuses the vdev.
     The probe must reach EAL (--help is answered before it): its --config
     names an lcore EAL was not given, which the example refuses after EAL
     has parsed the devices."""
     import e2e_flowexp as E
     _, out = E.run_dpdk([binary, "--no-huge", "-m", "64", "--no-pci", "-l", "0",
-                         "--log-level=lib.eal:error", "--vdev", "net_af_packet0,iface=lo",
+                         "--log-level=lib.eal:error", "--vdev", vdev,
                          "--", "-p", "1", "--config", "(0,0,63)"], "netns_probe")
     if "failed to parse device" in out:
-        raise Skip("this DPDK build has no net_af_packet driver")
+        raise Skip("this DPDK build has no %s driver" % vdev.split(",")[0].rstrip("0123456789"))
 
 
-def run_main(binary, topology, run_fn, tmp_prefix):
+def run_main(binary, topology, run_fn, tmp_prefix, probe=AF_PACKET_PROBE):
     """A namespaces test from start to end: skip (77) without root, the
-    tools or net_af_packet; build topology(), run run_fn(binary, tmp, topo)
-    in a temporary directory, remove the topology whatever happens
-    (meson's timeout sends SIGTERM: it is cleaned up on the way out);
-    0, or 1 if a check failed."""
+    tools or the driver of the probe vdev; build topology(), run
+    run_fn(binary, tmp, topo) in a temporary directory, remove the
+    topology whatever happens (meson's timeout sends SIGTERM: it is
+    cleaned up on the way out); 0, or 1 if a check failed."""
     def on_term(*_):
         print("SIGTERM: stopping and cleaning up")
         sys.exit(1)
@@ -479,7 +531,7 @@ def run_main(binary, topology, run_fn, tmp_prefix):
     topo = None
     try:
         preflight()
-        driver_check(binary)
+        driver_check(binary, probe)
         topo = topology()
         with tempfile.TemporaryDirectory(prefix=tmp_prefix) as tmp:
             try:

@@ -52,11 +52,9 @@ The same file is the helper run inside the namespaces:
   e2e_netns_neigh.py --udp ADDR N MS    N datagrams to ADDR:7777, MS apart
 """
 
-import json
 import os
 import socket
 import struct
-import subprocess
 import sys
 import threading
 import time
@@ -182,46 +180,13 @@ def udp_burst(addr, n, ms):
 class Topology(NS.Topology):
     """e2e_netns.py's, with IPv6 and no neighbour entry."""
 
+    script = os.path.abspath(__file__)
+
     def __init__(self):
-        pid = os.getpid()
-        self.ns_in, self.ns_mid, self.ns_out = ("fxnn_%s_%d" % (n, pid)
-                                                for n in ("in", "mid", "out"))
-        self.if_p0, self.if_in = "fxnp0_%d" % pid, "fxni_%d" % pid
-        self.if_p1, self.if_out = "fxnp1_%d" % pid, "fxno_%d" % pid
-        self.made = []
-        self.procs = []
+        super().__init__("fxnn", ("fxnp0", "fxni", "fxnp1", "fxno"))
 
     def build(self):
-        r = sh("ip", "netns", "add", self.ns_mid, check_rc=False)
-        if r.returncode != 0:
-            raise Skip("cannot make a network namespace: %s" % r.stderr.strip())
-        self.made.append(self.ns_mid)
-        for ns in (self.ns_in, self.ns_out):
-            sh("ip", "netns", "add", ns)
-            self.made.append(ns)
-        # the middle kernel owns the example's veth ends: it says nothing
-        for k in ("net.ipv6.conf.default.disable_ipv6=1", "net.ipv6.conf.all.disable_ipv6=1",
-                  "net.ipv4.ip_forward=0"):
-            sh(*self.nsx(self.ns_mid, "sysctl", "-qw", k), check_rc=False)
-        for ns in (self.ns_in, self.ns_out):
-            for k in ("net.ipv4.ip_forward=0", "net.ipv6.conf.all.forwarding=0",
-                      "net.ipv6.conf.default.accept_ra=0"):
-                sh(*self.nsx(ns, "sysctl", "-qw", k), check_rc=False)
-        r = sh("ip", "link", "add", "name", self.if_p0, "netns", self.ns_mid, "type", "veth",
-               "peer", "name", self.if_in, "netns", self.ns_in, check_rc=False)
-        if r.returncode != 0:
-            raise Skip("cannot make a veth pair: %s" % r.stderr.strip())
-        sh("ip", "link", "add", "name", self.if_p1, "netns", self.ns_mid, "type", "veth",
-           "peer", "name", self.if_out, "netns", self.ns_out)
-        for ns, dev in ((self.ns_in, self.if_in), (self.ns_out, self.if_out)):
-            sh(*self.nsx(ns, "sysctl", "-qw", "net.ipv6.conf.%s.accept_ra=0" % dev),
-               check_rc=False)
-        for ns, dev in ((self.ns_mid, self.if_p0), (self.ns_mid, self.if_p1),
-                        (self.ns_in, self.if_in), (self.ns_out, self.if_out)):
-            sh(*self.nsx(ns, "ethtool", "-K", dev, "tx", "off", "rx", "off"))
-            sh(*self.nsx(ns, "ip", "link", "set", dev, "up"))
-        for ns in self.made:
-            sh(*self.nsx(ns, "ip", "link", "set", "lo", "up"))
+        self.links(ipv6_ends=True)
         i, o = self.ns_in, self.ns_out
         sh(*self.nsx(i, "ip", "addr", "add", IN4 + "/24", "dev", self.if_in))
         sh(*self.nsx(i, "ip", "-6", "addr", "add", IN6 + "/64", "dev", self.if_in, "nodad"))
@@ -234,21 +199,6 @@ class Topology(NS.Topology):
         sh(*self.nsx(o, "ip", "route", "add", POOL + "/32", "dev", self.if_out))
         sh(*self.nsx(o, "ip", "-6", "route", "add", "2001:db8:78::/64", "via", GW_OUT6))
 
-    def spawn(self, ns, args, out):
-        p = subprocess.Popen(self.nsx(ns, sys.executable, "-u", os.path.abspath(__file__)) + args,
-                             stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
-        self.procs.append(p)
-        return p
-
-    def helper(self, ns, args, timeout=HANG + 10):
-        r = subprocess.run(self.nsx(ns, sys.executable, os.path.abspath(__file__)) + args,
-                           capture_output=True, text=True, timeout=timeout)
-        for line in r.stdout.splitlines():
-            try:
-                return json.loads(line)
-            except ValueError:
-                pass
-        return {"error": (r.stdout + r.stderr)[-300:]}
 
 def neighbours(topo, ns):
     """{address: (lladdr, states)} of the namespace's kernel."""
@@ -259,6 +209,16 @@ def neighbours(topo, ns):
             if "lladdr" in f:
                 out[f[0]] = (f[f.index("lladdr") + 1], f[-1])
     return out
+
+
+def port_macs(log):
+    """{port: MAC} as the example's log says at start."""
+    macs = {}
+    with open(log) as f:
+        for line in f:
+            if line.startswith("port ") and ": MAC " in line:
+                macs[int(line.split()[1].rstrip(":"))] = line.split()[3].rstrip(",").lower()
+    return macs
 
 
 def run(binary, tmp, topo):
@@ -282,26 +242,11 @@ def run(binary, tmp, topo):
     ex = E.Example("ip", "neigh_netns", eal, app, tmp)
     st = None
     try:
-        if not ex.wait_for(lambda s: s is not None, "the example answers in the middle namespace"):
+        slog = topo.serve_page(ex, tmp, TOKEN, ["--serve"])
+        if slog is None:
             return
-        www = os.path.join(tmp, "www")
-        os.mkdir(www)
-        with open(os.path.join(www, "index.html"), "w") as f:
-            f.write(TOKEN + "\n")
-        slog = os.path.join(tmp, "servers.log")
-        with open(slog, "w") as f:
-            topo.spawn(topo.ns_out, ["--serve", www], f)
-        if not check(wait_lines(slog, lambda e: e.get("ready"), HANG), "servers listening"):
-            return
-
-        def curl(url, *opt):
-            return subprocess.run(topo.nsx(topo.ns_in, "curl", "-sS", "--max-time", "%g" % HANG,
-                                           *opt, url), capture_output=True, text=True,
-                                  timeout=HANG + 10)
-        r = curl("http://%s:%d/index.html" % (FAR, HTTP_PORT))
-        check(r.returncode == 0 and r.stdout.strip() == TOKEN,
-              "curl to %s (the default route's next hop) gets the page (rc %d, %r)"
-              % (FAR, r.returncode, (r.stdout + r.stderr).strip()[:200]))
+        # FAR: behind the default route's next hop
+        topo.get_page("http://%s:%d/index.html" % (FAR, HTTP_PORT), TOKEN)
         hits = wait_lines(slog, lambda e: "http" in e, HANG)
         check(hits and hits[0]["http"] == POOL, "the server saw the pool address (%s)" % hits)
         t = topo.helper(topo.ns_in, ["--tcp", SRV4])
@@ -309,10 +254,8 @@ def run(binary, tmp, topo):
         acc = wait_lines(slog, lambda e: "tcp_accept" in e, HANG)
         check(acc and acc[0]["tcp_accept"][0] == POOL,
               "the echo server saw the pool address (%s)" % acc)
-        r = curl("http://[%s]:%d/index.html" % (SRV6, HTTP_PORT), "-6", "-g")
-        check(r.returncode == 0 and r.stdout.strip() == TOKEN,
-              "curl -6 to [%s] gets the page, by ND (rc %d, %r)"
-              % (SRV6, r.returncode, (r.stdout + r.stderr).strip()[:200]))
+        # by ND
+        topo.get_page("http://[%s]:%d/index.html" % (SRV6, HTTP_PORT), TOKEN, "-6", "-g")
         hits6 = [e for e in json_lines(slog) if e.get("http") == IN6]
         check(hits6, "the IPv6 server saw the inside host's own address (flow tracker)")
         for ns, addr in ((topo.ns_in, GW_IN4), (topo.ns_in, GW_IN6), (topo.ns_out, GW_OUT4)):
@@ -320,10 +263,7 @@ def run(binary, tmp, topo):
             check(p.get("ok") and p.get("peer") == addr, "ping %s answered (%s)" % (addr, p))
         # the kernels learnt the example's MACs
         s = ex.stats()
-        macs = {}
-        for line in open(ex.log).read().splitlines():
-            if line.startswith("port ") and ": MAC " in line:
-                macs[int(line.split()[1].rstrip(":"))] = line.split()[3].rstrip(",").lower()
+        macs = port_macs(ex.log)
         nin, nout = neighbours(topo, topo.ns_in), neighbours(topo, topo.ns_out)
         for tab, addr, port in ((nin, GW_IN4, 0), (nin, GW_IN6, 0), (nout, GW_OUT4, 1),
                                 (nout, POOL, 1)):
