@@ -103,7 +103,9 @@ def recipe(path):
     if not block:
         raise ValueError("%s: no sh block under \"Using it\"" % path)
     line = re.sub(r"\\\n", " ", block.group(1))
-    line = re.sub(r"\[[^\]]*\]", " ", line)
+    # optional parts, innermost first: "[--nat-log ADDR[,domain=N]]" nests
+    while re.search(r"\[[^\[\]]*\]", line):
+        line = re.sub(r"\[[^\[\]]*\]", " ", line)
     words = shlex.split(line)
     if not words or words[0] != PROGRAM or "--" not in words:
         raise ValueError("the recipe is not `%s EAL -- OPTIONS`: %r" % (PROGRAM, line))
