@@ -68,7 +68,6 @@ Exit status 0 when every check passed.
 import ipaddress
 import itertools
 import json
-import re
 import os
 import re
 import shutil
@@ -760,6 +759,41 @@ def test_startup_checks(binary, tmp):
     check(rc == 0 and "l3fwd-flowexp: warning: port 0: no --eth-dest=0,MAC: its packets leave "
           "for 02:00:00:00:00:00, an address no router has" in err.splitlines(),
           "a port without --eth-dest: warned about (%s)" % err.strip()[-300:])
+    startup_numa(binary)
+
+
+# a second NUMA node for one process: in a mount namespace of its own,
+# /sys/devices/system/node says CPU 1 is on node 1 (EAL reads the socket
+# of a CPU there); the node has no memory, which the memory check says
+FAKE_NUMA = ("mount -t tmpfs fxnuma /sys/devices/system/node && "
+             "mkdir /sys/devices/system/node/node0 /sys/devices/system/node/node1 && "
+             "touch /sys/devices/system/node/node0/cpu0 /sys/devices/system/node/node1/cpu1 && "
+             "exec \"$@\"")
+
+
+def startup_numa(binary):
+    """The NUMA warning: worker lcore 1 on CPU 1 (node 1 here) polls a
+    port of the main lcore's socket 0."""
+    if os.geteuid() != 0 or shutil.which("unshare") is None or \
+            subprocess.run(["unshare", "-m", "true"], stderr=subprocess.DEVNULL).returncode != 0:
+        print("skip: the NUMA warning needs a mount namespace (root and unshare)")
+        return
+    # net_null: a port of the socket that probed it (net_pcap has none)
+    eal = ["--no-huge", "-m", "256", "--no-pci", "--log-level=lib.eal:error", "--lcores", "0@0,1@1",
+           "--vdev", "net_null0"]
+    rc, out, err = run_dpdk_split(["unshare", "-m", "sh", "-c", FAKE_NUMA, "sh", binary] + eal +
+                                  ["--", "-p", "1", "--config", "(0,0,1)", "-T", "0",
+                                   "--relax-rx-offload", "--max-flows", "4096", "--duration", "0.2",
+                                   "--eth-dest=0,02:00:00:00:00:01"], "numa")
+    lines = err.splitlines()
+    want = ("l3fwd-flowexp: warning: lcore 1 (socket 1) polls port 0 on socket 0: every packet, "
+            "descriptor and mbuf crosses between the sockets; give the lcore a CPU of socket 0 "
+            "(doc/example.md, \"Bare metal\")")
+    check(want in lines, "a worker on node 1 polling a port of node 0: warned about (%s)"
+          % err.strip()[-400:])
+    check(rc == 1 and any(ln.startswith("l3fwd-flowexp: socket 1: not enough memory: the run "
+                                        "needs about ") for ln in lines),
+          "and node 1, which has no memory, refused by the memory check (status %d)" % rc)
 
 
 def in_prefix(endpoints, prefix):
