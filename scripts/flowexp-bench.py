@@ -108,6 +108,10 @@ socket on 127.0.0.1 that this script holds open and never reads: every
 message is built and sent, the kernel drops it at the full socket, and no
 collector takes CPU time); "--modes nat,nat_log" measures the log's cost,
 and prints the events the workers' rings dropped (nat_log_dropped).
+Mode "nat_eim" is mode nat with endpoint-independent mappings and
+filtering (--nat-mapping eim --nat-filtering eif: a binding per inside
+endpoint, each flow a session under one); "--modes nat,nat_eim" measures
+its cost against the default endpoint-dependent mappings.
 
 Every rate is also given per CPU-second of the worker thread (from
 /proc/PID/task/TID/stat), which is what a dedicated core would do when the
@@ -170,6 +174,10 @@ NAT_ARGS = ["--nat-pool", "203.0.113.0/28", "--nat-inside", "10.254.0.0/16",
 NAT_ARGS_IF = [["--nat-max-per-host", "0"]]
 
 
+# mode nat_eim: endpoint-independent mapping, endpoint-independent filtering
+NAT_EIM_ARGS = ["--nat-mapping", "eim", "--nat-filtering", "eif"]
+
+
 def knows(app, opt):
     """Whether a build's binary mentions option opt (its usage text)."""
     with open(app, "rb") as f:
@@ -209,6 +217,8 @@ class Run:
             expiry, args = "twheel", args + nat_args(app)
         elif expiry == "nat_log":
             expiry, args = "twheel", args + nat_args(app) + nat_log_args()
+        elif expiry == "nat_eim":
+            expiry, args = "twheel", args + nat_args(app) + NAT_EIM_ARGS
         Run.n += 1
         tag = "fxbench_%d_%d" % (os.getpid(), Run.n)
         self.prefix = tag + "_ex"
@@ -1206,6 +1216,14 @@ def main():
             r = ok.get(("mpps", "nat_log"), [])
             log("nat_log, mpps: events dropped by full rings %s (per run)"
                 % [x["log_dropped"] for x in r])
+    if "nat" in modes and "nat_eim" in modes:
+        log("\nendpoint-independent mappings (mode nat_eim) against endpoint-dependent (mode nat)")
+        if "new" in scen:
+            ratio_line("nat_eim / nat, new mappings per CPU-second (target >= 0.85)",
+                       ratios("new", "nat_eim", "nat", "new_per_cpu_s"))
+        if "mpps" in scen:
+            ratio_line("nat_eim / nat, packets per CPU-second with 1M live",
+                       ratios("mpps", "nat_eim", "nat", "pps_per_cpu_s"))
     if "evict" in scen:
         log("\nevict: every packet a new flow, one worker; how flows leave")
         log("%-8s %12s %12s %12s %14s  %s" % ("leave by", "pkts/s", "new/s", "evicted/s",

@@ -80,7 +80,7 @@ fx_usage(const char *prgname)
 	       "  [--nat-ports LO-HI] [--nat-holddown SECONDS] [--hash-secret HEX]\n"
 	       "  [--nat-outside PORT]... [--nat-max-per-host N] [--nat-max-per-dest N]\n"
 	       "  [--max-flows-per-host N] [--nat-log ipfix:ADDR:PORT[,domain=N]]\n"
-	       "  [--nat-log-ring N]\n"
+	       "  [--nat-log-ring N] [--nat-mapping edm|eim] [--nat-filtering apdf|adf|eif]\n"
 	       "  [--port-addr PORT,ADDR/LEN]... [--neigh PORT,ADDR,MAC]... [--neigh-reachable-ms MS]\n"
 	       "  [--neigh-retrans-ms MS] [--neigh-delay-ms MS] [--neigh-stale-ms MS] [--neigh-probes N]\n"
 	       "  [--icmp-rate RATE[,BURST]] [--max-pkt-len LEN]\n\n"
@@ -147,6 +147,10 @@ fx_usage(const char *prgname)
 	       "  --nat-max-per-dest N: mappings one inside host may hold towards one remote\n"
 	       "      address, port and protocol on one worker (default: a quarter of the\n"
 	       "      worker's port share, 0: no limit)\n"
+	       "  --nat-mapping edm|eim: endpoint-dependent mappings with overlapped ports\n"
+	       "      (default) or one public endpoint per inside endpoint towards every remote\n"
+	       "  --nat-filtering apdf|adf|eif: inbound packets reach a mapping from the exact\n"
+	       "      remote endpoint (default), a remote address it sent to, or anyone (eim)\n"
 	       "  --nat-log ipfix:ADDR:PORT[,domain=N]: export NAT events (mapping made,\n"
 	       "      public tuple free again, mapping refused) as IPFIX over UDP to the\n"
 	       "      collector at ADDR:PORT, observation domain N (default 1)\n"
@@ -585,6 +589,8 @@ enum {
 	OPT_NAT_INSIDE,
 	OPT_NAT_PORTS,
 	OPT_NAT_HOLDDOWN,
+	OPT_NAT_MAPPING,
+	OPT_NAT_FILTERING,
 	OPT_HASH_SECRET,
 	OPT_NAT_OUTSIDE,
 	OPT_NAT_MAX_HOST,
@@ -626,6 +632,8 @@ static const struct option lgopts[] = {
 	{ "nat-inside", required_argument, NULL, OPT_NAT_INSIDE },
 	{ "nat-ports", required_argument, NULL, OPT_NAT_PORTS },
 	{ "nat-holddown", required_argument, NULL, OPT_NAT_HOLDDOWN },
+	{ "nat-mapping", required_argument, NULL, OPT_NAT_MAPPING },
+	{ "nat-filtering", required_argument, NULL, OPT_NAT_FILTERING },
 	{ "hash-secret", required_argument, NULL, OPT_HASH_SECRET },
 	{ "nat-outside", required_argument, NULL, OPT_NAT_OUTSIDE },
 	{ "nat-max-per-host", required_argument, NULL, OPT_NAT_MAX_HOST },
@@ -902,6 +910,14 @@ parse_one(int opt, const char *arg)
 	case OPT_NAT_MAX_DEST:
 		if (nat_conf_quota(&fx_nat_conf, arg, opt == OPT_NAT_MAX_DEST, err,
 				   sizeof(err)) != 0) {
+			cli_err("%s", err);
+			return -1;
+		}
+		return 0;
+	case OPT_NAT_MAPPING:
+	case OPT_NAT_FILTERING:
+		if (nat_conf_behaviour(&fx_nat_conf, arg, opt == OPT_NAT_FILTERING,
+				       err, sizeof(err)) != 0) {
 			cli_err("%s", err);
 			return -1;
 		}

@@ -130,6 +130,14 @@ fx_nat_init(struct fx_nat *nt, unsigned int lcore_id, unsigned int w,
 	rc = quotas_init(nt, lcore_id, capacity, socket);
 	if (rc != 0)
 		goto fail;
+	if (fx_nat_conf.mapping == NAT_MAP_EIM) {
+		/* at most one binding a session */
+		snprintf(name, sizeof(name), "natbib%u", lcore_id);
+		rc = nat_bib_create(&nt->bib, name, capacity,
+				    fx_nat_conf.filtering == NAT_FILTER_ADF, socket);
+		if (rc != 0)
+			goto fail;
+	}
 	nt->budget = budget;
 	memcpy(nt->tmo_cycles, tmo_cycles, sizeof(nt->tmo_cycles));
 	nt->holddown_cycles = (uint64_t)(fx_nat_conf.holddown_s *
@@ -144,6 +152,7 @@ void
 fx_nat_fini(struct fx_nat *nt)
 {
 	rte_free(nt->fired);
+	nat_bib_free(&nt->bib);
 	fx_quota_fini(&nt->per_dest);
 	fx_quota_fini(&nt->per_host);
 	rte_free(nt->tcp);
@@ -208,7 +217,9 @@ fx_nat_translate(struct fx_nat *nt, uint64_t now, struct rte_mbuf **pkts,
 	struct fx_pkt *pk;
 	uint16_t i, j, nk = 0, made = 0;
 	unsigned int r;
+	bool hairpin;
 
+	nt->hairpins = 0;
 	/* the packets' own tuples, looked up together */
 	for (i = 0; i < n; i++) {
 		pk = fx_pkt_of(pkts[i]);
@@ -228,7 +239,7 @@ fx_nat_translate(struct fx_nat *nt, uint64_t now, struct rte_mbuf **pkts,
 	nat_table_lookup_bulk(&nt->tbl, kp, nk, map);
 	for (j = 0, r = 0; j < nk; j++) {
 		if (map[j] == NULL) {
-			if (kpk[j]->nat == FX_NAT_OUT)
+			if (kpk[j]->nat != FX_NAT_IN)
 				r += nat_in2out_prefetch(nt, kpk[j], &keys[j], r);
 			continue;
 		}
@@ -246,11 +257,19 @@ fx_nat_translate(struct fx_nat *nt, uint64_t now, struct rte_mbuf **pkts,
 			nat_icmp_error(nt, pkts[i], pk, pk->nat == FX_NAT_OUT);
 			continue;
 		}
-		if (pk->nat == FX_NAT_OUT)
-			made += nat_in2out(nt, now, pkts[i], pk, &keys[j], map[j],
-					   made != 0);
-		else
+		if (pk->nat == FX_NAT_IN) {
 			nat_out2in(nt, now, pkts[i], pk, &keys[j], map[j]);
+			j++;
+			continue;
+		}
+		hairpin = pk->nat == FX_NAT_HAIRPIN;
+		made += nat_in2out(nt, now, pkts[i], pk, &keys[j], map[j], made != 0);
 		j++;
+		if (hairpin && pk->nat == FX_NAT_FORWARD) {
+			/* from the sender's public endpoint now: inbound */
+			pk->nat = FX_NAT_IN;
+			FX_STAT_ADD(&nt->st, nat_hairpin, 1);
+			nt->hairpins++;
+		}
 	}
 }

@@ -89,6 +89,7 @@
 #include <rte_mbuf.h>
 
 #include "fx_atomic.h"
+#include "nat_bib.h"
 #include "nat_conf.h"
 #include "nat_ports.h"
 #include "nat_table.h"
@@ -102,6 +103,7 @@ struct fx_route_table;
 struct twheel_fired;
 struct fx_emitter;
 struct nat_log;
+struct fx_handoff;
 
 /** fx_pkt.nat: the NAT class of a packet, then its verdict. */
 enum fx_nat_class {
@@ -110,6 +112,7 @@ enum fx_nat_class {
 	FX_NAT_IN,        /**< to the public pool */
 	FX_NAT_DROP,      /**< verdict: drop (counted) */
 	FX_NAT_FORWARD,   /**< verdict: translated, route on key */
+	FX_NAT_HAIRPIN,   /**< from inside to the pool: outbound, then inbound */
 };
 
 /** Counters, per worker; written by the owner only. */
@@ -121,6 +124,8 @@ enum fx_nat_class {
 	X(nat_host_limit) X(nat_dest_limit) X(nat_tcp_out_of_window) \
 	X(nat_tcp_invalid) X(nat_tcp_rst_ignored) X(nat_tcp_syn_ignored) \
 	X(nat_log_queued) X(nat_log_dropped) X(nat_log_suppressed) \
+	X(nat_bib_created) X(nat_bib_active) X(nat_in_filtered) \
+	X(nat_in_sessions) X(nat_revived) X(nat_hairpin) \
 	FX_NAT_DROP_CAUSES(X)
 
 /*
@@ -170,6 +175,8 @@ struct fx_nat {
 	uint32_t max_per_host;            /**< 0: no limit */
 	uint32_t max_per_dest;            /**< 0: no limit */
 	struct nat_log *log;              /**< --nat-log: the event ring; NULL: off */
+	struct nat_bib bib;               /**< --nat-mapping eim: the bindings */
+	uint16_t hairpins;                /**< of the last fx_nat_translate(): FX_NAT_IN again */
 	struct fx_nat_stats st;
 };
 
@@ -218,6 +225,17 @@ uint8_t fx_nat_classify(struct fx_nat *nt, const struct fx_route_table *rt,
  */
 void fx_nat_translate(struct fx_nat *nt, uint64_t now, struct rte_mbuf **pkts,
 		      uint16_t n);
+
+/**
+ * Owner, after fx_nat_translate(): the packets of pkts whose outbound half
+ * of a hairpin was translated (verdict FX_NAT_IN again) take their inbound
+ * half here when this worker owns their public destination port, and go
+ * to its owner over the handoff rings otherwise (counted nat_handoff).
+ * The ones handed off leave pkts, the others keep their order. Returns
+ * how many are left (nat_hairpin.c).
+ */
+uint16_t fx_nat_hairpin(struct fx_nat *nt, struct fx_handoff *ho, uint64_t now,
+			struct rte_mbuf **pkts, uint16_t n);
 
 /**
  * Owner: one bounded sweep of the mapping wheel at time now.

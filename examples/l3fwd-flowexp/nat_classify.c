@@ -20,15 +20,17 @@
  *                 anything else           drop  nat_drop_transit
  *   inside port   source in the pool      drop  nat_drop_spoof_pool
  *                 source not inside       drop  nat_drop_bcp38
- *                 destination in the pool drop  nat_drop_hairpin
+ *                 destination in the pool hairpin (TCP, UDP; other
+ *                                         packets: drop nat_drop_hairpin)
  *                 destination inside      not translated (a flow)
  *                 routed to an outside    outbound
  *                 port
  *                 routed to an inside     not translated (a flow)
  *                 port
  * Without roles (NAT on one port): a pool source is dropped
- * (nat_drop_spoof_pool); a destination in the pool is inbound, an inside
- * source outbound, the rest not translated. Then, for both: a tagged
+ * (nat_drop_spoof_pool); a destination in the pool is inbound (from an
+ * inside source: hairpin, as above), an inside source outbound, the rest
+ * not translated. Then, for both: a tagged
  * frame NAT would translate is dropped (nat_drop_vlan: NAT is not
  * VLAN-aware); an ICMP error other than destination unreachable, time
  * exceeded and parameter problem is dropped (nat_drop_icmp_type), and so
@@ -104,6 +106,19 @@ drop(uint64_t *cause)
 	return FX_NAT_DROP;
 }
 
+/* an inside host's packet to the pool: TCP and UDP are hairpinned (out
+ * through the sender's mapping, in through the one of the destination,
+ * nat_hairpin.c); ICMP, whose echo identifiers of the two mappings
+ * differ, and fragments are dropped */
+static inline uint8_t
+hairpin(struct fx_nat *nt, const struct fx_pkt *pk)
+{
+	if (pk->fragment ||
+	    (pk->key.proto != IPPROTO_TCP && pk->key.proto != IPPROTO_UDP))
+		return drop(&nt->st.nat_drop_hairpin);
+	return FX_NAT_HAIRPIN;
+}
+
 /* the rules of a port with a role (the table above) */
 static inline uint8_t
 by_role(struct fx_nat *nt, const struct fx_route_table *rt,
@@ -128,7 +143,7 @@ by_role(struct fx_nat *nt, const struct fx_route_table *rt,
 	if (!nat_is_inside(c, src))
 		return drop(&nt->st.nat_drop_bcp38);
 	if (nat_is_pool(c, dst))
-		return drop(&nt->st.nat_drop_hairpin);
+		return hairpin(nt, pk);
 	if (nat_is_inside(c, dst))
 		return FX_NAT_NONE;
 	out = fx_route_port(rt, &pk->key, pk->dir ^ 1, in_port);
@@ -137,14 +152,14 @@ by_role(struct fx_nat *nt, const struct fx_route_table *rt,
 
 /* the address rules of NAT on one port */
 static inline uint8_t
-by_address(struct fx_nat *nt, uint32_t src, uint32_t dst)
+by_address(struct fx_nat *nt, const struct fx_pkt *pk, uint32_t src, uint32_t dst)
 {
 	const struct nat_conf *c = &fx_nat_conf;
 
 	if (nat_is_pool(c, src))
 		return drop(&nt->st.nat_drop_spoof_pool);
 	if (nat_is_pool(c, dst))
-		return FX_NAT_IN;
+		return nat_is_inside(c, src) ? hairpin(nt, pk) : FX_NAT_IN;
 	return nat_is_inside(c, src) ? FX_NAT_OUT : FX_NAT_NONE;
 }
 
@@ -208,9 +223,11 @@ fx_nat_classify(struct fx_nat *nt, const struct fx_route_table *rt,
 	memcpy(&src, pk->key.addr[pk->dir], 4);
 	memcpy(&dst, pk->key.addr[pk->dir ^ 1], 4);
 	cls = nat_roles(&fx_nat_conf) ? by_role(nt, rt, pk, in_port, src, dst) :
-		by_address(nt, src, dst);
+		by_address(nt, pk, src, dst);
 	if (cls == FX_NAT_NONE || cls == FX_NAT_DROP)
 		return cls;
+	if (cls == FX_NAT_HAIRPIN)   /* first outbound: the flow's owner */
+		return unlikely(tagged(m, pk)) ? drop(&nt->st.nat_drop_vlan) : cls;
 	if (unlikely(tagged(m, pk)))
 		return drop(&nt->st.nat_drop_vlan);
 	if (pk->key.proto == IPPROTO_ICMP && !pk->fragment) {

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_common.h>
+
 #include "nat_conf.h"
 
 struct nat_conf fx_nat_conf;
@@ -29,6 +31,30 @@ nat_conf_defaults(struct nat_conf *c)
 	c->holddown_s = NAT_HOLDDOWN_DEFAULT;
 	c->max_per_host = NAT_MAX_PER_HOST_DEFAULT;
 	c->max_per_dest = NAT_MAX_PER_DEST_AUTO;
+}
+
+int
+nat_conf_behaviour(struct nat_conf *c, const char *s, bool filter, char *err,
+		   size_t len)
+{
+	static const char *const maps[] = { "edm", "eim" };
+	static const char *const filters[] = { "apdf", "adf", "eif" };
+	const char *const *names = filter ? filters : maps;
+	unsigned int i, n = filter ? RTE_DIM(filters) : RTE_DIM(maps);
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(s, names[i]) != 0)
+			continue;
+		if (filter)
+			c->filtering = (uint8_t)i;
+		else
+			c->mapping = (uint8_t)i;
+		return 0;
+	}
+	snprintf(err, len, filter ?
+		 "--nat-filtering '%s': expected apdf, adf or eif" :
+		 "--nat-mapping '%s': expected edm or eim", s);
+	return -EINVAL;
 }
 
 static int
@@ -245,8 +271,9 @@ nat_conf_check(const struct nat_conf *c, unsigned int nb_workers, char *err,
 	uint32_t i, j;
 
 	if (!c->enabled) {
-		if (c->nb_inside != 0 || c->ports_given || c->holddown_given) {
-			snprintf(err, len, "--nat-inside, --nat-ports and --nat-holddown need --nat-pool");
+		if (c->nb_inside != 0 || c->ports_given || c->holddown_given ||
+		    c->mapping != NAT_MAP_EDM || c->filtering != NAT_FILTER_APDF) {
+			snprintf(err, len, "--nat-inside, --nat-ports, --nat-holddown, --nat-mapping and --nat-filtering need --nat-pool");
 			return -EINVAL;
 		}
 		return 0;
@@ -261,6 +288,12 @@ nat_conf_check(const struct nat_conf *c, unsigned int nb_workers, char *err,
 				snprintf(err, len, "an --nat-inside prefix overlaps the --nat-pool");
 				return -EINVAL;
 			}
+	if (c->filtering != NAT_FILTER_APDF && c->mapping != NAT_MAP_EIM) {
+		/* overlapped ports: an inbound packet from a new remote
+		 * names no one inside host */
+		snprintf(err, len, "--nat-filtering adf and eif need --nat-mapping eim");
+		return -EINVAL;
+	}
 	if ((unsigned int)c->port_hi - c->port_lo + 1 < nb_workers) {
 		snprintf(err, len, "--nat-ports %u-%u: fewer ports than the %u workers",
 			 c->port_lo, c->port_hi, nb_workers);

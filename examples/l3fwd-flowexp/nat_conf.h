@@ -41,6 +41,19 @@
 #define NAT_MAX_PER_DEST_AUTO UINT32_MAX
 #define NAT_MAX_PER_DEST_DIVISOR 4u
 
+/** --nat-mapping: how public endpoints are chosen (RFC 4787 section 4.1). */
+enum nat_mapping_mode {
+	NAT_MAP_EDM,    /**< endpoint-dependent, ports overlapped (default) */
+	NAT_MAP_EIM,    /**< endpoint-independent: one public endpoint per inside one */
+};
+
+/** --nat-filtering: which inbound packets reach a mapping (RFC 4787 section 5). */
+enum nat_filter_mode {
+	NAT_FILTER_APDF,   /**< the exact remote endpoint (default) */
+	NAT_FILTER_ADF,    /**< a remote address the inside endpoint sent to */
+	NAT_FILTER_EIF,    /**< any remote endpoint */
+};
+
 /** An IPv4 prefix, host order. */
 struct nat_prefix {
 	uint32_t addr;
@@ -64,6 +77,8 @@ struct nat_conf {
 	uint32_t max_per_host;                     /**< --nat-max-per-host; 0: off */
 	uint32_t max_per_dest;                     /**< --nat-max-per-dest; 0: off */
 	bool quota_given;                          /**< either given */
+	uint8_t mapping;                           /**< enum nat_mapping_mode */
+	uint8_t filtering;                         /**< enum nat_filter_mode */
 };
 
 extern struct nat_conf fx_nat_conf;
@@ -82,6 +97,13 @@ int nat_conf_add_outside(struct nat_conf *c, const char *s, char *err, size_t le
 /** --nat-max-per-host N, --nat-max-per-dest N (dest selects which) */
 int nat_conf_quota(struct nat_conf *c, const char *s, bool dest, char *err,
 		   size_t len);
+
+/**
+ * --nat-mapping edm|eim, --nat-filtering apdf|adf|eif (filter selects
+ * which); 0 or -EINVAL with the message in err.
+ */
+int nat_conf_behaviour(struct nat_conf *c, const char *s, bool filter,
+		       char *err, size_t len);
 
 /**
  * The interface roles against the ports in use (portmask): an outside

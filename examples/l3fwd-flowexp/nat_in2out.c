@@ -30,6 +30,7 @@
 #include "flow_state.h"
 #include "nat.h"
 #include "nat_conf.h"
+#include "nat_eim.h"
 #include "nat_log.h"
 #include "nat_ports.h"
 #include "nat_priv.h"
@@ -56,6 +57,88 @@ tuple_taken(uint16_t port, void *arg)
 				     t->rem_addr, t->rem_port, t->proto);
 }
 
+/* the endpoint-dependent choice: a port whose public 5-tuple is free */
+static int
+edm_pick(struct fx_nat *nt, const struct nat_mapping *tmpl, enum nat_proto pc,
+	 uint16_t *port)
+{
+	struct taken_ctx tc = {
+		.tbl = &nt->tbl, .pub_addr = tmpl->pub_addr,
+		.rem_addr = tmpl->rem_addr, .rem_port = tmpl->rem_port,
+		.proto = tmpl->proto,
+	};
+
+	return nat_ports_alloc(&nt->ports, tmpl->pool_idx, pc,
+			       rte_be_to_cpu_16(tmpl->in_port), tuple_taken, &tc,
+			       port) != 0 ? -EADDRINUSE : 0;
+}
+
+struct nat_mapping *
+nat_mapping_make(struct fx_nat *nt, uint64_t now, const struct fx_pkt *pk,
+		 struct nat_mapping *tmpl, unsigned int side, bool checked)
+{
+	struct nat_key k = nat_key_out(tmpl);
+	enum nat_proto pc = nat_proto_class(tmpl->proto);
+	struct nat_bib_entry *be = NULL;
+	enum nat_log_refusal why;
+	struct nat_mapping *m;
+	uint16_t port;
+	uint64_t id;
+	int err;
+
+	/* over a quota the packet is dropped; no mapping makes room */
+	if (!nat_quota_take(nt, k.src, k.dst, tmpl->rem_port, k.proto, &why)) {
+		nat_log_refused(nt, why, &k, 0, now);
+		return NULL;
+	}
+	err = nat_bib_on(&nt->bib) ? nat_eim_pick(nt, tmpl, pc, &port, &be) :
+		edm_pick(nt, tmpl, pc, &port);
+	if (err != 0) {
+		nat_quota_put(nt, k.src, k.dst, tmpl->rem_port, k.proto);
+		if (err == -EADDRINUSE) {
+			FX_STAT_ADD(&nt->st, nat_no_port, 1);
+			nat_log_refused(nt, NAT_LOG_NO_PORT, &k, tmpl->pub_addr, now);
+		} else {
+			FX_STAT_ADD(&nt->st, nat_table_full, 1);
+			nat_log_refused(nt, NAT_LOG_TABLE_FULL, &k, tmpl->pub_addr, now);
+		}
+		return NULL;
+	}
+	tmpl->pub_port = rte_cpu_to_be_16(port);
+	tmpl->last = now;
+	/* TCP: made by a SYN (fx_tcp_open()), from the inside (side 0) or,
+	 * under eim, from a remote the filter let in (side 1) */
+	tmpl->flags = (side ? FX_FLOW_INIT_DIR1 : 0) |
+		(tmpl->proto == IPPROTO_TCP ? FX_FLOW_SYN : 0);
+	tmpl->tmo = fx_state_class(tmpl->flags, tmpl->proto);
+	m = checked ? nat_table_add(&nt->tbl, tmpl, &err) :
+		nat_table_insert(&nt->tbl, tmpl, &err);
+	if (m == NULL)
+		goto full;
+	if (tmpl->proto == IPPROTO_TCP)
+		fx_tcp_open(&nt->tcp[nat_table_index(&nt->tbl, m)], side, &pk->tcp);
+	id = twheel_schedule(nt->wheel, nat_mapping_deadline(m, nt), m);
+	if (id == TWHEEL_ID_INVALID) {
+		nat_table_remove(&nt->tbl, m);
+		goto full;
+	}
+	nat_table_publish(m, id);
+	if (be != NULL)
+		nat_eim_attach(be);
+	FX_STAT_ADD(&nt->st, nat_created, 1);
+	FX_STAT_SET(&nt->st, nat_active, nt->st.nat_active + 1);
+	nat_log_created(nt, m, now);
+	return m;
+full:
+	if (be != NULL)
+		nat_eim_unpick(nt, be, tmpl);
+	nat_ports_put(&nt->ports, tmpl->pool_idx, pc, port);
+	nat_quota_put(nt, k.src, k.dst, tmpl->rem_port, k.proto);
+	FX_STAT_ADD(&nt->st, nat_table_full, 1);
+	nat_log_refused(nt, NAT_LOG_TABLE_FULL, &k, tmpl->pub_addr, now);
+	return NULL;
+}
+
 /* A new mapping for outbound packet pk with key k; NULL with the counter
  * of the reason bumped. key_seen: the burst's lookup found k (for a
  * mapping that did not qualify). */
@@ -64,74 +147,26 @@ mapping_new(struct fx_nat *nt, uint64_t now, const struct fx_pkt *pk,
 	    const struct nat_key *k, bool key_seen)
 {
 	const struct nat_conf *c = &fx_nat_conf;
-	struct nat_mapping tmpl, *m;
-	struct taken_ctx tc;
-	enum nat_proto pc = nat_proto_class(k->proto);
-	uint16_t port;
-	enum nat_log_refusal why;
-	uint64_t id;
-	int err;
+	struct nat_mapping tmpl, *held;
+	uint16_t pool_idx;
 
 	if (k->proto == IPPROTO_TCP && !fx_tcp_is_open(&pk->tcp)) {
 		FX_STAT_ADD(&nt->st, nat_non_syn, 1);
 		return NULL;
 	}
-	/* over a quota the packet is dropped; no mapping makes room */
-	if (!nat_quota_take(nt, k->src, k->dst, k->dport, k->proto, &why)) {
-		nat_log_refused(nt, why, k, 0, now);
-		return NULL;
+	/* eim: the one public tuple this session can have may be held */
+	if (nat_bib_on(&nt->bib)) {
+		held = nat_eim_held(nt, k);
+		if (held != NULL)
+			return nat_eim_revive(nt, held, pk, 0, now);
 	}
-	memset(&tmpl, 0, sizeof(tmpl));
-	tmpl.in_addr = k->src;
-	tmpl.in_port = k->sport;
-	tmpl.rem_addr = k->dst;
-	tmpl.rem_port = k->dport;
-	tmpl.proto = k->proto;
-	tmpl.pool_idx = (uint16_t)nat_pool_index(c, k->src);
-	tmpl.pub_addr = c->pool[tmpl.pool_idx];
-	tc.tbl = &nt->tbl;
-	tc.pub_addr = tmpl.pub_addr;
-	tc.rem_addr = k->dst;
-	tc.rem_port = k->dport;
-	tc.proto = k->proto;
-	if (nat_ports_alloc(&nt->ports, tmpl.pool_idx, pc,
-			    rte_be_to_cpu_16(k->sport), tuple_taken, &tc,
-			    &port) != 0) {
-		FX_STAT_ADD(&nt->st, nat_no_port, 1);
-		nat_quota_put(nt, k->src, k->dst, k->dport, k->proto);
-		nat_log_refused(nt, NAT_LOG_NO_PORT, k, tmpl.pub_addr, now);
-		return NULL;
-	}
-	tmpl.pub_port = rte_cpu_to_be_16(port);
-	tmpl.last = now;
-	/* made by an outbound packet (side 0); TCP: by a SYN (fx_tcp_open()) */
-	tmpl.flags = k->proto == IPPROTO_TCP ? FX_FLOW_SYN : 0;
-	tmpl.tmo = fx_state_class(tmpl.flags, k->proto);
+	pool_idx = (uint16_t)nat_pool_index(c, k->src);
+	nat_mapping_tmpl(&tmpl, k->src, k->sport, k->dst, k->dport, k->proto,
+			 pool_idx, c->pool[pool_idx]);
 	/* the bulk lookup missed the out key, the allocator the in key; a
 	 * key found there that was not this mapping's (which classification
 	 * rules out) takes the checked path */
-	m = key_seen ? nat_table_add(&nt->tbl, &tmpl, &err) :
-		nat_table_insert(&nt->tbl, &tmpl, &err);
-	if (m == NULL)
-		goto full;
-	if (k->proto == IPPROTO_TCP)
-		fx_tcp_open(&nt->tcp[nat_table_index(&nt->tbl, m)], 0, &pk->tcp);
-	id = twheel_schedule(nt->wheel, nat_mapping_deadline(m, nt), m);
-	if (id == TWHEEL_ID_INVALID) {
-		nat_table_remove(&nt->tbl, m);
-		goto full;
-	}
-	nat_table_publish(m, id);
-	FX_STAT_ADD(&nt->st, nat_created, 1);
-	FX_STAT_SET(&nt->st, nat_active, nt->st.nat_active + 1);
-	nat_log_created(nt, m, now);
-	return m;
-full:
-	nat_ports_put(&nt->ports, tmpl.pool_idx, pc, port);
-	nat_quota_put(nt, k->src, k->dst, k->dport, k->proto);
-	FX_STAT_ADD(&nt->st, nat_table_full, 1);
-	nat_log_refused(nt, NAT_LOG_TABLE_FULL, k, tmpl.pub_addr, now);
-	return NULL;
+	return nat_mapping_make(nt, now, pk, &tmpl, 0, key_seen);
 }
 
 unsigned int
@@ -152,6 +187,8 @@ nat_in2out_prefetch(struct fx_nat *nt, const struct fx_pkt *pk,
 		random = 1;
 	}
 	pool_idx = nat_pool_index(c, k->src);
+	if (nat_bib_on(&nt->bib))
+		nat_eim_prefetch(nt, k);
 	nat_ports_prefetch(&nt->ports, pool_idx, nat_proto_class(k->proto), port);
 	nat_table_prefetch_tuple(&nt->tbl, c->pool[pool_idx], rte_cpu_to_be_16(port),
 				 k->dst, k->dport, k->proto);

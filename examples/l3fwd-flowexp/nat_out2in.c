@@ -7,7 +7,8 @@
  * translated back to the inside host when it matches a live mapping in
  * the reply direction, refreshing it (a TCP segment that does not fit its
  * connection is dropped, nat.h); anything else (no mapping, a held one, a
- * tuple of the other direction) is dropped as nat_in_nomatch.
+ * tuple of the other direction) is dropped as nat_in_nomatch, or under
+ * endpoint-independent mapping goes to its filter (nat_filter.c).
  */
 
 #include <stdbool.h>
@@ -26,6 +27,10 @@ nat_out2in(struct fx_nat *nt, uint64_t now, struct rte_mbuf *mb,
 	   struct fx_pkt *pk, const struct nat_key *k, struct nat_mapping *m)
 {
 	if (m == NULL || m->state != NAT_LIVE || nat_mapping_is_out(m, k)) {
+		if (nat_bib_on(&nt->bib)) {
+			nat_filter_in(nt, now, mb, pk, k, m);   /* eim */
+			return;
+		}
 		FX_STAT_ADD(&nt->st, nat_in_nomatch, 1);
 		pk->nat = FX_NAT_DROP;
 		return;

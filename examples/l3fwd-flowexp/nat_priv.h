@@ -222,10 +222,12 @@ nat_mapping_refresh(struct fx_nat *nt, struct nat_mapping *m,
 			/* an outbound SYN on a closed connection: a new one */
 			fx_tcp_open(t, side, &pk->tcp);
 		}
-		/* made by an outbound packet: FX_FLOW_INIT_DIR1 is never set */
-		flags = fx_state_tcp(0, t);
+		/* FX_FLOW_INIT_DIR1: made by an inbound SYN (eim) */
+		flags = fx_state_tcp(m->flags, t);
 	} else {
-		flags = m->flags | (out ? 0 : FX_FLOW_REPLIED);
+		/* answered: a packet from the side that did not make it */
+		flags = m->flags | (side != (m->flags & FX_FLOW_INIT_DIR1) ?
+				    FX_FLOW_REPLIED : 0);
 	}
 	m->last = now;
 	if (likely(flags == m->flags))
@@ -297,6 +299,46 @@ bool nat_in2out(struct fx_nat *nt, uint64_t now, struct rte_mbuf *mb,
  */
 unsigned int nat_in2out_prefetch(struct fx_nat *nt, const struct fx_pkt *pk,
 				 const struct nat_key *k, unsigned int n);
+
+/** A mapping's template: its endpoints and public address, the rest 0. */
+static inline void
+nat_mapping_tmpl(struct nat_mapping *t, uint32_t in_addr, uint16_t in_port,
+		 uint32_t rem_addr, uint16_t rem_port, uint8_t proto,
+		 uint16_t pool_idx, uint32_t pub_addr)
+{
+	memset(t, 0, sizeof(*t));
+	t->in_addr = in_addr;
+	t->in_port = in_port;
+	t->rem_addr = rem_addr;
+	t->rem_port = rem_port;
+	t->proto = proto;
+	t->pool_idx = pool_idx;
+	t->pub_addr = pub_addr;
+}
+
+/**
+ * Make a mapping (a session under eim) from tmpl (inside endpoint,
+ * remote, proto, pool_idx, pub_addr) for packet pk of side (0: from the
+ * inside host, 1: from the remote, eim only): the quotas, the public port,
+ * the record (nat_table_add() if checked, else the caller looked both keys
+ * up), the connection and the wheel entry, logged; NULL with the reason
+ * counted and logged, nothing taken (nat_in2out.c).
+ */
+struct nat_mapping *nat_mapping_make(struct fx_nat *nt, uint64_t now,
+				     const struct fx_pkt *pk,
+				     struct nat_mapping *tmpl, unsigned int side,
+				     bool checked);
+
+/**
+ * Inbound packet with key k that no live mapping took, m what the lookup
+ * found (NULL, held or the other direction): under eim with adf or eif, a
+ * live binding of its destination whose filter lets its source in gets a
+ * new session (a held one revived) and the packet is translated; else it
+ * is dropped, nat_in_filtered if it reached a live binding, otherwise
+ * nat_in_nomatch (nat_filter.c).
+ */
+void nat_filter_in(struct fx_nat *nt, uint64_t now, struct rte_mbuf *mb,
+		   struct fx_pkt *pk, const struct nat_key *k, struct nat_mapping *m);
 
 /** Inbound packet with key k, m what the lookup found (nat_out2in.c). */
 void nat_out2in(struct fx_nat *nt, uint64_t now, struct rte_mbuf *mb,

@@ -15,7 +15,8 @@
  * the expiry lag of a live mapping, its deadline to the poll that ended
  * it (nat_lag_*). The log's delete event of a mapping (nat_log.h) is its
  * release, at the hold-down's end, or at exit: the time its public tuple
- * is free for reuse.
+ * is free for reuse. Under eim a session's binding counts its sessions
+ * as they are held and leave (nat_eim.h).
  */
 
 #include <stdbool.h>
@@ -28,6 +29,8 @@
 #include <twheel.h>
 
 #include "nat.h"
+#include "nat_bib.h"
+#include "nat_eim.h"
 #include "nat_log.h"
 #include "nat_ports.h"
 #include "nat_priv.h"
@@ -41,6 +44,7 @@ mapping_release(struct fx_nat *nt, struct nat_mapping *m)
 	nat_ports_release(&nt->ports, m->pool_idx, nat_proto_class(m->proto),
 			  rte_be_to_cpu_16(m->pub_port));
 	nat_quota_put(nt, m->in_addr, m->rem_addr, m->rem_port, m->proto);
+	nat_eim_session_gone(nt, m, false);
 	nat_table_remove(&nt->tbl, m);
 	FX_STAT_ADD(&nt->st, nat_released, 1);
 	FX_STAT_SET(&nt->st, nat_held, nt->st.nat_held - 1);
@@ -54,6 +58,7 @@ mapping_end(struct fx_nat *nt, struct nat_mapping *m, uint64_t at)
 
 	nat_ports_hold(&nt->ports, m->pool_idx, nat_proto_class(m->proto),
 		       rte_be_to_cpu_16(m->pub_port));
+	nat_eim_session_end(nt, m);
 	FX_STAT_SET(&nt->st, nat_active, nt->st.nat_active - 1);
 	FX_STAT_SET(&nt->st, nat_held, nt->st.nat_held + 1);
 	m->held_until = at + nt->holddown_cycles;
@@ -74,6 +79,8 @@ warm(struct fx_nat *nt, struct nat_mapping *m)
 	nat_table_warm(&nt->tbl, &m, 1);
 	nat_ports_prefetch(&nt->ports, m->pool_idx, nat_proto_class(m->proto),
 			   rte_be_to_cpu_16(m->pub_port));
+	if (nat_bib_on(&nt->bib))
+		nat_bib_prefetch_inside(&nt->bib, m->in_addr, m->in_port, m->proto);
 }
 
 /*
@@ -156,6 +163,7 @@ fx_nat_drain(struct fx_nat *nt, uint64_t now)
 					      rte_be_to_cpu_16(m->pub_port));
 				nat_quota_put(nt, m->in_addr, m->rem_addr,
 					      m->rem_port, m->proto);
+				nat_eim_session_gone(nt, m, true);
 				nat_table_remove(&nt->tbl, m);
 				FX_STAT_SET(&nt->st, nat_active, nt->st.nat_active - 1);
 			} else {

@@ -255,6 +255,20 @@ nat_table_hold(struct nat_table *t, struct nat_mapping *m,
 	m->id = id;
 }
 
+int
+nat_table_unhold(struct nat_table *t, struct nat_mapping *m)
+{
+	struct nat_key k;
+
+	RTE_ASSERT(m->state == NAT_HELD);
+	k = nat_key_out(m);
+	if (fx_ix_insert(&t->ix, nat_key_hash(&k), NAT_REF(nat_table_index(t, m), 0)) != 0)
+		return -EOVERFLOW;
+	m->state = NAT_LIVE;
+	m->held_until = 0;
+	return 0;
+}
+
 void
 nat_table_remove(struct nat_table *t, struct nat_mapping *m)
 {

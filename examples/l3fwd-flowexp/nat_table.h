@@ -269,6 +269,15 @@ void nat_table_hold(struct nat_table *t, struct nat_mapping *m,
 		    uint64_t held_until, uint64_t id);
 
 /**
+ * Bring a HELD mapping back to LIVE (endpoint-independent mapping: its own
+ * inside endpoint needs its public tuple again): its out key goes back in
+ * the table; the caller sets its time, state and deadline and publishes
+ * it (nat_table_publish()) under its wheel id. 0, or -EOVERFLOW (the out
+ * key finds no pair within the probe bound) with nothing changed.
+ */
+int nat_table_unhold(struct nat_table *t, struct nat_mapping *m);
+
+/**
  * Before ending or removing n mappings: prefetch together the buckets of
  * the key each will lose next (a live mapping's out key, a held one's in
  * key), so that their cache misses overlap instead of coming one delete at

@@ -175,8 +175,10 @@ nat_burst(struct fx_lcore *lc, const struct fx_route_table *rt,
 		else
 			nat[nn++] = pkts[i];
 	}
-	if (nn != 0)
+	if (nn != 0) {
 		fx_nat_translate(&lc->nat, lc->now, nat, nn);
+		nn = fx_nat_hairpin(&lc->nat, &lc->ho, lc->now, nat, nn);
+	}
 	for (i = 0; i < nn; i++) {
 		p = fx_pkt_of(nat[i]);
 		if (p->nat != FX_NAT_FORWARD) {

@@ -55,6 +55,11 @@
  * RTE_ASSERT()s are on (meson.build).
  *
  *   FLOWEXP_FUZZ_TRACE=1   print each iteration (for replaying a crash)
+ *   FLOWEXP_FUZZ_NAT=eim-eif (or eim-adf, eim-apdf)  the second
+ *                          configuration: endpoint-independent mappings
+ *                          with that filtering, and the bindings' counts
+ *                          against the sessions checked with the ports'
+ *                          (fuzz_flowexp_eim runs eim-eif)
  */
 
 #include <inttypes.h>
@@ -142,8 +147,36 @@ static char *app_argv[] = {
 	"--nat-holddown", "2", "--nat-outside", "1",
 	"--nat-max-per-host", "16", "--nat-max-per-dest", "8",
 	"--hash-secret", "000102030405060708090a0b0c0d0e0f",
-	NULL,
+	NULL,   /* FLOWEXP_FUZZ_NAT: --nat-mapping eim --nat-filtering F */
+	NULL, NULL, NULL, NULL,
 };
+
+/* FLOWEXP_FUZZ_NAT=eim-apdf|eim-adf|eim-eif: the second configuration,
+ * endpoint-independent mappings with that filtering; 0 or -1 */
+static int
+nat_behaviour(void)
+{
+	static char *const modes[] = { "apdf", "adf", "eif" };
+	const char *v = getenv("FLOWEXP_FUZZ_NAT");
+	unsigned int i, n = 0;
+
+	while (app_argv[n] != NULL)
+		n++;
+	if (v == NULL || strcmp(v, "edm") == 0)
+		return 0;
+	for (i = 0; i < RTE_DIM(modes); i++) {
+		if (strncmp(v, "eim-", 4) != 0 || strcmp(v + 4, modes[i]) != 0)
+			continue;
+		app_argv[n] = "--nat-mapping";
+		app_argv[n + 1] = "eim";
+		app_argv[n + 2] = "--nat-filtering";
+		app_argv[n + 3] = modes[i];
+		return 0;
+	}
+	fprintf(stderr, "fuzz-flowexp: FLOWEXP_FUZZ_NAT '%s': expected edm, "
+		"eim-apdf, eim-adf or eim-eif\n", v);
+	return -1;
+}
 
 static bool trace;
 static struct fx_lcore *lc;
@@ -200,6 +233,7 @@ LLVMFuzzerInitialize(int *argc __rte_unused, char ***argv __rte_unused)
 		prefix, NULL,
 	};
 	unsigned int t;
+	int argc_app;
 
 	trace = getenv("FLOWEXP_FUZZ_TRACE") != NULL;
 	snprintf(prefix, sizeof(prefix), "--file-prefix=fuzz_flowexp_%d",
@@ -213,7 +247,11 @@ LLVMFuzzerInitialize(int *argc __rte_unused, char ***argv __rte_unused)
 		abort();
 	}
 	atexit(fuzz_eal_done);
-	if (fx_parse_args((int)RTE_DIM(app_argv) - 1, app_argv) != 0 ||
+	if (nat_behaviour() != 0)
+		abort();
+	for (argc_app = 0; app_argv[argc_app] != NULL; argc_app++)
+		;
+	if (fx_parse_args(argc_app, app_argv) != 0 ||
 	    fx_check_args() != 0) {
 		fprintf(stderr, "fuzz-flowexp: the example's arguments\n");
 		abort();
@@ -332,6 +370,43 @@ frame(struct reader *r, uint8_t flags, uint16_t tci)
  */
 #define FUZZ_NO_COVERAGE __attribute__((no_sanitize("coverage")))
 
+/* eim: the bindings' counts against the sessions (nat_bib.h) */
+FUZZ_NO_COVERAGE static void
+check_bib(void)
+{
+	const struct nat_bib *b = &lc->nat.bib;
+	const struct nat_bib_entry *e;
+	uint64_t refs = 0, live = 0, used = 0;
+	uint32_t i;
+
+	if (!nat_bib_on(b))
+		return;
+	for (i = 0; i < b->capacity; i++) {
+		e = &b->e[i];
+		if (!e->used)
+			continue;
+		used++;
+		if (e->refs == 0 || e->live > e->refs)
+			fail("a binding with sessions, live ones among them", e->live, e->refs);
+		if (nat_bib_inside(b, e->in_addr, e->in_port, e->proto) != e ||
+		    nat_bib_public(b, e->pub_addr, e->pub_port, e->proto) != e)
+			fail("a binding found by both endpoints", i, i);
+		refs += e->refs;
+		live += e->live;
+	}
+	if (used != nat_bib_count(b) || used != lc->nat.st.nat_bib_active)
+		fail("bindings in the table against nat_bib_active", used,
+		     lc->nat.st.nat_bib_active);
+	if (refs != nat_table_count(&lc->nat.tbl))
+		fail("sessions of the bindings against the mappings", refs,
+		     nat_table_count(&lc->nat.tbl));
+	if (live != lc->nat.st.nat_active)
+		fail("live sessions of the bindings against nat_active", live,
+		     lc->nat.st.nat_active);
+	if (refs == 0 && b->rem.keys != 0)
+		fail("adf address counts with no session", b->rem.keys, 0);
+}
+
 FUZZ_NO_COVERAGE static void
 check_ports(void)
 {
@@ -357,6 +432,7 @@ check_ports(void)
 	if (nat_table_count(&lc->nat.tbl) != lc->nat.st.nat_active + lc->nat.st.nat_held)
 		fail("mappings in the table against live + held",
 		     nat_table_count(&lc->nat.tbl), lc->nat.st.nat_active + lc->nat.st.nat_held);
+	check_bib();
 }
 
 /* After a burst: the counters only (a recount per input is cheaper). */

@@ -22,8 +22,8 @@ captures' times follow the inside ones'.
   e2e_edge.py BINARY unsolicited  outside to inside hosts (TCP 22, UDP 161)
                                   and transit dropped, no flow made
   e2e_edge.py BINARY impersonate  from inside: a pool source, a source
-                                  outside --nat-inside (BCP 38), a packet to
-                                  the pool (hairpin) dropped
+                                  outside --nat-inside (BCP 38), an echo to
+                                  the pool (not hairpinned) dropped
   e2e_edge.py BINARY quota        one host at --nat-max-per-host and at
                                   --nat-max-per-dest while another host gets
                                   mappings; the mappings made keep working
@@ -258,7 +258,7 @@ def test_impersonate(binary, tmp):
               udp("203.0.113.1", 1024, R2, 53),
               udp("192.0.2.9", 5000, R, 53),    # not an inside source (BCP 38)
               udp("198.18.0.77", 5000, R, 53),
-              udp(A, 5000, POOL, 5001),         # to the pool: hairpin
+              echo(A, POOL, 0x77),              # ICMP to the pool: no hairpin
               udp(A, 5001, R, 53)]              # and a good one
     st, o0, o1, _ = run(binary, tmp, "impersonate", inside, [])
     if st is None:

@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+/*
+ * The binding table of endpoint-independent mapping (nat_bib.h has the
+ * design): entries in a slab with a free stack, found by either endpoint
+ * through a bucket index, and the per-address session counts of
+ * address-dependent filtering.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_debug.h>
+#include <rte_malloc.h>
+
+#include "fx_index.h"
+#include "nat_bib.h"
+#include "nat_table.h"
+#include "quota.h"
+
+/* the address counts' keys are in a table of their own: any kind byte */
+#define BIB_REM_KIND 0xffu
+
+/* the key of an endpoint: inside (pub 0) or public (pub 1) */
+static inline struct nat_key
+bib_key(uint32_t addr, uint16_t port, uint8_t proto, uint16_t pub)
+{
+	struct nat_key k = {
+		.src = addr, .sport = port, .dport = pub, .proto = proto,
+	};
+
+	return k;
+}
+
+static inline struct nat_key
+entry_key(const struct nat_bib_entry *e, uint32_t pub)
+{
+	return pub ? bib_key(e->pub_addr, e->pub_port, e->proto, 1) :
+		bib_key(e->in_addr, e->in_port, e->proto, 0);
+}
+
+struct bib_arg {
+	const struct nat_bib *b;
+	const struct nat_key *key;
+};
+
+static bool
+key_at(uint32_t ref, const void *arg)
+{
+	const struct bib_arg *a = arg;
+	const struct nat_bib_entry *e = &a->b->e[ref >> 1];
+	struct nat_key k = entry_key(e, ref & 1);
+
+	return e->used && nat_key_eq(&k, a->key);
+}
+
+static struct nat_bib_entry *
+find(const struct nat_bib *b, const struct nat_key *k)
+{
+	struct bib_arg a = { .b = b, .key = k };
+	int64_t ref = fx_ix_find(&b->ix, nat_key_hash(k), key_at, &a);
+
+	return ref >= 0 ? &b->e[ref >> 1] : NULL;
+}
+
+int
+nat_bib_create(struct nat_bib *b, const char *name, uint32_t capacity,
+	       bool adf, int socket)
+{
+	char qname[32];
+	uint32_t i;
+	int rc;
+
+	memset(b, 0, sizeof(*b));
+	if (capacity == 0 || capacity > UINT32_MAX / 2 || strlen(name) > 20)
+		return -EINVAL;
+	/* two keys an entry, as the mapping table: half as many buckets */
+	rc = fx_ix_create(&b->ix, "nat_bib_buckets", (capacity + 1) / 2, socket);
+	if (rc != 0)
+		return rc;
+	b->e = rte_zmalloc_socket(name, (size_t)capacity * sizeof(*b->e),
+				  RTE_CACHE_LINE_SIZE, socket);
+	b->free_stack = rte_malloc_socket("nat_bib_free",
+					  (size_t)capacity * sizeof(uint32_t),
+					  RTE_CACHE_LINE_SIZE, socket);
+	if (b->e == NULL || b->free_stack == NULL) {
+		nat_bib_free(b);
+		return -ENOMEM;
+	}
+	for (i = 0; i < capacity; i++)
+		b->free_stack[i] = capacity - 1 - i;
+	b->nb_free = capacity;
+	b->capacity = capacity;
+	if (adf) {
+		snprintf(qname, sizeof(qname), "%s_rem", name);
+		rc = fx_quota_init(&b->rem, qname, capacity, socket);
+		if (rc != 0) {
+			nat_bib_free(b);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+void
+nat_bib_free(struct nat_bib *b)
+{
+	fx_quota_fini(&b->rem);
+	rte_free(b->free_stack);
+	rte_free(b->e);
+	fx_ix_free(&b->ix);
+	memset(b, 0, sizeof(*b));
+}
+
+struct nat_bib_entry *
+nat_bib_inside(const struct nat_bib *b, uint32_t in_addr, uint16_t in_port,
+	       uint8_t proto)
+{
+	struct nat_key k = bib_key(in_addr, in_port, proto, 0);
+
+	return find(b, &k);
+}
+
+struct nat_bib_entry *
+nat_bib_public(const struct nat_bib *b, uint32_t pub_addr, uint16_t pub_port,
+	       uint8_t proto)
+{
+	struct nat_key k = bib_key(pub_addr, pub_port, proto, 1);
+
+	return find(b, &k);
+}
+
+void
+nat_bib_prefetch_inside(const struct nat_bib *b, uint32_t in_addr,
+			uint16_t in_port, uint8_t proto)
+{
+	struct nat_key k = bib_key(in_addr, in_port, proto, 0);
+
+	fx_ix_prefetch(&b->ix, nat_key_hash(&k));
+}
+
+struct nat_bib_entry *
+nat_bib_add(struct nat_bib *b, const struct nat_bib_entry *tmpl)
+{
+	struct nat_bib_entry *e;
+	struct nat_key in, pub;
+	uint32_t idx, sig_in;
+
+	if (b->nb_free == 0)
+		return NULL;
+	idx = b->free_stack[b->nb_free - 1];
+	e = &b->e[idx];
+	*e = *tmpl;
+	e->refs = 0;
+	e->live = 0;
+	in = entry_key(e, 0);
+	pub = entry_key(e, 1);
+	sig_in = nat_key_hash(&in);
+	if (fx_ix_insert(&b->ix, sig_in, idx << 1) != 0)
+		return NULL;
+	if (fx_ix_insert(&b->ix, nat_key_hash(&pub), idx << 1 | 1) != 0) {
+		fx_ix_remove(&b->ix, sig_in, idx << 1);
+		return NULL;
+	}
+	e->used = 1;
+	b->nb_free--;
+	return e;
+}
+
+void
+nat_bib_remove(struct nat_bib *b, struct nat_bib_entry *e)
+{
+	uint32_t idx = (uint32_t)(e - b->e);
+	struct nat_key in = entry_key(e, 0), pub = entry_key(e, 1);
+
+	RTE_ASSERT(e->used && e->refs == 0);
+	fx_ix_remove(&b->ix, nat_key_hash(&in), idx << 1);
+	fx_ix_remove(&b->ix, nat_key_hash(&pub), idx << 1 | 1);
+	e->used = 0;
+	b->free_stack[b->nb_free++] = idx;
+}
+
+static inline struct fx_quota_key
+rem_key(const struct nat_bib *b, const struct nat_bib_entry *e, uint32_t rem_addr)
+{
+	struct fx_quota_key k = {
+		.k0 = (uint64_t)(uint32_t)(e - b->e) | (uint64_t)rem_addr << 32,
+		.k1 = BIB_REM_KIND << 24,
+	};
+
+	return k;
+}
+
+bool
+nat_bib_rem_take(struct nat_bib *b, const struct nat_bib_entry *e,
+		 uint32_t rem_addr)
+{
+	struct fx_quota_key k = rem_key(b, e, rem_addr);
+
+	return !fx_quota_on(&b->rem) || fx_quota_take(&b->rem, &k, UINT32_MAX) == 0;
+}
+
+void
+nat_bib_rem_put(struct nat_bib *b, const struct nat_bib_entry *e,
+		uint32_t rem_addr)
+{
+	struct fx_quota_key k = rem_key(b, e, rem_addr);
+
+	if (fx_quota_on(&b->rem))
+		fx_quota_put(&b->rem, &k);
+}
+
+bool
+nat_bib_rem_seen(const struct nat_bib *b, const struct nat_bib_entry *e,
+		 uint32_t rem_addr)
+{
+	struct fx_quota_key k = rem_key(b, e, rem_addr);
+
+	return fx_quota_count(&b->rem, &k) != 0;
+}

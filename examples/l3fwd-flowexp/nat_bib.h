@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+/*
+ * The binding table of endpoint-independent mapping (--nat-mapping eim,
+ * RFC 4787 REQ-1): one worker's bindings of an inside endpoint (address,
+ * port, protocol) to its public endpoint (address, port), the mapping in
+ * RFC 4787's sense, and under it the sessions, one per remote endpoint,
+ * which are the records of the mapping table (nat_table.h), each with its
+ * own wheel entry.
+ *
+ * An entry is found by either endpoint: the index (fx_index.h, as the
+ * mapping table's) holds two keys per entry, the inside endpoint (outbound
+ * packets: which public port) and the public endpoint (inbound packets
+ * under adf and eif filtering, and the port allocator's "is this public
+ * port taken"). A key is a struct nat_key with the address in src, the
+ * port in sport and which endpoint it is in dport, hashed with the keyed
+ * hash. The entry counts its sessions, live and held (refs), and its live
+ * ones (live): it is removed with its last session record, so a public
+ * port stays bound to one inside endpoint while any session under it,
+ * held ones included, holds the port unit; it filters inbound packets only
+ * while a session is live (the mapping's life is its sessions').
+ *
+ * Address-dependent filtering asks whether the inside endpoint has sent
+ * to a remote address: a per-worker count of session records per (entry,
+ * remote address), a quota table (quota.h) with no limit.
+ *
+ * Memory, allocated at start-up under eim only: 24 bytes an entry, at
+ * least 1.75 index pairs per key (32 bytes), a free-stack slot (4 bytes),
+ * and for the address counts 32 bytes a session: about 92 bytes a session
+ * at most (doc/nat.md). Only the owner lcore reads or changes it.
+ */
+
+#ifndef _FX_NAT_BIB_H_
+#define _FX_NAT_BIB_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fx_index.h"
+#include "nat_table.h"
+#include "quota.h"
+
+/** One binding; fields in network order but pool_idx and the counts. */
+struct nat_bib_entry {
+	uint32_t in_addr;
+	uint32_t pub_addr;
+	uint16_t in_port;
+	uint16_t pub_port;
+	uint16_t pool_idx;
+	uint8_t proto;
+	uint8_t used;        /**< 0: free */
+	uint32_t refs;       /**< session records, live and held */
+	uint32_t live;       /**< live sessions */
+};
+
+struct nat_bib {
+	struct fx_index ix;           /**< key hash -> entry << 1 | public */
+	struct nat_bib_entry *e;
+	uint32_t *free_stack;
+	uint32_t nb_free;
+	uint32_t capacity;
+	struct fx_quota rem;          /**< adf: sessions per (entry, remote address) */
+};
+
+/**
+ * Create a table for `capacity` entries on `socket` (with the address
+ * counts if adf); `name` at most 20 characters. 0, -EINVAL or -ENOMEM.
+ */
+int nat_bib_create(struct nat_bib *b, const char *name, uint32_t capacity,
+		   bool adf, int socket);
+
+/** Free it; one never created is a no-op. */
+void nat_bib_free(struct nat_bib *b);
+
+/** Whether the table was created (--nat-mapping eim). */
+static inline bool
+nat_bib_on(const struct nat_bib *b)
+{
+	return b->e != NULL;
+}
+
+/** The entry of an inside endpoint, or NULL. */
+struct nat_bib_entry *nat_bib_inside(const struct nat_bib *b, uint32_t in_addr,
+				     uint16_t in_port, uint8_t proto);
+
+/** The entry of a public endpoint, or NULL. */
+struct nat_bib_entry *nat_bib_public(const struct nat_bib *b, uint32_t pub_addr,
+				     uint16_t pub_port, uint8_t proto);
+
+/** Start reading the bucket nat_bib_inside() of this endpoint reads. */
+void nat_bib_prefetch_inside(const struct nat_bib *b, uint32_t in_addr,
+			     uint16_t in_port, uint8_t proto);
+
+/**
+ * Add an entry from tmpl (endpoints, proto, pool_idx), with no session
+ * yet; its endpoints must be absent. NULL when no entry is free or a key
+ * finds no pair within the probe bound.
+ */
+struct nat_bib_entry *nat_bib_add(struct nat_bib *b,
+				  const struct nat_bib_entry *tmpl);
+
+/** Remove an entry (its last session record went, or none was made). */
+void nat_bib_remove(struct nat_bib *b, struct nat_bib_entry *e);
+
+/**
+ * Address counts (adf): a session record of e towards rem_addr was made
+ * (false: no room, nothing counted), went, or whether any is there.
+ */
+bool nat_bib_rem_take(struct nat_bib *b, const struct nat_bib_entry *e,
+		      uint32_t rem_addr);
+void nat_bib_rem_put(struct nat_bib *b, const struct nat_bib_entry *e,
+		     uint32_t rem_addr);
+bool nat_bib_rem_seen(const struct nat_bib *b, const struct nat_bib_entry *e,
+		      uint32_t rem_addr);
+
+/** Entries in the table. */
+static inline uint32_t
+nat_bib_count(const struct nat_bib *b)
+{
+	return b->capacity - b->nb_free;
+}
+
+#endif /* _FX_NAT_BIB_H_ */

@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+/*
+ * Sessions under endpoint-independent mappings (nat_eim.h has the
+ * design): the public port of a new session, the binding's counts, and
+ * the revival of a held session. The port unit of the allocator
+ * (nat_ports.h) counts sessions, as it counts endpoint-dependent
+ * mappings: a session under an existing binding takes its unit with the
+ * binding's port as the only candidate, so the reaper's hold and release
+ * of a session are the same calls in both modes.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_byteorder.h>
+
+#include <twheel.h>
+
+#include "flow_state.h"
+#include "nat.h"
+#include "nat_bib.h"
+#include "nat_eim.h"
+#include "nat_ports.h"
+#include "nat_priv.h"
+#include "nat_table.h"
+#include "tcp_track.h"
+
+struct pub_ctx {
+	const struct nat_bib *bib;
+	const struct nat_mapping *tmpl;   /* the session: address, proto */
+};
+
+/* a new binding's candidate: taken while any binding holds it */
+static bool
+pub_taken(uint16_t port, void *arg)
+{
+	const struct pub_ctx *c = arg;
+
+	return nat_bib_public(c->bib, c->tmpl->pub_addr, rte_cpu_to_be_16(port),
+			      c->tmpl->proto) != NULL;
+}
+
+/* a session under a binding: its port is the only candidate */
+static bool
+not_this(uint16_t port, void *arg)
+{
+	return port != *(const uint16_t *)arg;
+}
+
+int
+nat_eim_pick(struct fx_nat *nt, const struct nat_mapping *tmpl,
+	     enum nat_proto pc, uint16_t *port, struct nat_bib_entry **be)
+{
+	struct nat_bib_entry *e, bt;
+	struct pub_ctx c;
+	uint16_t want;
+
+	e = nat_bib_inside(&nt->bib, tmpl->in_addr, tmpl->in_port, tmpl->proto);
+	if (e != NULL) {
+		want = rte_be_to_cpu_16(e->pub_port);
+		if (nat_ports_alloc(&nt->ports, e->pool_idx, pc, want, not_this,
+				    &want, port) != 0)
+			return -EADDRINUSE;   /* cannot happen: the port is ours */
+	} else {
+		c.bib = &nt->bib;
+		c.tmpl = tmpl;
+		if (nat_ports_alloc(&nt->ports, tmpl->pool_idx, pc,
+				    rte_be_to_cpu_16(tmpl->in_port), pub_taken, &c,
+				    port) != 0)
+			return -EADDRINUSE;
+		memset(&bt, 0, sizeof(bt));
+		bt.in_addr = tmpl->in_addr;
+		bt.in_port = tmpl->in_port;
+		bt.pub_addr = tmpl->pub_addr;
+		bt.pub_port = rte_cpu_to_be_16(*port);
+		bt.pool_idx = tmpl->pool_idx;
+		bt.proto = tmpl->proto;
+		e = nat_bib_add(&nt->bib, &bt);
+		if (e == NULL) {
+			nat_ports_put(&nt->ports, tmpl->pool_idx, pc, *port);
+			return -ENOSPC;
+		}
+		FX_STAT_ADD(&nt->st, nat_bib_created, 1);
+		FX_STAT_SET(&nt->st, nat_bib_active, nt->st.nat_bib_active + 1);
+	}
+	if (!nat_bib_rem_take(&nt->bib, e, tmpl->rem_addr)) {
+		nat_ports_put(&nt->ports, e->pool_idx, pc, *port);
+		if (e->refs == 0) {
+			nat_bib_remove(&nt->bib, e);
+			FX_STAT_SET(&nt->st, nat_bib_active, nt->st.nat_bib_active - 1);
+		}
+		return -ENOSPC;
+	}
+	*be = e;
+	return 0;
+}
+
+/* a binding with no session record left goes */
+static void
+unbind(struct fx_nat *nt, struct nat_bib_entry *be)
+{
+	if (be->refs != 0)
+		return;
+	nat_bib_remove(&nt->bib, be);
+	FX_STAT_SET(&nt->st, nat_bib_active, nt->st.nat_bib_active - 1);
+}
+
+void
+nat_eim_unpick(struct fx_nat *nt, struct nat_bib_entry *be,
+	       const struct nat_mapping *tmpl)
+{
+	nat_bib_rem_put(&nt->bib, be, tmpl->rem_addr);
+	unbind(nt, be);
+}
+
+static inline struct nat_bib_entry *
+binding_of(const struct fx_nat *nt, const struct nat_mapping *m)
+{
+	struct nat_bib_entry *be = nat_bib_inside(&nt->bib, m->in_addr, m->in_port,
+						  m->proto);
+
+	RTE_ASSERT(be != NULL && be->pub_port == m->pub_port);
+	return be;
+}
+
+void
+nat_eim_session_end(struct fx_nat *nt, const struct nat_mapping *m)
+{
+	if (nat_bib_on(&nt->bib))
+		binding_of(nt, m)->live--;
+}
+
+void
+nat_eim_session_gone(struct fx_nat *nt, const struct nat_mapping *m, bool live)
+{
+	struct nat_bib_entry *be;
+
+	if (!nat_bib_on(&nt->bib))
+		return;
+	be = binding_of(nt, m);
+	if (live)
+		be->live--;
+	be->refs--;
+	nat_bib_rem_put(&nt->bib, be, m->rem_addr);
+	unbind(nt, be);
+}
+
+struct nat_mapping *
+nat_eim_held(struct fx_nat *nt, const struct nat_key *k)
+{
+	const struct nat_bib_entry *be;
+	struct nat_mapping *m;
+	struct nat_key in;
+	const struct nat_key *kp = &in;
+
+	be = nat_bib_inside(&nt->bib, k->src, k->sport, k->proto);
+	if (be == NULL)
+		return NULL;
+	in = nat_tuple_key(be->pub_addr, be->pub_port, k->dst, k->dport, k->proto);
+	nat_table_lookup_bulk(&nt->tbl, &kp, 1, &m);
+	return m != NULL && m->state == NAT_HELD ? m : NULL;
+}
+
+struct nat_mapping *
+nat_eim_revive(struct fx_nat *nt, struct nat_mapping *m, const struct fx_pkt *pk,
+	       unsigned int side, uint64_t now)
+{
+	enum nat_proto pc = nat_proto_class(m->proto);
+	uint16_t port = rte_be_to_cpu_16(m->pub_port), got;
+
+	if (nat_table_unhold(&nt->tbl, m) != 0) {
+		FX_STAT_ADD(&nt->st, nat_table_full, 1);
+		return NULL;
+	}
+	/* the unit: from held to live */
+	nat_ports_release(&nt->ports, m->pool_idx, pc, port);
+	if (nat_ports_alloc(&nt->ports, m->pool_idx, pc, port, not_this, &port,
+			    &got) != 0)
+		RTE_ASSERT(0);   /* the port is ours and only overlapped */
+	m->last = now;
+	m->flags = (side ? FX_FLOW_INIT_DIR1 : 0) |
+		(m->proto == IPPROTO_TCP ? FX_FLOW_SYN : 0);
+	m->tmo = fx_state_class(m->flags, m->proto);
+	if (m->proto == IPPROTO_TCP)
+		fx_tcp_open(&nt->tcp[nat_table_index(&nt->tbl, m)], side, &pk->tcp);
+	twheel_move(nt->wheel, m->id, nat_mapping_deadline(m, nt));
+	nat_table_publish(m, m->id);
+	binding_of(nt, m)->live++;
+	FX_STAT_ADD(&nt->st, nat_revived, 1);
+	FX_STAT_SET(&nt->st, nat_held, nt->st.nat_held - 1);
+	FX_STAT_SET(&nt->st, nat_active, nt->st.nat_active + 1);
+	return m;
+}

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+/*
+ * Sessions under endpoint-independent mappings (--nat-mapping eim), for
+ * the NAT step's files: which public port a new session takes (its
+ * inside endpoint's binding's, or a new binding's), the binding's counts
+ * as its sessions are made, expire and leave, and a held session brought
+ * back to life by its own inside endpoint or by an inbound packet the
+ * filter lets in (nat_eim.c). Without eim every function here is a no-op
+ * or the endpoint-dependent path. nat_bib.h has the binding table.
+ *
+ * A binding is removed with the last session record under it, held ones
+ * included, so its public port is never overlapped by another inside
+ * endpoint while a session holds the port unit. A held session's public
+ * 5-tuple is its binding's with the same remote endpoint: a new session
+ * of the same inside endpoint to that remote would need exactly that
+ * tuple, so the held session is revived instead (the hold-down protects
+ * a public tuple from another host; this is the same host, the same
+ * tuple, and no create or delete is logged for it).
+ */
+
+#ifndef _FX_NAT_EIM_H_
+#define _FX_NAT_EIM_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "nat.h"
+#include "nat_bib.h"
+#include "nat_ports.h"
+#include "nat_table.h"
+#include "parse.h"
+
+/**
+ * The public port of a new session from tmpl (its inside endpoint, remote,
+ * proto, pool_idx, pub_addr), counted live in its unit, in *port (host
+ * order): the binding's port, or for an inside endpoint without one a new
+ * binding's (the allocator's choice among ports no binding holds). *be is
+ * the binding. 0, -EADDRINUSE (no free port) or -ENOSPC (no room for a
+ * binding or its address count); nothing taken then.
+ */
+int nat_eim_pick(struct fx_nat *nt, const struct nat_mapping *tmpl,
+		 enum nat_proto pc, uint16_t *port, struct nat_bib_entry **be);
+
+/** Undo nat_eim_pick() (the session was not made); not the port unit. */
+void nat_eim_unpick(struct fx_nat *nt, struct nat_bib_entry *be,
+		    const struct nat_mapping *tmpl);
+
+/** Session m under binding be was made (live). */
+static inline void
+nat_eim_attach(struct nat_bib_entry *be)
+{
+	be->refs++;
+	be->live++;
+}
+
+/** Live session m expired or was flushed: held now (no-op without eim). */
+void nat_eim_session_end(struct fx_nat *nt, const struct nat_mapping *m);
+
+/** Session m (live or held) leaves the table (no-op without eim). */
+void nat_eim_session_gone(struct fx_nat *nt, const struct nat_mapping *m,
+			  bool live);
+
+/**
+ * The held session of inside endpoint k towards k's remote, if any (eim:
+ * the one public 5-tuple a new session of k would take), else NULL.
+ */
+struct nat_mapping *nat_eim_held(struct fx_nat *nt, const struct nat_key *k);
+
+/**
+ * Bring held session m back to life at now for packet pk of side (0 from
+ * inside, 1 from the remote, which made its connection then): its out
+ * key back in the table, its port unit live again, its deadline and
+ * connection new. NULL with nat_table_full counted if the out key finds
+ * no room in the index.
+ */
+struct nat_mapping *nat_eim_revive(struct fx_nat *nt, struct nat_mapping *m,
+				   const struct fx_pkt *pk, unsigned int side,
+				   uint64_t now);
+
+/** Start reading what nat_eim_pick() for inside endpoint k reads first. */
+static inline void
+nat_eim_prefetch(const struct fx_nat *nt, const struct nat_key *k)
+{
+	nat_bib_prefetch_inside(&nt->bib, k->src, k->sport, k->proto);
+}
+
+#endif /* _FX_NAT_EIM_H_ */
