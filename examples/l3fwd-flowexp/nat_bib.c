@@ -25,22 +25,11 @@
 /* the address counts' keys are in a table of their own: any kind byte */
 #define BIB_REM_KIND 0xffu
 
-/* the key of an endpoint: inside (pub 0) or public (pub 1) */
-static inline struct nat_key
-bib_key(uint32_t addr, uint16_t port, uint8_t proto, uint16_t pub)
-{
-	struct nat_key k = {
-		.src = addr, .sport = port, .dport = pub, .proto = proto,
-	};
-
-	return k;
-}
-
 static inline struct nat_key
 entry_key(const struct nat_bib_entry *e, uint32_t pub)
 {
-	return pub ? bib_key(e->pub_addr, e->pub_port, e->proto, 1) :
-		bib_key(e->in_addr, e->in_port, e->proto, 0);
+	return pub ? nat_bib_key(e->pub_addr, e->pub_port, e->proto, 1) :
+		nat_bib_key(e->in_addr, e->in_port, e->proto, 0);
 }
 
 struct bib_arg {
@@ -120,7 +109,7 @@ struct nat_bib_entry *
 nat_bib_inside(const struct nat_bib *b, uint32_t in_addr, uint16_t in_port,
 	       uint8_t proto)
 {
-	struct nat_key k = bib_key(in_addr, in_port, proto, 0);
+	struct nat_key k = nat_bib_key(in_addr, in_port, proto, 0);
 
 	return find(b, &k);
 }
@@ -129,7 +118,7 @@ struct nat_bib_entry *
 nat_bib_public(const struct nat_bib *b, uint32_t pub_addr, uint16_t pub_port,
 	       uint8_t proto)
 {
-	struct nat_key k = bib_key(pub_addr, pub_port, proto, 1);
+	struct nat_key k = nat_bib_key(pub_addr, pub_port, proto, 1);
 
 	return find(b, &k);
 }
@@ -138,7 +127,7 @@ void
 nat_bib_prefetch_inside(const struct nat_bib *b, uint32_t in_addr,
 			uint16_t in_port, uint8_t proto)
 {
-	struct nat_key k = bib_key(in_addr, in_port, proto, 0);
+	struct nat_key k = nat_bib_key(in_addr, in_port, proto, 0);
 
 	fx_ix_prefetch(&b->ix, nat_key_hash(&k));
 }

@@ -65,6 +65,21 @@ struct nat_bib {
 };
 
 /**
+ * The index key of an endpoint: inside (pub 0) or public (pub 1), address
+ * and port in network order; its nat_key_hash() is also the inside
+ * endpoint's owner (nat_eim.h).
+ */
+static inline struct nat_key
+nat_bib_key(uint32_t addr, uint16_t port, uint8_t proto, uint16_t pub)
+{
+	struct nat_key k = {
+		.src = addr, .sport = port, .dport = pub, .proto = proto,
+	};
+
+	return k;
+}
+
+/**
  * Create a table for `capacity` entries on `socket` (with the address
  * counts if adf); `name` at most 20 characters. 0, -EINVAL or -ENOMEM.
  */

@@ -19,6 +19,17 @@
  * tuple, so the held session is revived instead (the hold-down protects
  * a public tuple from another host; this is the same host, the same
  * tuple, and no create or delete is logged for it).
+ *
+ * On several workers a binding holds only if every session of its inside
+ * endpoint is made on one worker: under eim the outbound packets (and an
+ * inside host's ICMP error, and the outbound half of a hairpinned packet)
+ * belong to the owner of their inside endpoint, nat_eim_owner(), not to
+ * their flow's owner (fx_nat_classify()), in every affinity mode. That
+ * worker makes the binding and takes its public port from its own share,
+ * so the inbound packets, which go to the owner of their public port, meet
+ * it there too. The owner is the keyed hash of the binding table's inside
+ * key (address, port or echo identifier, protocol), mixed onto the
+ * workers as the handoff owner of a flow is (affinity.h).
  */
 
 #ifndef _FX_NAT_EIM_H_
@@ -27,6 +38,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "affinity.h"
 #include "nat.h"
 #include "nat_bib.h"
 #include "nat_ports.h"
@@ -79,6 +91,19 @@ struct nat_mapping *nat_eim_held(struct fx_nat *nt, const struct nat_key *k);
 struct nat_mapping *nat_eim_revive(struct fx_nat *nt, struct nat_mapping *m,
 				   const struct fx_pkt *pk, unsigned int side,
 				   uint64_t now);
+
+/**
+ * eim: the worker of nb_workers that owns inside endpoint (addr, port,
+ * proto), network order: its binding and every session under it are
+ * made there.
+ */
+static inline uint16_t
+nat_eim_owner(uint32_t addr, uint16_t port, uint8_t proto, uint16_t nb_workers)
+{
+	struct nat_key k = nat_bib_key(addr, port, proto, 0);
+
+	return fx_affinity_owner(nat_key_hash(&k), nb_workers);
+}
 
 /** Start reading what nat_eim_pick() for inside endpoint k reads first. */
 static inline void

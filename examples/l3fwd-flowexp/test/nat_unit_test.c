@@ -10,7 +10,9 @@
  *     the owner table agrees; bad ranges are refused;
  *   - the allocator against a reference model over random operations:
  *     preservation, random ports inside the share only, exhaustion with
- *     nothing changed, free/held/in-use counts exact at every step;
+ *     nothing changed, free/held/in-use counts exact at every step; a
+ *     share no larger than the tries tried whole (its one free port
+ *     always found);
  *   - the mapping table: both keys find the record, the public tuple is
  *     taken while live or held, hold-down drops the out key only,
  *     conflicts and a full table change nothing, and a random run against
@@ -301,9 +303,52 @@ test_alloc_exhausted(void)
 	}
 	CHECK(nat_ports_alloc(&np, 0, NAT_PROTO_UDP, 7000, all_taken, &calls,
 			      &port) == -EADDRINUSE, "allocated from a full share");
-	CHECK(calls == NAT_PORT_TRIES + 1, "%u candidates tried", calls);
+	CHECK(calls == 2, "%u candidates tried (the inside port, the share's one)", calls);
 	CHECK(np.nb_free == np.units && nat_ports_check(&np) == 0,
 	      "a failed allocation changed the counts");
+	nat_ports_fini(&np);
+	calls = 0;
+	if (nat_ports_init(&np, 7000, 7999, 1, 0, 1, SOCKET_ID_ANY) != 0) {
+		CHECK(false, "init of a 1000-port share");
+		return;
+	}
+	CHECK(nat_ports_alloc(&np, 0, NAT_PROTO_UDP, 7000, all_taken, &calls,
+			      &port) == -EADDRINUSE && calls == NAT_PORT_TRIES + 1,
+	      "a large full share: %u candidates tried", calls);
+	nat_ports_fini(&np);
+}
+
+/* a small share with one port free: only that one is not taken */
+static bool
+all_but_last(uint16_t port, void *arg)
+{
+	return port != *(const uint16_t *)arg;
+}
+
+static void
+test_alloc_small_share(void)
+{
+	const uint16_t lo = 7000, hi = lo + NAT_PORT_TRIES - 1;
+	struct nat_ports np;
+	uint16_t port, free_port = hi;
+	unsigned int i, found = 0;
+
+	if (nat_ports_init(&np, lo, hi, 1, 0, 1, SOCKET_ID_ANY) != 0) {
+		CHECK(false, "init of a %u-port share", NAT_PORT_TRIES);
+		return;
+	}
+	/* drawn at random, 16 tries would miss the one free port 36% of the
+	 * time; a share this small is tried whole */
+	for (i = 0; i < 1000; i++) {
+		if (nat_ports_alloc(&np, 0, NAT_PROTO_UDP, lo, all_but_last, &free_port,
+				    &port) == 0 && port == free_port) {
+			found++;
+			nat_ports_put(&np, 0, NAT_PROTO_UDP, port);
+		}
+	}
+	CHECK(found == 1000, "the one free port of a small share found %u times of 1000",
+	      found);
+	CHECK(nat_ports_check(&np) == 0 && np.nb_free == np.units, "counts after");
 	nat_ports_fini(&np);
 }
 
@@ -1007,6 +1052,7 @@ main(int argc, char **argv)
 	test_shares();
 	test_alloc_errors();
 	test_alloc_exhausted();
+	test_alloc_small_share();
 	test_alloc_model(1024, 65535, 1024, 5, 20000);  /* 63 ports */
 	test_alloc_model(40000, 40007, 2, 1, 5000);     /* 4 ports: exhaustion */
 	test_alloc_model(100, 100, 1, 0, 2000);         /* 1 port */
