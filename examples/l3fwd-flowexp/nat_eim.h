@@ -41,6 +41,7 @@
 #include "affinity.h"
 #include "nat.h"
 #include "nat_bib.h"
+#include "nat_log.h"
 #include "nat_ports.h"
 #include "nat_table.h"
 #include "parse.h"
@@ -60,20 +61,23 @@ int nat_eim_pick(struct fx_nat *nt, const struct nat_mapping *tmpl,
 void nat_eim_unpick(struct fx_nat *nt, struct nat_bib_entry *be,
 		    const struct nat_mapping *tmpl);
 
-/** Session m under binding be was made (live). */
+/** Session m under binding be was made (live) at now: a binding's first
+ * is its create (logged). */
 static inline void
-nat_eim_attach(struct nat_bib_entry *be)
+nat_eim_attach(struct fx_nat *nt, struct nat_bib_entry *be, uint64_t now)
 {
-	be->refs++;
+	if (be->refs++ == 0)
+		nat_log_binding(nt, true, be, now);
 	be->live++;
 }
 
 /** Live session m expired or was flushed: held now (no-op without eim). */
 void nat_eim_session_end(struct fx_nat *nt, const struct nat_mapping *m);
 
-/** Session m (live or held) leaves the table (no-op without eim). */
+/** Session m (live or held) leaves the table at `at` (no-op without eim);
+ * a binding's last is its delete (logged). */
 void nat_eim_session_gone(struct fx_nat *nt, const struct nat_mapping *m,
-			  bool live);
+			  bool live, uint64_t at);
 
 /**
  * The held session of inside endpoint k towards k's remote, if any (eim:
