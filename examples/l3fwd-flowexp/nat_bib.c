@@ -56,6 +56,18 @@ find(const struct nat_bib *b, const struct nat_key *k)
 	return ref >= 0 ? &b->e[ref >> 1] : NULL;
 }
 
+uint64_t
+nat_bib_bytes(uint32_t capacity, bool adf)
+{
+	uint64_t b = (uint64_t)rte_align32pow2(RTE_MAX((capacity + 1) / 2, 2u)) *
+		sizeof(struct fx_ix_bucket) +
+		(uint64_t)capacity * (sizeof(struct nat_bib_entry) + sizeof(uint32_t));
+
+	if (adf)
+		b += rte_align64pow2(2 * (uint64_t)capacity) * sizeof(struct fx_quota_slot);
+	return b;
+}
+
 int
 nat_bib_create(struct nat_bib *b, const char *name, uint32_t capacity,
 	       bool adf, int socket)
@@ -67,7 +79,8 @@ nat_bib_create(struct nat_bib *b, const char *name, uint32_t capacity,
 	memset(b, 0, sizeof(*b));
 	if (capacity == 0 || capacity > UINT32_MAX / 2 || strlen(name) > 20)
 		return -EINVAL;
-	/* two keys an entry, as the mapping table: half as many buckets */
+	/* two keys an entry, as the mapping table: half as many buckets
+	 * (nat_bib_bytes() counts what is allocated here) */
 	rc = fx_ix_create(&b->ix, "nat_bib_buckets", (capacity + 1) / 2, socket);
 	if (rc != 0)
 		return rc;

@@ -86,6 +86,10 @@ nat_bib_key(uint32_t addr, uint16_t port, uint8_t proto, uint16_t pub)
 int nat_bib_create(struct nat_bib *b, const char *name, uint32_t capacity,
 		   bool adf, int socket);
 
+/** The bytes nat_bib_create() allocates for `capacity` entries (the
+ * start-up estimate, preflight.c). */
+uint64_t nat_bib_bytes(uint32_t capacity, bool adf);
+
 /** Free it; one never created is a no-op. */
 void nat_bib_free(struct nat_bib *b);
 
