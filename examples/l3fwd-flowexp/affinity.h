@@ -25,7 +25,8 @@
  *
  * With masquerade on several workers, inbound packets go to the owner of
  * their public port (nat.h) in every mode, so the rings are in use
- * (fx_handoff_active) even under rss.
+ * (fx_handoff_active) even under rss; under --nat-mapping eim, so do the
+ * outbound ones to the owner of their inside endpoint (nat_eim.h).
  */
 
 #ifndef _FX_AFFINITY_H_

@@ -65,6 +65,11 @@ static const struct tmpl tmpls[] = {
 		{ IE_DST_ADDR, 4 }, { IE_DST_PORT, 2 }, { IE_PROTO, 1 },
 		{ IE_MAX_SESSIONS, 4 }, { IE_MAX_PER_USER, 4 },
 		{ IE_NAT_POOL_ID, 4 } } },
+	{ IPFIX_TMPL_BIB, 7, IPFIX_BIB_LEN, {
+		{ IE_OBS_TIME_MS, 8 }, { IE_NAT_EVENT, 1 },
+		{ IE_SRC_ADDR, 4 }, { IE_SRC_PORT, 2 },
+		{ IE_POST_NAT_SRC_ADDR, 4 }, { IE_POST_NAPT_SRC_PORT, 2 },
+		{ IE_PROTO, 1 } } },
 };
 
 #define NB_TMPLS (sizeof(tmpls) / sizeof(tmpls[0]))
@@ -121,6 +126,9 @@ ipfix_template_of(uint8_t event)
 	case IPFIX_NAT_PORTS_EXHAUSTED:
 	case IPFIX_NAT_QUOTA_EXCEEDED:
 		return IPFIX_TMPL_LIMIT;
+	case IPFIX_NAT44_BIB_CREATE:
+	case IPFIX_NAT44_BIB_DELETE:
+		return IPFIX_TMPL_BIB;
 	default:
 		return 0;
 	}
@@ -223,6 +231,13 @@ ipfix_msg_add_event(struct ipfix_msg *m, const struct ipfix_nat_event *ev,
 		p = put16(p, ev->port_hi);
 		p = put16(p, 1);
 		p = put16(p, (uint16_t)(ev->port_hi - ev->port_lo + 1));
+		break;
+	case IPFIX_TMPL_BIB:
+		p = put_raw(p, &ev->in_addr, 4);
+		p = put_raw(p, &ev->in_port, 2);
+		p = put_raw(p, &ev->pub_addr, 4);
+		p = put_raw(p, &ev->pub_port, 2);
+		p = put8(p, ev->proto);
 		break;
 	default:
 		p = put32(p, ev->quota);

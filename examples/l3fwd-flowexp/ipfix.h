@@ -4,7 +4,7 @@
 
 /*
  * IPFIX (RFC 7011) messages of NAT events with the information elements
- * of RFC 8158: the event record as the NAT log carries it, the three
+ * of RFC 8158: the event record as the NAT log carries it, the four
  * templates, and an encoder that fills one message at a time. Pure code:
  * no DPDK, no system call, no allocation (test/ipfix_test.c checks it
  * against hand-decoded bytes).
@@ -46,6 +46,11 @@
  *         471 maxSessionEntries             4   quota 1: the table's size
  *         473 maxEntriesPerUser             4   quota 3: the limit
  *         283 natPoolId                     4   0: the one pool
+ *   259 binding (8 NAT44 BIB create, 9 NAT44 BIB delete: an
+ *       endpoint-independent mapping, --nat-mapping eim), 22 bytes:
+ *         323, 230, 8 (inside host), 7 (inside port; ICMP: echo id),
+ *         225 (public address), 227 (public port; ICMP: echo id),
+ *           4 protocolIdentifier            1
  *
  * A message: the 16-byte header (version 10, length, export time in
  * seconds, sequence number: the data records sent before it in this
@@ -77,6 +82,8 @@ enum ipfix_nat_event_type {
 	IPFIX_NAT_ADDRESSES_EXHAUSTED = 3,
 	IPFIX_NAT44_SESSION_CREATE = 4,
 	IPFIX_NAT44_SESSION_DELETE = 5,
+	IPFIX_NAT44_BIB_CREATE = 8,
+	IPFIX_NAT44_BIB_DELETE = 9,
 	IPFIX_NAT_PORTS_EXHAUSTED = 12,
 	IPFIX_NAT_QUOTA_EXCEEDED = 13,
 	IPFIX_NAT_PORT_BLOCK_ALLOC = 16,
@@ -95,6 +102,7 @@ enum ipfix_template_id {
 	IPFIX_TMPL_SESSION = 256,
 	IPFIX_TMPL_BLOCK = 257,
 	IPFIX_TMPL_LIMIT = 258,
+	IPFIX_TMPL_BIB = 259,
 };
 
 #define IPFIX_VERSION 10
@@ -106,6 +114,7 @@ enum ipfix_template_id {
 #define IPFIX_SESSION_LEN 28
 #define IPFIX_BLOCK_LEN 26
 #define IPFIX_LIMIT_LEN 42
+#define IPFIX_BIB_LEN 22
 
 /**
  * One NAT event as the log carries it: 40 bytes, fixed. Addresses and
@@ -145,7 +154,7 @@ uint16_t ipfix_template_of(uint8_t event);
 /** Start a message in buf of cap bytes (at least IPFIX_HDR_LEN + 256). */
 void ipfix_msg_start(struct ipfix_msg *m, uint8_t *buf, uint16_t cap);
 
-/** Add the template set (all three templates). 0, or -ENOSPC (nothing added). */
+/** Add the template set (all four templates). 0, or -ENOSPC (nothing added). */
 int ipfix_msg_add_templates(struct ipfix_msg *m);
 
 /**

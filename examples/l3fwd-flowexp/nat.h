@@ -16,12 +16,15 @@
  * public port from that worker's share (nat_ports.h). Outbound packets go
  * to the owner of their flow (the symmetric key's hash, as every tracked
  * flow), so all of a connection's outbound packets meet on the worker that
- * made its mapping; inbound packets go to the owner of their public port
- * (an ICMP error: of the port its quoted packet was sent from). On the
- * receiving worker fx_nat_classify() decides the class and the owner
- * from the receive port and the addresses (and drops what they refuse);
- * packets for another worker travel over the handoff rings (handoff.h),
- * inbound ones counted as nat_handoff.
+ * made its mapping; under --nat-mapping eim they go instead to the owner
+ * of their inside endpoint (nat_eim.h), so that all sessions of an
+ * endpoint share the binding made there. Inbound packets go to the owner
+ * of their public port (an ICMP error: of the port its quoted packet was
+ * sent from). On the receiving worker fx_nat_classify() decides the class
+ * and the owner from the receive port and the addresses (and drops what
+ * they refuse); packets for another worker travel over the handoff rings
+ * (handoff.h), inbound ones and eim's outbound ones counted as
+ * nat_handoff.
  *
  * The step (fx_nat_translate(), owner only): the packets' own 5-tuples are
  * looked up together in the mapping table; then per packet

@@ -25,22 +25,11 @@
 /* the address counts' keys are in a table of their own: any kind byte */
 #define BIB_REM_KIND 0xffu
 
-/* the key of an endpoint: inside (pub 0) or public (pub 1) */
-static inline struct nat_key
-bib_key(uint32_t addr, uint16_t port, uint8_t proto, uint16_t pub)
-{
-	struct nat_key k = {
-		.src = addr, .sport = port, .dport = pub, .proto = proto,
-	};
-
-	return k;
-}
-
 static inline struct nat_key
 entry_key(const struct nat_bib_entry *e, uint32_t pub)
 {
-	return pub ? bib_key(e->pub_addr, e->pub_port, e->proto, 1) :
-		bib_key(e->in_addr, e->in_port, e->proto, 0);
+	return pub ? nat_bib_key(e->pub_addr, e->pub_port, e->proto, 1) :
+		nat_bib_key(e->in_addr, e->in_port, e->proto, 0);
 }
 
 struct bib_arg {
@@ -67,6 +56,18 @@ find(const struct nat_bib *b, const struct nat_key *k)
 	return ref >= 0 ? &b->e[ref >> 1] : NULL;
 }
 
+uint64_t
+nat_bib_bytes(uint32_t capacity, bool adf)
+{
+	uint64_t b = (uint64_t)rte_align32pow2(RTE_MAX((capacity + 1) / 2, 2u)) *
+		sizeof(struct fx_ix_bucket) +
+		(uint64_t)capacity * (sizeof(struct nat_bib_entry) + sizeof(uint32_t));
+
+	if (adf)
+		b += rte_align64pow2(2 * (uint64_t)capacity) * sizeof(struct fx_quota_slot);
+	return b;
+}
+
 int
 nat_bib_create(struct nat_bib *b, const char *name, uint32_t capacity,
 	       bool adf, int socket)
@@ -78,7 +79,8 @@ nat_bib_create(struct nat_bib *b, const char *name, uint32_t capacity,
 	memset(b, 0, sizeof(*b));
 	if (capacity == 0 || capacity > UINT32_MAX / 2 || strlen(name) > 20)
 		return -EINVAL;
-	/* two keys an entry, as the mapping table: half as many buckets */
+	/* two keys an entry, as the mapping table: half as many buckets
+	 * (nat_bib_bytes() counts what is allocated here) */
 	rc = fx_ix_create(&b->ix, "nat_bib_buckets", (capacity + 1) / 2, socket);
 	if (rc != 0)
 		return rc;
@@ -120,7 +122,7 @@ struct nat_bib_entry *
 nat_bib_inside(const struct nat_bib *b, uint32_t in_addr, uint16_t in_port,
 	       uint8_t proto)
 {
-	struct nat_key k = bib_key(in_addr, in_port, proto, 0);
+	struct nat_key k = nat_bib_key(in_addr, in_port, proto, 0);
 
 	return find(b, &k);
 }
@@ -129,7 +131,7 @@ struct nat_bib_entry *
 nat_bib_public(const struct nat_bib *b, uint32_t pub_addr, uint16_t pub_port,
 	       uint8_t proto)
 {
-	struct nat_key k = bib_key(pub_addr, pub_port, proto, 1);
+	struct nat_key k = nat_bib_key(pub_addr, pub_port, proto, 1);
 
 	return find(b, &k);
 }
@@ -138,7 +140,7 @@ void
 nat_bib_prefetch_inside(const struct nat_bib *b, uint32_t in_addr,
 			uint16_t in_port, uint8_t proto)
 {
-	struct nat_key k = bib_key(in_addr, in_port, proto, 0);
+	struct nat_key k = nat_bib_key(in_addr, in_port, proto, 0);
 
 	fx_ix_prefetch(&b->ix, nat_key_hash(&k));
 }

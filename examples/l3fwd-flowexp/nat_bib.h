@@ -65,11 +65,30 @@ struct nat_bib {
 };
 
 /**
+ * The index key of an endpoint: inside (pub 0) or public (pub 1), address
+ * and port in network order; its nat_key_hash() is also the inside
+ * endpoint's owner (nat_eim.h).
+ */
+static inline struct nat_key
+nat_bib_key(uint32_t addr, uint16_t port, uint8_t proto, uint16_t pub)
+{
+	struct nat_key k = {
+		.src = addr, .sport = port, .dport = pub, .proto = proto,
+	};
+
+	return k;
+}
+
+/**
  * Create a table for `capacity` entries on `socket` (with the address
  * counts if adf); `name` at most 20 characters. 0, -EINVAL or -ENOMEM.
  */
 int nat_bib_create(struct nat_bib *b, const char *name, uint32_t capacity,
 		   bool adf, int socket);
+
+/** The bytes nat_bib_create() allocates for `capacity` entries (the
+ * start-up estimate, preflight.c). */
+uint64_t nat_bib_bytes(uint32_t capacity, bool adf);
 
 /** Free it; one never created is a no-op. */
 void nat_bib_free(struct nat_bib *b);

@@ -10,7 +10,11 @@
  * packets whose owner is not the flow's, their owner. An inbound packet
  * belongs to the owner of its public port (an ICMP error: of the port its
  * quoted packet was sent from); an inside host's ICMP error, under
- * handoff, to the owner of the connection it quotes.
+ * handoff, to the owner of the connection it quotes. Under eim on several
+ * workers every outbound packet (a hairpinned one's outbound half, an
+ * inside host's ICMP error: the connection it quotes) belongs to the owner
+ * of its inside endpoint (nat_eim.h), in every affinity mode, counted in
+ * nat_handoff when that is another worker.
  *
  * With --nat-outside (ports with roles), IPv4, in this order:
  *   outside port  source inside           drop  nat_drop_spoof_inside
@@ -57,6 +61,7 @@
 #include "fx_atomic.h"
 #include "nat.h"
 #include "nat_conf.h"
+#include "nat_eim.h"
 #include "nat_priv.h"
 #include "nat_translate.h"
 #include "parse.h"
@@ -88,6 +93,23 @@ quoted_sig(const struct rte_ipv4_hdr *q, uint16_t vlan)
 	}
 	fx_key_order(&p, 4);
 	return ft_hash(&p.key);
+}
+
+/* whether outbound packets go to their inside endpoint's owner */
+static inline bool
+eim_owned(uint16_t nb_workers)
+{
+	return fx_nat_conf.mapping == NAT_MAP_EIM && nb_workers > 1;
+}
+
+/* an outbound packet of inside endpoint (addr, port, proto) under eim */
+static inline void
+eim_owner(struct fx_nat *nt, uint32_t addr, uint16_t port, uint8_t proto,
+	  uint16_t self, uint16_t nb_workers, uint16_t *owner)
+{
+	*owner = nat_eim_owner(addr, port, proto, nb_workers);
+	if (*owner != self)
+		FX_STAT_ADD(&nt->st, nat_handoff, 1);
 }
 
 /* a tag in the frame, or one the NIC stripped */
@@ -226,8 +248,14 @@ fx_nat_classify(struct fx_nat *nt, const struct fx_route_table *rt,
 		by_address(nt, pk, src, dst);
 	if (cls == FX_NAT_NONE || cls == FX_NAT_DROP)
 		return cls;
-	if (cls == FX_NAT_HAIRPIN)   /* first outbound: the flow's owner */
-		return unlikely(tagged(m, pk)) ? drop(&nt->st.nat_drop_vlan) : cls;
+	if (cls == FX_NAT_HAIRPIN) {   /* first outbound: the flow's owner */
+		if (unlikely(tagged(m, pk)))
+			return drop(&nt->st.nat_drop_vlan);
+		if (eim_owned(nb_workers))   /* under eim: the sender's */
+			eim_owner(nt, src, pk->key.port[pk->dir], pk->key.proto,
+				  self, nb_workers, owner);
+		return cls;
+	}
 	if (unlikely(tagged(m, pk)))
 		return drop(&nt->st.nat_drop_vlan);
 	if (pk->key.proto == IPPROTO_ICMP && !pk->fragment) {
@@ -246,6 +274,17 @@ fx_nat_classify(struct fx_nat *nt, const struct fx_route_table *rt,
 		if (*owner != self)
 			FX_STAT_ADD(&nt->st, nat_handoff, 1);
 		return FX_NAT_IN;
+	}
+	/* under eim: the owner of the inside endpoint (of an inside host's
+	 * ICMP error: the quote's destination) */
+	if (eim_owned(nb_workers)) {
+		if (q != NULL)
+			eim_owner(nt, q->dst_addr, nat_quoted_port(q, false),
+				  q->next_proto_id, self, nb_workers, owner);
+		else
+			eim_owner(nt, src, pk->key.port[pk->dir], pk->key.proto,
+				  self, nb_workers, owner);
+		return FX_NAT_OUT;
 	}
 	/* an inside host's ICMP error belongs to the connection it quotes:
 	 * under handoff, to the owner of that connection's key */

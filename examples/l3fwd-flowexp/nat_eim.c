@@ -134,7 +134,8 @@ nat_eim_session_end(struct fx_nat *nt, const struct nat_mapping *m)
 }
 
 void
-nat_eim_session_gone(struct fx_nat *nt, const struct nat_mapping *m, bool live)
+nat_eim_session_gone(struct fx_nat *nt, const struct nat_mapping *m, bool live,
+		     uint64_t at)
 {
 	struct nat_bib_entry *be;
 
@@ -145,6 +146,8 @@ nat_eim_session_gone(struct fx_nat *nt, const struct nat_mapping *m, bool live)
 		be->live--;
 	be->refs--;
 	nat_bib_rem_put(&nt->bib, be, m->rem_addr);
+	if (be->refs == 0)
+		nat_log_binding(nt, false, be, at);
 	unbind(nt, be);
 }
 

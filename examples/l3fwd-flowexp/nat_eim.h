@@ -19,6 +19,17 @@
  * tuple, so the held session is revived instead (the hold-down protects
  * a public tuple from another host; this is the same host, the same
  * tuple, and no create or delete is logged for it).
+ *
+ * On several workers a binding holds only if every session of its inside
+ * endpoint is made on one worker: under eim the outbound packets (and an
+ * inside host's ICMP error, and the outbound half of a hairpinned packet)
+ * belong to the owner of their inside endpoint, nat_eim_owner(), not to
+ * their flow's owner (fx_nat_classify()), in every affinity mode. That
+ * worker makes the binding and takes its public port from its own share,
+ * so the inbound packets, which go to the owner of their public port, meet
+ * it there too. The owner is the keyed hash of the binding table's inside
+ * key (address, port or echo identifier, protocol), mixed onto the
+ * workers as the handoff owner of a flow is (affinity.h).
  */
 
 #ifndef _FX_NAT_EIM_H_
@@ -27,8 +38,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "affinity.h"
 #include "nat.h"
 #include "nat_bib.h"
+#include "nat_log.h"
 #include "nat_ports.h"
 #include "nat_table.h"
 #include "parse.h"
@@ -48,20 +61,23 @@ int nat_eim_pick(struct fx_nat *nt, const struct nat_mapping *tmpl,
 void nat_eim_unpick(struct fx_nat *nt, struct nat_bib_entry *be,
 		    const struct nat_mapping *tmpl);
 
-/** Session m under binding be was made (live). */
+/** Session m under binding be was made (live) at now: a binding's first
+ * is its create (logged). */
 static inline void
-nat_eim_attach(struct nat_bib_entry *be)
+nat_eim_attach(struct fx_nat *nt, struct nat_bib_entry *be, uint64_t now)
 {
-	be->refs++;
+	if (be->refs++ == 0)
+		nat_log_binding(nt, true, be, now);
 	be->live++;
 }
 
 /** Live session m expired or was flushed: held now (no-op without eim). */
 void nat_eim_session_end(struct fx_nat *nt, const struct nat_mapping *m);
 
-/** Session m (live or held) leaves the table (no-op without eim). */
+/** Session m (live or held) leaves the table at `at` (no-op without eim);
+ * a binding's last is its delete (logged). */
 void nat_eim_session_gone(struct fx_nat *nt, const struct nat_mapping *m,
-			  bool live);
+			  bool live, uint64_t at);
 
 /**
  * The held session of inside endpoint k towards k's remote, if any (eim:
@@ -79,6 +95,19 @@ struct nat_mapping *nat_eim_held(struct fx_nat *nt, const struct nat_key *k);
 struct nat_mapping *nat_eim_revive(struct fx_nat *nt, struct nat_mapping *m,
 				   const struct fx_pkt *pk, unsigned int side,
 				   uint64_t now);
+
+/**
+ * eim: the worker of nb_workers that owns inside endpoint (addr, port,
+ * proto), network order: its binding and every session under it are
+ * made there.
+ */
+static inline uint16_t
+nat_eim_owner(uint32_t addr, uint16_t port, uint8_t proto, uint16_t nb_workers)
+{
+	struct nat_key k = nat_bib_key(addr, port, proto, 0);
+
+	return fx_affinity_owner(nat_key_hash(&k), nb_workers);
+}
 
 /** Start reading what nat_eim_pick() for inside endpoint k reads first. */
 static inline void

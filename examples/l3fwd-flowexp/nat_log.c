@@ -91,23 +91,43 @@ nat_log_push(struct fx_nat *nt, struct ipfix_nat_event *ev)
 	FX_STAT_ADD(&nt->st, nat_log_dropped, 1);
 }
 
+/* an event of an inside endpoint and its public one at t, into ev */
+static void
+endpoints(struct ipfix_nat_event *ev, uint8_t event, uint64_t t, uint32_t in_addr,
+	  uint16_t in_port, uint32_t pub_addr, uint16_t pub_port, uint8_t proto)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->time = t;
+	ev->event = event;
+	ev->in_addr = in_addr;
+	ev->in_port = in_port;
+	ev->pub_addr = pub_addr;
+	ev->pub_port = pub_port;
+	ev->proto = proto;
+}
+
 void
 nat_log_session(struct fx_nat *nt, uint8_t event, const struct nat_mapping *m,
 		uint64_t t)
 {
 	struct ipfix_nat_event ev;
 
-	memset(&ev, 0, sizeof(ev));
-	ev.time = t;
-	ev.event = event;
-	ev.in_addr = m->in_addr;
-	ev.in_port = m->in_port;
-	ev.pub_addr = m->pub_addr;
-	ev.pub_port = m->pub_port;
+	endpoints(&ev, event, t, m->in_addr, m->in_port, m->pub_addr, m->pub_port,
+		  m->proto);
 	ev.rem_addr = m->rem_addr;
 	/* an echo's identifier takes both port places of the mapping */
 	ev.rem_port = m->proto == IPPROTO_ICMP ? 0 : m->rem_port;
-	ev.proto = m->proto;
+	nat_log_push(nt, &ev);
+}
+
+void
+nat_log_bib(struct fx_nat *nt, uint8_t event, const struct nat_bib_entry *be,
+	    uint64_t t)
+{
+	struct ipfix_nat_event ev;
+
+	endpoints(&ev, event, t, be->in_addr, be->in_port, be->pub_addr, be->pub_port,
+		  be->proto);
 	nat_log_push(nt, &ev);
 }
 

@@ -25,6 +25,14 @@
  *             (fx_nat_drain()) every mapping left, live or held, at exit
  *             time. So every create has one delete, and the log answers
  *             who held a public tuple at any time without gaps or overlaps;
+ *   bindings  under --nat-mapping eim, natEvent 8 (NAT44 BIB create) when
+ *             a binding gets its first session, at that session's
+ *             create time and just before its create, and 9 (NAT44 BIB
+ *             delete) when its last session record leaves, at that
+ *             session's delete time and just after its delete (the
+ *             hold-down's end, or exit): the inside endpoint and the
+ *             public one, for the whole life of the binding, which holds
+ *             its public port against every other inside endpoint;
  *   refusals  natEvent 12 (ports exhausted: no free public tuple among the
  *             candidates, nat_no_port) and 13 (quota exceeded:
  *             --nat-max-per-host and --nat-max-per-dest as maximum entries
@@ -61,6 +69,7 @@
 
 #include "ipfix.h"
 #include "nat.h"
+#include "nat_bib.h"
 #include "nat_table.h"
 
 struct rte_ring;
@@ -108,6 +117,10 @@ void nat_log_push(struct fx_nat *nt, struct ipfix_nat_event *ev);
 void nat_log_session(struct fx_nat *nt, uint8_t event,
 		     const struct nat_mapping *m, uint64_t t);
 
+/** A binding event (BIB create, delete) of binding be at time t. */
+void nat_log_bib(struct fx_nat *nt, uint8_t event, const struct nat_bib_entry *be,
+		 uint64_t t);
+
 /** A refusal of a mapping for packet key k (public address pub_addr) at t. */
 void nat_log_refusal(struct fx_nat *nt, enum nat_log_refusal why,
 		     const struct nat_key *k, uint32_t pub_addr, uint64_t t);
@@ -146,6 +159,16 @@ nat_log_released(struct fx_nat *nt, const struct nat_mapping *m, uint64_t at)
 {
 	if (nt->log != NULL)
 		nat_log_session(nt, IPFIX_NAT44_SESSION_DELETE, m, at);
+}
+
+/** Binding be got its first session (create) or lost its last, at t. */
+static inline void
+nat_log_binding(struct fx_nat *nt, bool create, const struct nat_bib_entry *be,
+		uint64_t t)
+{
+	if (nt->log != NULL)
+		nat_log_bib(nt, create ? IPFIX_NAT44_BIB_CREATE : IPFIX_NAT44_BIB_DELETE,
+			    be, t);
 }
 
 /** A new mapping for key k was refused at time now (nat_in2out.c, nat_priv.h). */

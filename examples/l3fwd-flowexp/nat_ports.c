@@ -124,6 +124,15 @@ nat_ports_alloc(struct nat_ports *np, uint32_t addr, enum nat_proto proto,
 		p = inside_port;
 		goto found;
 	}
+	if (np->share <= NAT_PORT_TRIES) {
+		/* no more ports than tries: each one, so a free one is found */
+		for (i = 0; i < np->share; i++) {
+			p = (uint16_t)(np->first + i);
+			if (!taken(p, arg))
+				goto found;
+		}
+		return -EADDRINUSE;
+	}
 	for (i = 0; i < NAT_PORT_TRIES; i++) {
 		p = draw(np);
 		if (!taken(p, arg))

@@ -29,7 +29,9 @@
  *
  * Candidates (RFC 4787 REQ-1/REQ-3, RFC 6056): the inside port first when
  * it lies in the share (port preservation), then up to NAT_PORT_TRIES
- * ports drawn uniformly from the share with rte_rand(). When all are taken
+ * ports drawn uniformly from the share with rte_rand() (a share of at
+ * most NAT_PORT_TRIES ports is tried whole, in order, so none free is
+ * missed). When all are taken
  * the caller drops the packet and counts nat_no_port: the number of tries,
  * not the table's fill, bounds the work per new mapping. The random ports
  * are drawn ahead, into a ring of NAT_PORTS_AHEAD that each draw takes

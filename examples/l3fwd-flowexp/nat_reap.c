@@ -37,14 +37,15 @@
 #include "nat_table.h"
 #include "stats.h"
 
-/* a mapping leaves: its record and keys, its port unit */
+/* a held mapping leaves at `at`: its record and keys, its port unit */
 static void
-mapping_release(struct fx_nat *nt, struct nat_mapping *m)
+mapping_release(struct fx_nat *nt, struct nat_mapping *m, uint64_t at)
 {
+	nat_log_released(nt, m, at);
 	nat_ports_release(&nt->ports, m->pool_idx, nat_proto_class(m->proto),
 			  rte_be_to_cpu_16(m->pub_port));
 	nat_quota_put(nt, m->in_addr, m->rem_addr, m->rem_port, m->proto);
-	nat_eim_session_gone(nt, m, false);
+	nat_eim_session_gone(nt, m, false, at);
 	nat_table_remove(&nt->tbl, m);
 	FX_STAT_ADD(&nt->st, nat_released, 1);
 	FX_STAT_SET(&nt->st, nat_held, nt->st.nat_held - 1);
@@ -64,10 +65,8 @@ mapping_end(struct fx_nat *nt, struct nat_mapping *m, uint64_t at)
 	m->held_until = at + nt->holddown_cycles;
 	id = twheel_schedule(nt->wheel, m->held_until, m);
 	nat_table_hold(&nt->tbl, m, m->held_until, id);   /* now HELD */
-	if (id == TWHEEL_ID_INVALID) {   /* cannot happen: this entry just left */
-		nat_log_released(nt, m, at);
-		mapping_release(nt, m);
-	}
+	if (id == TWHEEL_ID_INVALID)   /* cannot happen: this entry just left */
+		mapping_release(nt, m, at);
 }
 
 /* start reading what handling Due record m will touch: the bucket of the
@@ -109,8 +108,7 @@ records(struct fx_nat *nt, const struct twheel_fired *f, unsigned int n,
 			warm(nt, f[i + REAP_AHEAD].payload);
 		m = f[i].payload;
 		if (m->state == NAT_HELD) {
-			nat_log_released(nt, m, m->held_until);
-			mapping_release(nt, m);
+			mapping_release(nt, m, m->held_until);
 			continue;
 		}
 		if (f[i].reason == TWHEEL_DUE) {
@@ -155,19 +153,18 @@ fx_nat_drain(struct fx_nat *nt, uint64_t now)
 		n = twheel_drain_more(nt->wheel, nt->budget, nt->fired, &more);
 		for (i = 0; i < n; i++) {
 			m = nt->fired[i].payload;
-			nat_log_released(nt, m, m->state == NAT_HELD ?
-					 RTE_MIN(m->held_until, now) : now);
 			if (m->state == NAT_LIVE) {
+				nat_log_released(nt, m, now);
 				nat_ports_put(&nt->ports, m->pool_idx,
 					      nat_proto_class(m->proto),
 					      rte_be_to_cpu_16(m->pub_port));
 				nat_quota_put(nt, m->in_addr, m->rem_addr,
 					      m->rem_port, m->proto);
-				nat_eim_session_gone(nt, m, true);
+				nat_eim_session_gone(nt, m, true, now);
 				nat_table_remove(&nt->tbl, m);
 				FX_STAT_SET(&nt->st, nat_active, nt->st.nat_active - 1);
 			} else {
-				mapping_release(nt, m);
+				mapping_release(nt, m, RTE_MIN(m->held_until, now));
 			}
 		}
 	} while (more);

@@ -9,7 +9,8 @@
  * Memory: per socket, an estimate of what the run will allocate there -
  * each worker's flows (slab, index, free stack, TCP connections, the
  * per-host quota, the eviction list), its expiry back-end (the wheel's
- * entries, or one rte_timer per slot), its NAT mappings, the socket's mbuf
+ * entries, or one rte_timer per slot), its NAT mappings (under eim with
+ * the binding table: nat_bib_bytes()), the socket's mbuf
  * pool, and on the main lcore's socket the route table and the rest - set
  * against what EAL can still give there: the heap's free memory, plus,
  * where the heap may grow (hugepages, no --legacy-mem), the node's free
@@ -44,6 +45,8 @@
 #include "lcore.h"
 #include "ipfix.h"
 #include "nat.h"
+#include "nat_bib.h"
+#include "nat_conf.h"
 #include "nat_log_export.h"
 #include "neigh_conf.h"
 #include "ports.h"
@@ -91,6 +94,10 @@ worker_bytes(double *m)
 	}
 	if (fx_nat_enabled())
 		m[M_NAT] += (double)(f * NAT_MAPPING_BYTES);
+	/* eim: the binding table, one binding a session at most (nat.c) */
+	if (fx_nat_enabled() && fx_nat_conf.mapping == NAT_MAP_EIM)
+		m[M_NAT] += (double)nat_bib_bytes((uint32_t)f,
+						  fx_nat_conf.filtering == NAT_FILTER_ADF);
 	/* the event ring (RING_F_EXACT_SZ: the next power of two above) */
 	if (fx_nat_log_enabled())
 		m[M_NAT] += (double)rte_align32pow2(fx_nat_log_conf.ring + 1) *

@@ -13,6 +13,15 @@
                               millisecond, as many deletes as creates, no
                               public tuple held twice at once, no sequence
                               error, every record queued exported
+  e2e_ipfix.py BINARY bib     --nat-mapping eim: the bindings' NAT44 BIB
+                              create and delete events (natEvent 8, 9)
+                              beside their sessions': a UDP endpoint with
+                              two sessions (its binding ends with the
+                              later one's hold-down), an echo identifier
+                              with one, a TCP endpoint whose SYN is
+                              refused over --nat-max-per-host 2 (no
+                              binding made, no event but the refusal);
+                              nfdump's records, each to the millisecond
   e2e_ipfix.py BINARY exit    the TSC clock, nothing expires: 4 mappings,
                               2 of them flushed into hold-down, the run
                               stopped: a create each and, at exit, a delete
@@ -59,6 +68,7 @@ TMO, HOLD = N.TMO, int(N.HOLD)
 A, B, C, D = "10.1.0.1", "10.1.0.2", "10.1.0.3", "10.1.0.4"
 R, R2 = "198.18.0.10", "198.18.0.11"
 CREATE, DELETE, QUOTA = 4, 5, 13
+BIB_CREATE, BIB_DELETE = 8, 9   # RFC 8158 section 4, IANA natEvent
 
 
 def at(ms):
@@ -184,20 +194,23 @@ def decoded(rec):
             num("Event time") - T0 * 1000, rec.get("src xlt ip"))
 
 
-def match(got, want):
+def match(got, want, key=lambda w: (w[1], w[2], w[4], w[5], w[6])):
     """Each expected event to one record; a None public port matches any,
-    and a delete's must then be its create's. Returns the unmatched of each."""
+    and the later events of its key (a session's: its delete) must then
+    have the port of its first; a None remote is a record without one (a
+    binding's). Returns the unmatched of each."""
     got = list(got)
     drawn = {}
     missing = []
     for w in want:
-        key = (w[1], w[2], w[4], w[5], w[6])
         for i, g in enumerate(got):
-            port = w[3] if w[3] is not None else drawn.get(key, None)
-            if g[0] == w[0] and g[1:3] == w[1:3] and g[4:8] == w[4:8] and \
+            port = w[3] if w[3] is not None else drawn.get(key(w), None)
+            rem = (g[4] in (None, "0.0.0.0") and g[5] in (0, -1)) if w[4] is None \
+                else g[4:6] == w[4:6]
+            if g[0] == w[0] and g[1:3] == w[1:3] and rem and g[6:8] == w[6:8] and \
                (port is None or g[3] == port) and (g[8] == POOL or w[0] == QUOTA):
-                if w[3] is None and w[0] == CREATE:
-                    drawn[key] = g[3]
+                if w[3] is None and w[0] != QUOTA:
+                    drawn.setdefault(key(w), g[3])
                 del got[i]
                 break
         else:
@@ -221,19 +234,93 @@ def no_overlap(events):
     return bad
 
 
+def bib_scenario():
+    """(frames, expected events) under eim, as scenario(); a binding's
+    events have no remote (None, 0)."""
+    U, OW = TMO["udp"], TMO["oneway"]
+    fr = [
+        (at(100), N.udp(A, 5000, R, 53)),       # A's binding and first session
+        (at(200), N.udp(R, 53, POOL, 5000)),    # answered: udp
+        (at(300), N.udp(A, 5000, R2, 53)),      # its second session, oneway
+        (at(2000), N.echo(D, R, 77)),           # D's echo id 77: outside the share
+        (at(3000), N.udp(D, 6000, R, 53)),      # D's second endpoint
+        (at(3500), N.tcp(D, 40000, R, 80, N.P.TCP_SYN)),   # over the quota
+    ]
+    a_end = max(200 + U * 1000, 300 + OW * 1000) + HOLD * 1000
+    ev = [
+        (BIB_CREATE, A, 5000, 5000, None, 0, 17, 100),
+        (CREATE, A, 5000, 5000, R, 53, 17, 100),
+        (DELETE, A, 5000, 5000, R, 53, 17, 200 + U * 1000 + HOLD * 1000),
+        (CREATE, A, 5000, 5000, R2, 53, 17, 300),
+        (DELETE, A, 5000, 5000, R2, 53, 17, 300 + OW * 1000 + HOLD * 1000),
+        (BIB_DELETE, A, 5000, 5000, None, 0, 17, a_end),
+        (BIB_CREATE, D, 77, None, None, 0, 1, 2000),
+        (CREATE, D, 77, None, R, 0, 1, 2000),
+        (DELETE, D, 77, None, R, 0, 1, 2000 + OW * 1000 + HOLD * 1000),
+        (BIB_DELETE, D, 77, None, None, 0, 1, 2000 + OW * 1000 + HOLD * 1000),
+        (BIB_CREATE, D, 6000, 6000, None, 0, 17, 3000),
+        (CREATE, D, 6000, 6000, R, 53, 17, 3000),
+        (DELETE, D, 6000, 6000, R, 53, 17, 3000 + OW * 1000 + HOLD * 1000),
+        (BIB_DELETE, D, 6000, 6000, None, 0, 17, 3000 + OW * 1000 + HOLD * 1000),
+        (QUOTA, D, 40000, None, R, 80, 6, 3500),
+    ]
+    return fr, ev
+
+
+def test_bib(binary, tmp):
+    fr, want = bib_scenario()
+    run = collected(binary, tmp, "ipfix_bib", fr, ["--nat-mapping", "eim"])
+    if run is None:
+        return SKIP
+    col, st, got_frames, log = run
+    if st is None:
+        return 0
+    check(len(got_frames) == 5, "5 frames out, the refused one dropped (got %d)"
+          % len(got_frames))
+    t, lg = st["totals"], log_totals(st)
+    check(t["nat_created"] == 4 and t["nat_bib_created"] == 3 and t["nat_host_limit"] == 1,
+          "4 sessions under 3 bindings, 1 refused (got %d, %d, %d)"
+          % (t["nat_created"], t["nat_bib_created"], t["nat_host_limit"]))
+    check(lg.get("nat_log_queued") == len(want) and lg.get("nat_log_exported") == len(want)
+          and lg.get("nat_log_dropped") == 0 and lg.get("nat_log_lost") == 0,
+          "%d events queued and exported, none dropped or lost (%s)" % (len(want), lg))
+    check("Sequence Errors: 0" in log and "Bad Packets: 0" in log,
+          "nfcapd: no sequence error, no bad packet")
+    recs, out = col.records()
+    got = [decoded(r) for r in recs]
+    check(len(got) == len(want), "nfdump: %d records (got %d)" % (len(want), len(got)))
+    # a binding's random public port is its sessions' too
+    missing, extra = match(got, want, key=lambda w: (w[1], w[2], w[6]))
+    check(not missing and not extra,
+          "every binding and session event with its endpoints and time to the "
+          "millisecond (missing %s, unexpected %s)" % (missing[:3], extra[:3]))
+    if missing or extra or os.environ.get("FX_IPFIX_DUMP"):
+        print(out[:6000])
+    return 0
+
+
 def log_totals(st):
     return st.get("nat_log", {}) if st else {}
 
 
-def test_events(binary, tmp):
+def collected(binary, tmp, name, fr, extra):
+    """Run fr with the log exported to nfcapd: (collector, stats, frames
+    out, nfcapd's log), or None when nfdump is not there."""
     if not E.ensure_package("nfdump", ["nfcapd", "nfdump"]):
         print("SKIP: the nfdump package cannot be installed here")
-        return SKIP
+        return None
     col = Collector(tmp)
+    st, got_frames = N.run(binary, tmp, name, fr,
+                           EXTRA + extra + ["--nat-log", "ipfix:127.0.0.1:%d,domain=7" % col.port])
+    return col, st, got_frames, col.stop()
+
+
+def test_events(binary, tmp):
     fr, want = scenario()
-    st, got_frames = N.run(binary, tmp, "ipfix", fr,
-                           EXTRA + ["--nat-log", "ipfix:127.0.0.1:%d,domain=7" % col.port])
-    log = col.stop()
+    run = collected(binary, tmp, "ipfix", fr, [])
+    if run is None:
+        return SKIP
+    col, st, got_frames, log = run
     if st is None:
         return 0
     check(len(got_frames) == 7, "7 frames out, the refused one dropped (got %d)"
@@ -400,7 +487,7 @@ def test_cli(binary, tmp):
 
 
 def main(argv):
-    tests = {"events": test_events, "exit": test_exit, "down": test_down, "cli": test_cli,
+    tests = {"events": test_events, "bib": test_bib, "exit": test_exit, "down": test_down, "cli": test_cli,
              "rate": test_rate}
     if len(argv) not in (3, 4) or argv[2] not in tests or (len(argv) == 4 and argv[2] != "rate"):
         print(__doc__)

@@ -391,7 +391,21 @@ def fx_hash(data, secret=HASH_SECRET):
 def handoff_owner(key, nb_workers):
     """affinity.h: fx_affinity_owner(ft_hash(key), nb_workers), the
     example run with HASH_SECRET."""
-    h = fx_hash(key)
+    return affinity_owner(fx_hash(key), nb_workers)
+
+
+def eim_owner(addr, port, proto, nb_workers):
+    """nat_eim.h: nat_eim_owner(), the worker that owns an inside endpoint
+    under --nat-mapping eim (port: the ICMP echo identifier for ICMP): the
+    keyed hash of the binding table's 16-byte inside key (address, 0, port,
+    0, proto, network order), the example run with HASH_SECRET."""
+    key = ipaddress.IPv4Address(addr).packed + bytes(4) + \
+        struct.pack("!HH", port, 0) + bytes([proto, 0, 0, 0])
+    return affinity_owner(fx_hash(key), nb_workers)
+
+
+def affinity_owner(h, nb_workers):
+    """affinity.h: fx_affinity_owner() of a 32-bit hash."""
     h ^= h >> 16
     h = (h * 0x85EBCA6B) & 0xFFFFFFFF
     h ^= h >> 13

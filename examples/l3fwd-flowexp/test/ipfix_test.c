@@ -89,12 +89,12 @@ static void
 test_templates(void)
 {
 	static const uint8_t want[] = {
-		/* header: version 10, length 152, export time 0x01020304,
+		/* header: version 10, length 184, export time 0x01020304,
 		 * sequence 0, observation domain 7 */
-		0x00, 0x0a, 0x00, 0x98, 0x01, 0x02, 0x03, 0x04,
+		0x00, 0x0a, 0x00, 0xb8, 0x01, 0x02, 0x03, 0x04,
 		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x07,
-		/* template set (ID 2), length 136 */
-		0x00, 0x02, 0x00, 0x88,
+		/* template set (ID 2), length 168 */
+		0x00, 0x02, 0x00, 0xa8,
 		/* template 256, 9 fields */
 		0x01, 0x00, 0x00, 0x09,
 		0x01, 0x43, 0x00, 0x08,   /* 323 observationTimeMilliseconds 8 */
@@ -125,6 +125,12 @@ test_templates(void)
 		0x01, 0xd7, 0x00, 0x04,   /* 471 maxSessionEntries 4 */
 		0x01, 0xd9, 0x00, 0x04,   /* 473 maxEntriesPerUser 4 */
 		0x01, 0x1b, 0x00, 0x04,   /* 283 natPoolId 4 */
+		/* template 259, 7 fields */
+		0x01, 0x03, 0x00, 0x07,
+		0x01, 0x43, 0x00, 0x08, 0x00, 0xe6, 0x00, 0x01,
+		0x00, 0x08, 0x00, 0x04, 0x00, 0x07, 0x00, 0x02,
+		0x00, 0xe1, 0x00, 0x04, 0x00, 0xe3, 0x00, 0x02,
+		0x00, 0x04, 0x00, 0x01,
 	};
 	uint8_t buf[IPFIX_MSG_MAX];
 	struct ipfix_msg m;
@@ -176,6 +182,42 @@ test_session(void)
 	if (check(len == sizeof(want) && m.records == 1,
 		  "session message: %u bytes, %u record", len, m.records))
 		same(buf, want, len, "session create");
+}
+
+/* a binding: natEvent 8 and 9 in set 259, no remote */
+static void
+test_bib(void)
+{
+	static const uint8_t want[] = {
+		/* header: length 64, export time 0, sequence 3, domain 1 */
+		0x00, 0x0a, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00,
+		0x00, 0x00, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01,
+		/* data set 259, length 4 + 2 * 22 */
+		0x01, 0x03, 0x00, 0x30,
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0xe8,   /* 1000 ms */
+		0x08,                     /* NAT44 BIB create */
+		0x0a, 0x01, 0x00, 0x01, 0x13, 0x88,   /* 10.1.0.1:5000 */
+		0xcb, 0x00, 0x71, 0x01, 0x13, 0x89,   /* 203.0.113.1:5001 */
+		0x11,                     /* UDP */
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x07, 0xd0,   /* 2000 ms */
+		0x09,                     /* NAT44 BIB delete */
+		0x0a, 0x01, 0x00, 0x01, 0x13, 0x88,
+		0xcb, 0x00, 0x71, 0x01, 0x13, 0x89,
+		0x11,
+	};
+	struct ipfix_nat_event a = session(IPFIX_NAT44_BIB_CREATE);
+	struct ipfix_nat_event b = session(IPFIX_NAT44_BIB_DELETE);
+	uint8_t buf[IPFIX_MSG_MAX];
+	struct ipfix_msg m;
+	uint16_t len;
+
+	ipfix_msg_start(&m, buf, sizeof(buf));
+	check(ipfix_msg_add_event(&m, &a, 1000) == 0 && ipfix_msg_add_event(&m, &b, 2000) == 0,
+	      "two binding records");
+	len = ipfix_msg_finish(&m, 0, 3, 1);
+	if (check(len == sizeof(want) && m.records == 2, "binding message: %u bytes, %u records",
+		  len, m.records))
+		same(buf, want, len, "binding create and delete");
 }
 
 static void
@@ -259,8 +301,8 @@ test_full(void)
 	check(ipfix_msg_add_templates(&m) == 0, "templates first");
 	while ((rc = ipfix_msg_add_event(&m, &ev, n)) == 0)
 		n++;
-	/* 1400 - 16 - 136 (the template set) - 4 = 1244 bytes: 44 records */
-	check(rc == -ENOSPC && n == 44, "44 session records after the templates, then -ENOSPC "
+	/* 1400 - 16 - 168 (the template set) - 4 = 1212 bytes: 43 records */
+	check(rc == -ENOSPC && n == 43, "43 session records after the templates, then -ENOSPC "
 	      "(got %u, rc %d)", n, rc);
 	len = ipfix_msg_finish(&m, 0, 0, 1);
 	check(len <= IPFIX_MSG_MAX && buf[IPFIX_MSG_MAX] == 0xee,
@@ -317,6 +359,7 @@ main(void)
 	check(sizeof(struct ipfix_nat_event) == 40, "the event record is 40 bytes (%zu)",
 	      sizeof(struct ipfix_nat_event));
 	test_templates();
+	test_bib();
 	test_session();
 	test_mixed();
 	test_full();
