@@ -80,7 +80,7 @@ fx_usage(const char *prgname)
 	       "  [--nat-ports LO-HI] [--nat-holddown SECONDS] [--hash-secret HEX]\n"
 	       "  [--nat-outside PORT]... [--nat-max-per-host N] [--nat-max-per-dest N]\n"
 	       "  [--max-flows-per-host N] [--nat-log ipfix:ADDR:PORT[,domain=N]]\n"
-	       "  [--nat-log-ring N]\n"
+	       "  [--nat-log-ring N] [--nat-port-block N] [--nat-max-blocks-per-host M]\n"
 	       "  [--port-addr PORT,ADDR/LEN]... [--neigh PORT,ADDR,MAC]... [--neigh-reachable-ms MS]\n"
 	       "  [--neigh-retrans-ms MS] [--neigh-delay-ms MS] [--neigh-stale-ms MS] [--neigh-probes N]\n"
 	       "  [--icmp-rate RATE[,BURST]] [--max-pkt-len LEN]\n\n"
@@ -147,6 +147,12 @@ fx_usage(const char *prgname)
 	       "  --nat-max-per-dest N: mappings one inside host may hold towards one remote\n"
 	       "      address, port and protocol on one worker (default: a quarter of the\n"
 	       "      worker's port share, 0: no limit)\n"
+	       "  --nat-port-block N: each inside host takes its ports from blocks of N\n"
+	       "      ports of the worker's share it owns (every protocol), allocated\n"
+	       "      and released as its mappings need them and logged once each\n"
+	       "      (default 0: no blocks, per-mapping ports and events)\n"
+	       "  --nat-max-blocks-per-host M: blocks one inside host may hold on one\n"
+	       "      worker (default %u, 0: no limit)\n"
 	       "  --nat-log ipfix:ADDR:PORT[,domain=N]: export NAT events (mapping made,\n"
 	       "      public tuple free again, mapping refused) as IPFIX over UDP to the\n"
 	       "      collector at ADDR:PORT, observation domain N (default 1)\n"
@@ -160,7 +166,8 @@ fx_usage(const char *prgname)
 	       FX_EXPIRE_BUDGET_MAX, FX_EXPIRE_BUDGET_DEFAULT,
 	       TICK_US_MIN, TICK_US_MAX, FX_TICK_US_DEFAULT,
 	       NAT_PORT_LO_DEFAULT, NAT_PORT_HI_DEFAULT, NAT_HOLDDOWN_DEFAULT,
-	       NAT_MAX_PER_HOST_DEFAULT, NAT_LOG_RING_MIN, NAT_LOG_RING_MAX,
+	       NAT_MAX_PER_HOST_DEFAULT, NAT_BLOCKS_PER_HOST_DEFAULT,
+	       NAT_LOG_RING_MIN, NAT_LOG_RING_MAX,
 	       NAT_LOG_RING_DEFAULT);
 	neigh_conf_usage(stdout);
 }
@@ -592,6 +599,8 @@ enum {
 	OPT_MAX_FLOWS_HOST,
 	OPT_NAT_LOG,
 	OPT_NAT_LOG_RING,
+	OPT_NAT_PORT_BLOCK,
+	OPT_NAT_MAX_BLOCKS,
 	OPT_PORT_ADDR,
 	OPT_NEIGH,
 	OPT_NEIGH_NUMBER,   /* --neigh-*-ms, --neigh-probes: by name */
@@ -633,6 +642,8 @@ static const struct option lgopts[] = {
 	{ "max-flows-per-host", required_argument, NULL, OPT_MAX_FLOWS_HOST },
 	{ "nat-log", required_argument, NULL, OPT_NAT_LOG },
 	{ "nat-log-ring", required_argument, NULL, OPT_NAT_LOG_RING },
+	{ "nat-port-block", required_argument, NULL, OPT_NAT_PORT_BLOCK },
+	{ "nat-max-blocks-per-host", required_argument, NULL, OPT_NAT_MAX_BLOCKS },
 	{ "port-addr", required_argument, NULL, OPT_PORT_ADDR },
 	{ "neigh", required_argument, NULL, OPT_NEIGH },
 	{ "neigh-reachable-ms", required_argument, NULL, OPT_NEIGH_NUMBER },
@@ -902,6 +913,14 @@ parse_one(int opt, const char *arg)
 	case OPT_NAT_MAX_DEST:
 		if (nat_conf_quota(&fx_nat_conf, arg, opt == OPT_NAT_MAX_DEST, err,
 				   sizeof(err)) != 0) {
+			cli_err("%s", err);
+			return -1;
+		}
+		return 0;
+	case OPT_NAT_PORT_BLOCK:
+	case OPT_NAT_MAX_BLOCKS:
+		if (nat_conf_blocks(&fx_nat_conf, arg, opt == OPT_NAT_MAX_BLOCKS, err,
+				    sizeof(err)) != 0) {
 			cli_err("%s", err);
 			return -1;
 		}

@@ -10,7 +10,9 @@
  * must be under its quotas (else nat_host_limit or nat_dest_limit,
  * nat_priv.h: RFC 6888 REQ-4/5, and as REQ-11 asks no existing mapping is
  * ended to make room); the port allocator of the worker's share picks a
- * public port whose public 5-tuple is free (else nat_no_port, nat_ports.h);
+ * public port whose public 5-tuple is free (else nat_no_port, nat_ports.h),
+ * or with --nat-port-block the host's blocks do (else nat_block_limit, or
+ * nat_block_exhausted and nat_no_port, nat_block.h);
  * then a record in the table and an entry on the wheel (else
  * nat_table_full). A failure at any step gives back what the earlier ones
  * took. The log (nat_log.h) gets the mapping made, or the refusal. Before
@@ -18,6 +20,7 @@
  * each new mapping will read is prefetched (nat_in2out_prefetch()).
  */
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -29,6 +32,7 @@
 
 #include "flow_state.h"
 #include "nat.h"
+#include "nat_block.h"
 #include "nat_conf.h"
 #include "nat_log.h"
 #include "nat_ports.h"
@@ -94,12 +98,20 @@ mapping_new(struct fx_nat *nt, uint64_t now, const struct fx_pkt *pk,
 	tc.rem_addr = k->dst;
 	tc.rem_port = k->dport;
 	tc.proto = k->proto;
-	if (nat_ports_alloc(&nt->ports, tmpl.pool_idx, pc,
-			    rte_be_to_cpu_16(k->sport), tuple_taken, &tc,
-			    &port) != 0) {
-		FX_STAT_ADD(&nt->st, nat_no_port, 1);
+	why = NAT_LOG_NO_PORT;
+	if (nat_blocks_on(&nt->blocks))
+		err = nat_block_port(nt, now, k->src, tmpl.pool_idx, pc,
+				     rte_be_to_cpu_16(k->sport), tuple_taken, &tc,
+				     &port, &why);
+	else
+		err = nat_ports_alloc(&nt->ports, tmpl.pool_idx, pc,
+				      rte_be_to_cpu_16(k->sport), tuple_taken, &tc,
+				      &port);
+	if (err != 0) {
+		if (err == -EADDRINUSE)
+			FX_STAT_ADD(&nt->st, nat_no_port, 1);
 		nat_quota_put(nt, k->src, k->dst, k->dport, k->proto);
-		nat_log_refused(nt, NAT_LOG_NO_PORT, k, tmpl.pub_addr, now);
+		nat_log_refused(nt, why, k, tmpl.pub_addr, now);
 		return NULL;
 	}
 	tmpl.pub_port = rte_cpu_to_be_16(port);
@@ -127,7 +139,7 @@ mapping_new(struct fx_nat *nt, uint64_t now, const struct fx_pkt *pk,
 	nat_log_created(nt, m, now);
 	return m;
 full:
-	nat_ports_put(&nt->ports, tmpl.pool_idx, pc, port);
+	nat_unit(nt, &tmpl, NAT_UNIT_PUT, now);
 	nat_quota_put(nt, k->src, k->dst, k->dport, k->proto);
 	FX_STAT_ADD(&nt->st, nat_table_full, 1);
 	nat_log_refused(nt, NAT_LOG_TABLE_FULL, k, tmpl.pub_addr, now);
@@ -145,6 +157,8 @@ nat_in2out_prefetch(struct fx_nat *nt, const struct fx_pkt *pk,
 
 	if (k->proto == IPPROTO_TCP && !fx_state_is_syn(pk))
 		return 0;   /* makes no mapping */
+	if (nat_blocks_on(&nt->blocks))
+		return 0;   /* the host's blocks say where: nothing drawn ahead */
 	if (!nat_ports_mine(&nt->ports, port)) {
 		if (n >= NAT_PORTS_AHEAD)
 			return 0;

@@ -15,12 +15,15 @@
  * the expiry lag of a live mapping, its deadline to the poll that ended
  * it (nat_lag_*). The log's delete event of a mapping (nat_log.h) is its
  * release, at the hold-down's end, or at exit: the time its public tuple
- * is free for reuse.
+ * is free for reuse. With port blocks the wheel holds the blocks' entries
+ * too (nat_block.h), handed to nat_block_due(), and a mapping's unit
+ * changes go through its block (nat_unit(), nat_priv.h).
  */
 
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_byteorder.h>
 #include <rte_common.h>
 #include <rte_prefetch.h>
@@ -28,18 +31,18 @@
 #include <twheel.h>
 
 #include "nat.h"
+#include "nat_block.h"
 #include "nat_log.h"
 #include "nat_ports.h"
 #include "nat_priv.h"
 #include "nat_table.h"
 #include "stats.h"
 
-/* a mapping leaves: its record and keys, its port unit */
+/* a held mapping leaves at `at`: its record and keys, its port unit */
 static void
-mapping_release(struct fx_nat *nt, struct nat_mapping *m)
+mapping_release(struct fx_nat *nt, struct nat_mapping *m, uint64_t at)
 {
-	nat_ports_release(&nt->ports, m->pool_idx, nat_proto_class(m->proto),
-			  rte_be_to_cpu_16(m->pub_port));
+	nat_unit(nt, m, NAT_UNIT_RELEASE, at);
 	nat_quota_put(nt, m->in_addr, m->rem_addr, m->rem_port, m->proto);
 	nat_table_remove(&nt->tbl, m);
 	FX_STAT_ADD(&nt->st, nat_released, 1);
@@ -52,16 +55,15 @@ mapping_end(struct fx_nat *nt, struct nat_mapping *m, uint64_t at)
 {
 	uint64_t id;
 
-	nat_ports_hold(&nt->ports, m->pool_idx, nat_proto_class(m->proto),
-		       rte_be_to_cpu_16(m->pub_port));
+	m->held_until = at + nt->holddown_cycles;
+	nat_unit(nt, m, NAT_UNIT_HOLD, 0);
 	FX_STAT_SET(&nt->st, nat_active, nt->st.nat_active - 1);
 	FX_STAT_SET(&nt->st, nat_held, nt->st.nat_held + 1);
-	m->held_until = at + nt->holddown_cycles;
 	id = twheel_schedule(nt->wheel, m->held_until, m);
 	nat_table_hold(&nt->tbl, m, m->held_until, id);   /* now HELD */
 	if (id == TWHEEL_ID_INVALID) {   /* cannot happen: this entry just left */
 		nat_log_released(nt, m, at);
-		mapping_release(nt, m);
+		mapping_release(nt, m, at);
 	}
 }
 
@@ -69,8 +71,12 @@ mapping_end(struct fx_nat *nt, struct nat_mapping *m, uint64_t at)
  * key it loses next and its port unit (its own line was prefetched
  * before) */
 static inline void
-warm(struct fx_nat *nt, struct nat_mapping *m)
+warm(struct fx_nat *nt, void *payload)
 {
+	struct nat_mapping *m = payload;
+
+	if (nat_block_of(payload) != NULL)
+		return;   /* a block: its line was prefetched */
 	nat_table_warm(&nt->tbl, &m, 1);
 	nat_ports_prefetch(&nt->ports, m->pool_idx, nat_proto_class(m->proto),
 			   rte_be_to_cpu_16(m->pub_port));
@@ -100,10 +106,14 @@ records(struct fx_nat *nt, const struct twheel_fired *f, unsigned int n,
 			rte_prefetch0(f[i + 2 * REAP_AHEAD].payload);
 		if (i + REAP_AHEAD < n)
 			warm(nt, f[i + REAP_AHEAD].payload);
+		if (unlikely(nat_block_of(f[i].payload) != NULL)) {
+			nat_block_due(nt, nat_block_of(f[i].payload), f[i].deadline);
+			continue;
+		}
 		m = f[i].payload;
 		if (m->state == NAT_HELD) {
 			nat_log_released(nt, m, m->held_until);
-			mapping_release(nt, m);
+			mapping_release(nt, m, m->held_until);
 			continue;
 		}
 		if (f[i].reason == TWHEEL_DUE) {
@@ -142,24 +152,28 @@ fx_nat_drain(struct fx_nat *nt, uint64_t now)
 {
 	struct nat_mapping *m;
 	unsigned int n, i;
+	uint64_t at;
 	bool more;
 
+	nt->blocks.draining = true;   /* a block's last mapping releases it */
 	do {
 		n = twheel_drain_more(nt->wheel, nt->budget, nt->fired, &more);
 		for (i = 0; i < n; i++) {
+			if (nat_block_of(nt->fired[i].payload) != NULL) {
+				nat_block_due(nt, nat_block_of(nt->fired[i].payload), now);
+				continue;
+			}
 			m = nt->fired[i].payload;
-			nat_log_released(nt, m, m->state == NAT_HELD ?
-					 RTE_MIN(m->held_until, now) : now);
+			at = m->state == NAT_HELD ? RTE_MIN(m->held_until, now) : now;
+			nat_log_released(nt, m, at);
 			if (m->state == NAT_LIVE) {
-				nat_ports_put(&nt->ports, m->pool_idx,
-					      nat_proto_class(m->proto),
-					      rte_be_to_cpu_16(m->pub_port));
+				nat_unit(nt, m, NAT_UNIT_PUT, now);
 				nat_quota_put(nt, m->in_addr, m->rem_addr,
 					      m->rem_port, m->proto);
 				nat_table_remove(&nt->tbl, m);
 				FX_STAT_SET(&nt->st, nat_active, nt->st.nat_active - 1);
 			} else {
-				mapping_release(nt, m);
+				mapping_release(nt, m, at);
 			}
 		}
 	} while (more);
