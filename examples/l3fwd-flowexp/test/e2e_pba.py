@@ -34,6 +34,16 @@ blocks, so which block and port each mapping gets is known.
                              millisecond, the quota-exceeded and the
                              ports-exhausted events, and no session event
   e2e_pba.py BINARY cli      bad --nat-port-block, --nat-max-blocks-per-host
+  e2e_pba.py BINARY logsize [N]  not a test (meson does not run it): the
+                             log's size per mapping with blocks of 64 and
+                             without, N (default 1M) datagrams each a new
+                             mapping 1 us of capture time apart, 50 ms
+                             timeout and hold-down, exported to a socket
+                             never read; two traffic shapes: "steady",
+                             4096 hosts taking turns (each has a mapping
+                             every 4 ms, so its block never empties), and
+                             "bursty", 16 mappings per host at once, then
+                             nothing (one block per 16 mappings)
 
 Each frame out is checked (addresses, ports, TTL, checksums) and every
 counter exactly; at exit every block and every port unit is free.
@@ -358,14 +368,63 @@ def test_cli(binary, tmp):
     return 0
 
 
+def logsize_frames(shape, n):
+    """n datagrams 1 us apart, each a new mapping to its own remote."""
+    fr = []
+    for i in range(n):
+        h = i % 4096 if shape == "steady" else i >> 4
+        port = 1024 + (i // 4096 if shape == "steady" else i & 15) % 60000
+        fr.append((I.T0 + i / 1e6, N.udp("10.1.%d.%d" % (h >> 8 & 255, h & 255), port,
+                                         "198.18.%d.%d" % (i >> 8 & 255, i & 255), 53)))
+    return fr
+
+
+def tool_logsize(binary, tmp, n=1000000):
+    sink = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sink.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sink.bind(("127.0.0.1", 0))
+    base = ["--nat-pool", "198.51.100.0/28", "--nat-max-per-host", "0",
+            "--max-flows", "262144", "--timeout-oneway", "0.05", "--nat-holddown", "0.05",
+            "--nat-log", "ipfix:127.0.0.1:%d" % sink.getsockname()[1]]
+    for shape in ("steady", "bursty"):
+        fr = logsize_frames(shape, n)
+        size = {}
+        for name, extra in (("per-session", []),
+                            ("blocks of 64", ["--nat-port-block", "64",
+                                              "--nat-max-blocks-per-host", "0"])):
+            st, _ = N.run(binary, tmp, "logsize", fr, base + extra)
+            if st is None:
+                return 0
+            t, lg = st["totals"], I.log_totals(st)
+            size[name] = lg["nat_log_bytes"]
+            print("logsize %s, %s: %d mappings, %d blocks; events %d queued, %d dropped, "
+                  "%d exported in %d messages, %d bytes: %.2f bytes and %.4f events per mapping"
+                  % (shape, name, t["nat_created"], t["nat_block_allocated"],
+                     lg["nat_log_queued"], lg["nat_log_dropped"], lg["nat_log_exported"],
+                     lg["nat_log_messages"], lg["nat_log_bytes"],
+                     lg["nat_log_bytes"] / max(t["nat_created"], 1),
+                     lg["nat_log_exported"] / max(t["nat_created"], 1)))
+            check(lg["nat_log_dropped"] == 0 and t["nat_created"] == n,
+                  "%s %s: every datagram a mapping, no event dropped" % (shape, name))
+        print("logsize %s: the log with blocks is %.1f times smaller"
+              % (shape, size["per-session"] / max(size["blocks of 64"], 1)))
+    sink.close()
+    return 0
+
+
 def main(argv):
     tests = {"alloc": test_alloc, "quota": test_quota, "release": test_release,
-             "reuse": test_reuse, "ipfix": test_ipfix, "cli": test_cli}
-    if len(argv) != 3 or argv[2] not in tests:
+             "reuse": test_reuse, "ipfix": test_ipfix, "cli": test_cli,
+             "logsize": tool_logsize}
+    if len(argv) not in (3, 4) or argv[2] not in tests or \
+       (len(argv) == 4 and argv[2] != "logsize"):
         print(__doc__)
         return 2
     with tempfile.TemporaryDirectory(prefix="fxpba_") as tmp:
-        rc = tests[argv[2]](argv[1], tmp)
+        if len(argv) == 4:
+            rc = tests[argv[2]](argv[1], tmp, int(float(argv[3])))
+        else:
+            rc = tests[argv[2]](argv[1], tmp)
     if rc == I.SKIP:
         return I.SKIP
     print("%d check(s) failed" % len(E.failures) if E.failures else "all checks passed")
