@@ -58,7 +58,7 @@
  *
  * Memory per worker: 64 bytes a block, 8 more for its free-list places,
  * 12 for two host slots, and one wheel entry (54 bytes): 138 bytes a
- * block, e.g. 64 KB for 16 addresses of a 32K-port share in blocks of 64.
+ * block, e.g. 1.1 MB for 16 addresses of a 32K-port share in blocks of 64.
  */
 
 #ifndef _FX_NAT_BLOCK_H_
