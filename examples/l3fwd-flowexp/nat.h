@@ -9,6 +9,7 @@
  * class and the owner), nat.c (set-up; the burst step on the owner),
  * nat_in2out.c (outbound: mapping creation), nat_out2in.c (inbound),
  * nat_icmp.c (ICMP errors both ways), nat_reap.c (the reaper),
+ * nat_block.c (port blocks),
  * nat_format.c (statistics); the control path's flush by inside prefix is
  * beside the flow flush (control.c).
  *
