@@ -28,6 +28,10 @@ blocks, so which block and port each mapping gets is known.
                              takes a port of the same block, no new block;
                              the block then lasts until that mapping's
                              hold-down is over
+  e2e_pba.py BINARY workers  two workers, every packet on one's queue: each
+                             mapping in a block of its flow owner's share,
+                             the inside ports kept, the replies handed to
+                             the owner of their public port
   e2e_pba.py BINARY ipfix    the log to Debian's nfcapd: nfdump shows each
                              block's allocation and release with its host,
                              public address, port range and time to the
@@ -110,7 +114,7 @@ def test_alloc(binary, tmp):
                           (POOL, None, R, 53)], "alloc")
     if len(got) == 7:
         a = block(5000)
-        check(in_block(got[2].sport, a) and got[2].sport not in (5000, 5001),
+        check(in_block(got[2].sport, a) and got[2].sport != 5000,
               "a port outside the share: a free one of the host's block (%d)" % got[2].sport)
         check(in_block(got[4].ident, a), "the echo's identifier in the host's block (%d)"
               % got[4].ident)
@@ -204,6 +208,43 @@ def test_reuse(binary, tmp):
     check(t["nat_block_allocated"] == 3 and t["nat_created"] == 4,
           "A's block reused: 3 blocks for 4 mappings (got %d)" % t["nat_block_allocated"])
     no_leak(st, "reuse")
+
+
+def test_workers(binary, tmp):
+    """Two workers (shares 5000-5031 and 5032-5063, two blocks each), every
+    packet on the first one's queue: a host's mappings are made by the
+    owner of each flow (the symmetric key's hash, fxpkt.handoff_owner),
+    each in a block of that worker's share, and the replies are handed to
+    the owner of their public port. Two mappings a worker, their inside
+    ports in the first block of its share: kept."""
+    shares = [(5000, 5031), (5032, 5063)]
+    conns = []
+    for w in (0, 1):
+        for k in range(2):
+            sport, dport = shares[w][0] + k, 9000
+            while P.handoff_owner(P.flow_key(4, P.PROTO_UDP, A, R, sport, dport)[0], 2) != w:
+                dport += 1
+            conns.append((sport, dport, w))
+    fr = [(T0 + i * 0.001, N.udp(A, s, R, d)) for i, (s, d, w) in enumerate(conns)]
+    fr += [(T0 + 1 + i * 0.001, N.udp(R, d, POOL, s)) for i, (s, d, w) in enumerate(conns)]
+    st, got = N.run(binary, tmp, "pba_workers", None, BLOCKS16, queues=[fr, []])
+    if st is None:
+        return
+    outs = sorted((g.sport, g.dport) for g in got if g.src == POOL)
+    ins = sorted((g.dst, g.dport) for g in got if g.dst == A)
+    check(outs == sorted((s, d) for s, d, w in conns),
+          "every inside port kept, in its owner's block (%s)" % outs)
+    check(ins == sorted((A, s) for s, d, w in conns), "every reply reached the host (%s)" % ins)
+    lcs = N.lcores(st)
+    check(sorted(lc["nat_block_allocated"] for lc in lcs) == [1, 1] and
+          all(lc["nat_created"] == 2 for lc in lcs),
+          "one block and two mappings on each worker (%s)"
+          % [(lc["nat_block_allocated"], lc["nat_created"]) for lc in lcs])
+    t = st["totals"]
+    check(t["nat_handoff"] == 2 and t["nat_in"] == 4,
+          "the replies to the second worker's ports handed to it (handoff %d, in %d)"
+          % (t["nat_handoff"], t["nat_in"]))
+    no_leak(st, "workers")
 
 
 # ---- the log ----
@@ -414,7 +455,8 @@ def tool_logsize(binary, tmp, n=1000000):
 
 def main(argv):
     tests = {"alloc": test_alloc, "quota": test_quota, "release": test_release,
-             "reuse": test_reuse, "ipfix": test_ipfix, "cli": test_cli,
+             "reuse": test_reuse, "workers": test_workers, "ipfix": test_ipfix,
+             "cli": test_cli,
              "logsize": tool_logsize}
     if len(argv) not in (3, 4) or argv[2] not in tests or \
        (len(argv) == 4 and argv[2] != "logsize"):
