@@ -112,6 +112,15 @@ Mode "nat_eim" is mode nat with endpoint-independent mappings and
 filtering (--nat-mapping eim --nat-filtering eif: a binding per inside
 endpoint, each flow a session under one); "--modes nat,nat_eim" measures
 its cost against the default endpoint-dependent mappings.
+Mode "nat_pba" is mode nat with port blocks (--nat-port-block 64
+--nat-max-blocks-per-host 0): the one host's mappings take their ports in
+its blocks (overlapping across the remote endpoints, as without blocks);
+"--modes nat,nat_pba" measures the block allocator's cost per new
+mapping. Mode "nat_pba_log" is mode nat_log with the same blocks: the log
+carries block events instead of session events; "--modes
+nat_log,nat_pba_log" compares the two with logging on and prints the
+events queued of both. The log's size per mapping with many hosts is
+test/e2e_pba.py's logsize tool.
 
 Every rate is also given per CPU-second of the worker thread (from
 /proc/PID/task/TID/stat), which is what a dedicated core would do when the
@@ -189,6 +198,10 @@ def nat_args(app):
     return NAT_ARGS + [x for o in NAT_ARGS_IF if knows(app, o[0]) for x in o]
 
 
+# mode nat_pba: port blocks of 64, no limit of blocks (flowgen's one host)
+NAT_PBA_ARGS = ["--nat-port-block", "64", "--nat-max-blocks-per-host", "0"]
+
+
 # mode nat_log's collector: a socket that is never read
 _sink = None
 
@@ -219,6 +232,10 @@ class Run:
             expiry, args = "twheel", args + nat_args(app) + nat_log_args()
         elif expiry == "nat_eim":
             expiry, args = "twheel", args + nat_args(app) + NAT_EIM_ARGS
+        elif expiry == "nat_pba":
+            expiry, args = "twheel", args + nat_args(app) + NAT_PBA_ARGS
+        elif expiry == "nat_pba_log":
+            expiry, args = "twheel", args + nat_args(app) + nat_log_args() + NAT_PBA_ARGS
         Run.n += 1
         tag = "fxbench_%d_%d" % (os.getpid(), Run.n)
         self.prefix = tag + "_ex"
@@ -1224,6 +1241,19 @@ def main():
         if "mpps" in scen:
             ratio_line("nat_eim / nat, packets per CPU-second with 1M live",
                        ratios("mpps", "nat_eim", "nat", "pps_per_cpu_s"))
+    for pba, per in (("nat_pba", "nat"), ("nat_pba_log", "nat_log")):
+        if pba not in modes or per not in modes:
+            continue
+        log("\nport blocks of 64 (mode %s) against per-mapping ports (mode %s)" % (pba, per))
+        if "new" in scen:
+            ratio_line("%s / %s, new mappings per CPU-second" % (pba, per),
+                       ratios("new", pba, per, "new_per_cpu_s"))
+            for m in (per, pba):
+                r = ok.get(("new", m), [])
+                log("%s, new: events queued %s (per run)" % (m, [x["log_queued"] for x in r]))
+        if "mpps" in scen:
+            ratio_line("%s / %s, packets per CPU-second with 1M live" % (pba, per),
+                       ratios("mpps", pba, per, "pps_per_cpu_s"))
     if "evict" in scen:
         log("\nevict: every packet a new flow, one worker; how flows leave")
         log("%-8s %12s %12s %12s %14s  %s" % ("leave by", "pkts/s", "new/s", "evicted/s",

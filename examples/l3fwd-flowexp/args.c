@@ -81,6 +81,7 @@ fx_usage(const char *prgname)
 	       "  [--nat-outside PORT]... [--nat-max-per-host N] [--nat-max-per-dest N]\n"
 	       "  [--max-flows-per-host N] [--nat-log ipfix:ADDR:PORT[,domain=N]]\n"
 	       "  [--nat-log-ring N] [--nat-mapping edm|eim] [--nat-filtering apdf|adf|eif]\n"
+	       "  [--nat-port-block N] [--nat-max-blocks-per-host M]\n"
 	       "  [--port-addr PORT,ADDR/LEN]... [--neigh PORT,ADDR,MAC]... [--neigh-reachable-ms MS]\n"
 	       "  [--neigh-retrans-ms MS] [--neigh-delay-ms MS] [--neigh-stale-ms MS] [--neigh-probes N]\n"
 	       "  [--icmp-rate RATE[,BURST]] [--max-pkt-len LEN]\n\n"
@@ -151,6 +152,12 @@ fx_usage(const char *prgname)
 	       "      (default) or one public endpoint per inside endpoint towards every remote\n"
 	       "  --nat-filtering apdf|adf|eif: inbound packets reach a mapping from the exact\n"
 	       "      remote endpoint (default), a remote address it sent to, or anyone (eim)\n"
+	       "  --nat-port-block N: each inside host takes its ports from blocks of N\n"
+	       "      ports of the worker's share it owns (every protocol), allocated\n"
+	       "      and released as its mappings need them and logged once each\n"
+	       "      (default 0: no blocks, per-mapping ports and events)\n"
+	       "  --nat-max-blocks-per-host M: blocks one inside host may hold on one\n"
+	       "      worker (default %u, 0: no limit)\n"
 	       "  --nat-log ipfix:ADDR:PORT[,domain=N]: export NAT events (mapping made,\n"
 	       "      public tuple free again, mapping refused) as IPFIX over UDP to the\n"
 	       "      collector at ADDR:PORT, observation domain N (default 1)\n"
@@ -164,7 +171,8 @@ fx_usage(const char *prgname)
 	       FX_EXPIRE_BUDGET_MAX, FX_EXPIRE_BUDGET_DEFAULT,
 	       TICK_US_MIN, TICK_US_MAX, FX_TICK_US_DEFAULT,
 	       NAT_PORT_LO_DEFAULT, NAT_PORT_HI_DEFAULT, NAT_HOLDDOWN_DEFAULT,
-	       NAT_MAX_PER_HOST_DEFAULT, NAT_LOG_RING_MIN, NAT_LOG_RING_MAX,
+	       NAT_MAX_PER_HOST_DEFAULT, NAT_BLOCKS_PER_HOST_DEFAULT,
+	       NAT_LOG_RING_MIN, NAT_LOG_RING_MAX,
 	       NAT_LOG_RING_DEFAULT);
 	neigh_conf_usage(stdout);
 }
@@ -598,6 +606,8 @@ enum {
 	OPT_MAX_FLOWS_HOST,
 	OPT_NAT_LOG,
 	OPT_NAT_LOG_RING,
+	OPT_NAT_PORT_BLOCK,
+	OPT_NAT_MAX_BLOCKS,
 	OPT_PORT_ADDR,
 	OPT_NEIGH,
 	OPT_NEIGH_NUMBER,   /* --neigh-*-ms, --neigh-probes: by name */
@@ -641,6 +651,8 @@ static const struct option lgopts[] = {
 	{ "max-flows-per-host", required_argument, NULL, OPT_MAX_FLOWS_HOST },
 	{ "nat-log", required_argument, NULL, OPT_NAT_LOG },
 	{ "nat-log-ring", required_argument, NULL, OPT_NAT_LOG_RING },
+	{ "nat-port-block", required_argument, NULL, OPT_NAT_PORT_BLOCK },
+	{ "nat-max-blocks-per-host", required_argument, NULL, OPT_NAT_MAX_BLOCKS },
 	{ "port-addr", required_argument, NULL, OPT_PORT_ADDR },
 	{ "neigh", required_argument, NULL, OPT_NEIGH },
 	{ "neigh-reachable-ms", required_argument, NULL, OPT_NEIGH_NUMBER },
@@ -918,6 +930,14 @@ parse_one(int opt, const char *arg)
 	case OPT_NAT_FILTERING:
 		if (nat_conf_behaviour(&fx_nat_conf, arg, opt == OPT_NAT_FILTERING,
 				       err, sizeof(err)) != 0) {
+			cli_err("%s", err);
+			return -1;
+		}
+		return 0;
+	case OPT_NAT_PORT_BLOCK:
+	case OPT_NAT_MAX_BLOCKS:
+		if (nat_conf_blocks(&fx_nat_conf, arg, opt == OPT_NAT_MAX_BLOCKS, err,
+				    sizeof(err)) != 0) {
 			cli_err("%s", err);
 			return -1;
 		}

@@ -113,6 +113,11 @@ print_config(void)
 		       "%u towards one remote endpoint\n",
 		       nat_roles(&fx_nat_conf) ? "" : " none (one port: address rules)",
 		       fx_workers[0]->nat.max_per_host, fx_workers[0]->nat.max_per_dest);
+		if (fx_nat_conf.port_block != 0)
+			printf("masquerade: port blocks of %u ports, %u per address on each "
+			       "worker, at most %u per inside host and worker (0: no limit)\n",
+			       fx_nat_conf.port_block, fx_workers[0]->nat.blocks.per_addr,
+			       fx_nat_conf.max_blocks_per_host);
 	}
 	if (fx_conf.clock == FX_CLOCK_PCAP)
 		printf("clock: packet capture times (--clock pcap)\n");

@@ -4,8 +4,8 @@
 
 /*
  * Masquerade NAT in the worker (nat.h has the design): the port owner
- * table, each worker's NAT set-up (table, port share, wheel, per-host
- * quotas), and the burst step that looks a burst's
+ * table, each worker's NAT set-up (table, port share and its blocks, wheel,
+ * per-host quotas), and the burst step that looks a burst's
  * tuples up together and hands each packet to its direction's step
  * (nat_in2out.c, nat_out2in.c, nat_icmp.c).
  */
@@ -38,9 +38,14 @@ fx_nat_setup(unsigned int nb_workers)
 				     nb_workers, fx_nat_port_owner);
 }
 
+/* the wheel's lazy deadline of a mapping, or of a port block (nat_block.h) */
 static uint64_t
 mapping_deadline(void *payload, void *arg)
 {
+	const struct nat_block *b = nat_block_of(payload);
+
+	if (unlikely(b != NULL))
+		return b->until;
 	return nat_mapping_deadline(payload, arg);
 }
 
@@ -105,7 +110,12 @@ fx_nat_init(struct fx_nat *nt, unsigned int lcore_id, unsigned int w,
 			    nb_workers, w, fx_nat_conf.nb_pool, socket);
 	if (rc != 0)
 		goto fail;
-	twheel_config_standard(&cfg, name, capacity, socket);
+	rc = nat_blocks_init(&nt->blocks, &nt->ports, fx_nat_conf.port_block,
+			     fx_nat_conf.max_blocks_per_host, socket);
+	if (rc != 0)
+		goto fail;
+	/* with port blocks, an entry for each block beside the mappings' */
+	twheel_config_standard(&cfg, name, capacity + nt->blocks.nb, socket);
 	cfg.tick_cycles = tick_cycles ? tick_cycles : 1;
 	cfg.deadline_fn = mapping_deadline;
 	cfg.deadline_arg = nt;
@@ -157,6 +167,7 @@ fx_nat_fini(struct fx_nat *nt)
 	fx_quota_fini(&nt->per_host);
 	rte_free(nt->tcp);
 	twheel_free(nt->wheel);
+	nat_blocks_fini(&nt->blocks);
 	nat_ports_fini(&nt->ports);
 	nat_table_free(&nt->tbl);
 	nt->fired = NULL;

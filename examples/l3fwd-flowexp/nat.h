@@ -9,6 +9,7 @@
  * class and the owner), nat.c (set-up; the burst step on the owner),
  * nat_in2out.c (outbound: mapping creation), nat_out2in.c (inbound),
  * nat_icmp.c (ICMP errors both ways), nat_reap.c (the reaper),
+ * nat_block.c (port blocks),
  * nat_format.c (statistics); the control path's flush by inside prefix is
  * beside the flow flush (control.c).
  *
@@ -76,10 +77,15 @@
  * cancel through twheel_remote_cancel() and end the same way. Each poll
  * says whether more may be due at its time, for --clock pcap.
  *
+ * Port blocks (--nat-port-block, nat_block.h): a host's mappings take
+ * their ports from blocks of the share it owns; a block's life is an entry
+ * on the same wheel, told from a mapping's by its payload's tag.
+ *
  * The log (--nat-log, nat_log.h): a mapping made, a public tuple free for
  * reuse again (a held mapping's release, or a mapping ended at exit) and
  * a mapping refused are pushed to the worker's event ring, which the main
- * lcore exports (nat_log_export.h).
+ * lcore exports (nat_log_export.h); with port blocks, a block allocated
+ * and released instead of the first two.
  */
 
 #ifndef _FX_NAT_H_
@@ -93,6 +99,7 @@
 
 #include "fx_atomic.h"
 #include "nat_bib.h"
+#include "nat_block.h"
 #include "nat_conf.h"
 #include "nat_ports.h"
 #include "nat_table.h"
@@ -129,6 +136,8 @@ enum fx_nat_class {
 	X(nat_log_queued) X(nat_log_dropped) X(nat_log_suppressed) \
 	X(nat_bib_created) X(nat_bib_active) X(nat_in_filtered) \
 	X(nat_in_sessions) X(nat_revived) X(nat_hairpin) \
+	X(nat_block_allocated) X(nat_block_released) X(nat_blocks_active) \
+	X(nat_block_limit) X(nat_block_exhausted) \
 	FX_NAT_DROP_CAUSES(X)
 
 /*
@@ -167,6 +176,7 @@ fx_nat_reset_maxima(struct fx_nat_stats *st)
 struct fx_nat {
 	struct nat_table tbl;
 	struct nat_ports ports;
+	struct nat_blocks blocks;         /**< --nat-port-block (nat_block.h) */
 	struct twheel *wheel;
 	struct fx_tcp *tcp;               /**< TCP connections by record index */
 	struct twheel_fired *fired;       /**< budget records for sweeps */

@@ -18,6 +18,7 @@
 
 #include <rte_common.h>
 
+#include "nat_block.h"
 #include "nat_conf.h"
 
 struct nat_conf fx_nat_conf;
@@ -31,6 +32,7 @@ nat_conf_defaults(struct nat_conf *c)
 	c->holddown_s = NAT_HOLDDOWN_DEFAULT;
 	c->max_per_host = NAT_MAX_PER_HOST_DEFAULT;
 	c->max_per_dest = NAT_MAX_PER_DEST_AUTO;
+	c->max_blocks_per_host = NAT_BLOCKS_PER_HOST_DEFAULT;
 }
 
 int
@@ -232,6 +234,32 @@ nat_conf_quota(struct nat_conf *c, const char *s, bool dest, char *err,
 }
 
 int
+nat_conf_blocks(struct nat_conf *c, const char *s, bool max, char *err,
+		size_t len)
+{
+	uint32_t v;
+
+	if (max) {
+		if (parse_u32(s, 0, NAT_BLOCKS_PER_HOST_MAX, &v) != 0) {
+			snprintf(err, len, "--nat-max-blocks-per-host '%s': expected a "
+				 "number of blocks 0..%u (0: no limit)", s,
+				 NAT_BLOCKS_PER_HOST_MAX);
+			return -EINVAL;
+		}
+		c->max_blocks_per_host = v;
+		c->max_blocks_given = true;
+		return 0;
+	}
+	if (parse_u32(s, 0, NAT_BLOCK_SIZE_MAX, &v) != 0) {
+		snprintf(err, len, "--nat-port-block '%s': expected ports per block "
+			 "0..%u (0: no blocks)", s, NAT_BLOCK_SIZE_MAX);
+		return -EINVAL;
+	}
+	c->port_block = v;
+	return 0;
+}
+
+int
 nat_conf_check_roles(const struct nat_conf *c, uint32_t portmask, char *err,
 		     size_t len)
 {
@@ -272,11 +300,18 @@ nat_conf_check(const struct nat_conf *c, unsigned int nb_workers, char *err,
 
 	if (!c->enabled) {
 		if (c->nb_inside != 0 || c->ports_given || c->holddown_given ||
-		    c->mapping != NAT_MAP_EDM || c->filtering != NAT_FILTER_APDF) {
-			snprintf(err, len, "--nat-inside, --nat-ports, --nat-holddown, --nat-mapping and --nat-filtering need --nat-pool");
+		    c->mapping != NAT_MAP_EDM || c->filtering != NAT_FILTER_APDF ||
+		    c->port_block != 0 || c->max_blocks_given) {
+			snprintf(err, len, "--nat-inside, --nat-ports, --nat-holddown, --nat-mapping, "
+				 "--nat-filtering, --nat-port-block and --nat-max-blocks-per-host "
+				 "need --nat-pool");
 			return -EINVAL;
 		}
 		return 0;
+	}
+	if (c->max_blocks_given && c->port_block == 0) {
+		snprintf(err, len, "--nat-max-blocks-per-host needs --nat-port-block");
+		return -EINVAL;
 	}
 	if (c->nb_inside == 0) {
 		snprintf(err, len, "--nat-pool needs at least one --nat-inside");
@@ -294,9 +329,24 @@ nat_conf_check(const struct nat_conf *c, unsigned int nb_workers, char *err,
 		snprintf(err, len, "--nat-filtering adf and eif need --nat-mapping eim");
 		return -EINVAL;
 	}
+	if (c->port_block != 0 && c->mapping == NAT_MAP_EIM) {
+		/* a binding's port comes from the share, not from a block */
+		snprintf(err, len, "--nat-port-block: not with --nat-mapping eim "
+			 "(blocks serve endpoint-dependent mappings only)");
+		return -EINVAL;
+	}
 	if ((unsigned int)c->port_hi - c->port_lo + 1 < nb_workers) {
 		snprintf(err, len, "--nat-ports %u-%u: fewer ports than the %u workers",
 			 c->port_lo, c->port_hi, nb_workers);
+		return -EINVAL;
+	}
+	/* the smallest share (nat_ports_share()) holds one block at least */
+	if (c->port_block > ((unsigned int)c->port_hi - c->port_lo + 1) / nb_workers) {
+		snprintf(err, len, "--nat-port-block %u: larger than a worker's share "
+			 "of --nat-ports %u-%u (%u ports for each of %u workers)",
+			 c->port_block, c->port_lo, c->port_hi,
+			 ((unsigned int)c->port_hi - c->port_lo + 1) / nb_workers,
+			 nb_workers);
 		return -EINVAL;
 	}
 	return 0;

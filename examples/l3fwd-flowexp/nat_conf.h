@@ -5,8 +5,9 @@
 /*
  * NAT configuration: the public pool (--nat-pool), the inside prefixes
  * (--nat-inside), the public port range (--nat-ports), the hold-down
- * (--nat-holddown), the ports that face the internet (--nat-outside) and
- * the per-host quotas (--nat-max-per-host, --nat-max-per-dest), checked at
+ * (--nat-holddown), the ports that face the internet (--nat-outside),
+ * the per-host quotas (--nat-max-per-host, --nat-max-per-dest) and the
+ * port blocks (--nat-port-block, --nat-max-blocks-per-host), checked at
  * start-up, read-only afterwards; and the per-packet questions asked of
  * it: is an address inside, is it in the pool, is a port outside, which
  * pool address does an inside host get. nat_classify.c has the rules that
@@ -79,6 +80,9 @@ struct nat_conf {
 	bool quota_given;                          /**< either given */
 	uint8_t mapping;                           /**< enum nat_mapping_mode */
 	uint8_t filtering;                         /**< enum nat_filter_mode */
+	uint32_t port_block;                       /**< --nat-port-block; 0: off */
+	uint32_t max_blocks_per_host;              /**< --nat-max-blocks-per-host; 0: no limit */
+	bool max_blocks_given;                     /**< --nat-max-blocks-per-host given */
 };
 
 extern struct nat_conf fx_nat_conf;
@@ -106,6 +110,13 @@ int nat_conf_behaviour(struct nat_conf *c, const char *s, bool filter,
 		       char *err, size_t len);
 
 /**
+ * --nat-port-block N (ports per block, 0: off) or, with max,
+ * --nat-max-blocks-per-host N (0: no limit).
+ */
+int nat_conf_blocks(struct nat_conf *c, const char *s, bool max, char *err,
+		    size_t len);
+
+/**
  * The interface roles against the ports in use (portmask): an outside
  * port not in it, every port outside, --nat-outside without --nat-pool,
  * NAT on more than one port without --nat-outside. 0 or -EINVAL with the
@@ -115,8 +126,10 @@ int nat_conf_check_roles(const struct nat_conf *c, uint32_t portmask,
 			 char *err, size_t len);
 
 /**
- * After the command line: --nat-inside or --nat-ports without --nat-pool,
- * an inside prefix that overlaps the pool, fewer ports than workers.
+ * After the command line: --nat-inside, --nat-ports or the port blocks
+ * without --nat-pool, an inside prefix that overlaps the pool, fewer ports
+ * than workers, a block larger than a worker's share, a block limit
+ * without blocks.
  * 0 or -EINVAL with the reason in err.
  */
 int nat_conf_check(const struct nat_conf *c, unsigned int nb_workers,

@@ -12,7 +12,8 @@
  * FX_NAT_COUNTERS, so one added there shows in the walk; the table and
  * the summary name the mappings' life (created, live, held, expired,
  * released) and the reaper's poll (the most records one poll handled,
- * the expiry lag). The mapping index's own counts (fx_index.h) are
+ * the expiry lag), and with --nat-port-block the blocks' (allocated,
+ * released, active, refused). The mapping index's own counts (fx_index.h) are
  * nat_index_full, mappings refused at its probe bound (also counted in
  * nat_table_full), and nat_index_lines_max, the most buckets one insert
  * read.
@@ -148,7 +149,8 @@ fx_nat_total_active(void)
 
 	for (w = 0; w < fx_nb_workers; w++)
 		n += FX_STAT_GET(&fx_workers[w]->nat.st, nat_active) +
-			FX_STAT_GET(&fx_workers[w]->nat.st, nat_held);
+			FX_STAT_GET(&fx_workers[w]->nat.st, nat_held) +
+			FX_STAT_GET(&fx_workers[w]->nat.st, nat_blocks_active);
 	return n;
 }
 
@@ -209,6 +211,7 @@ struct nat_sums {
 	uint64_t created, expired, active, held, released, flushed;
 	uint64_t out, in, in_nomatch, no_port, table_full;
 	uint64_t ports_free, ports_held, ports_units;
+	uint64_t blk_alloc, blk_released, blk_active, blk_limit, blk_exhausted;
 };
 
 static void
@@ -235,6 +238,11 @@ nat_sums(struct nat_sums *s)
 		s->ports_free += fx_load_relaxed(&nt->ports.nb_free);
 		s->ports_held += fx_load_relaxed(&nt->ports.nb_held);
 		s->ports_units += nt->ports.units;
+		s->blk_alloc += NGET(nt, nat_block_allocated);
+		s->blk_released += NGET(nt, nat_block_released);
+		s->blk_active += NGET(nt, nat_blocks_active);
+		s->blk_limit += NGET(nt, nat_block_limit);
+		s->blk_exhausted += NGET(nt, nat_block_exhausted);
 	}
 }
 
@@ -312,6 +320,11 @@ fx_nat_summary(FILE *f)
 	fprintf(f, "mappings flushed: %" PRIu64 "\n", s.flushed);
 	fprintf(f, "mappings released after the hold-down: %" PRIu64 "\n", s.released);
 	fprintf(f, "mappings active: %" PRIu64 ", held %" PRIu64 "\n", s.active, s.held);
+	if (fx_nat_conf.port_block != 0)
+		fprintf(f, "port blocks of %u: allocated %" PRIu64 ", released %" PRIu64
+			", active %" PRIu64 "; refused: host at its limit %" PRIu64
+			", none free %" PRIu64 "\n", fx_nat_conf.port_block, s.blk_alloc,
+			s.blk_released, s.blk_active, s.blk_limit, s.blk_exhausted);
 	fprintf(f, "most mappings handled by one NAT expiry poll: %" PRIu64 "\n", poll_max);
 	fprintf(f, "NAT expiry lag: max %.3f ms, mean %.3f ms\n",
 		(double)fx_stats_us(lag_max) / 1e3, (double)fx_stats_us(lag_mean) / 1e3);

@@ -10,7 +10,9 @@
  * must be under its quotas (else nat_host_limit or nat_dest_limit,
  * nat_priv.h: RFC 6888 REQ-4/5, and as REQ-11 asks no existing mapping is
  * ended to make room); the port allocator of the worker's share picks a
- * public port whose public 5-tuple is free (else nat_no_port, nat_ports.h);
+ * public port whose public 5-tuple is free (else nat_no_port, nat_ports.h),
+ * or with --nat-port-block the host's blocks do (else nat_block_limit, or
+ * nat_block_exhausted and nat_no_port, nat_block.h);
  * then a record in the table and an entry on the wheel (else
  * nat_table_full). A failure at any step gives back what the earlier ones
  * took. The log (nat_log.h) gets the mapping made, or the refusal. Before
@@ -18,6 +20,7 @@
  * each new mapping will read is prefetched (nat_in2out_prefetch()).
  */
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -29,6 +32,7 @@
 
 #include "flow_state.h"
 #include "nat.h"
+#include "nat_block.h"
 #include "nat_conf.h"
 #include "nat_eim.h"
 #include "nat_log.h"
@@ -57,20 +61,27 @@ tuple_taken(uint16_t port, void *arg)
 				     t->rem_addr, t->rem_port, t->proto);
 }
 
-/* the endpoint-dependent choice: a port whose public 5-tuple is free */
+/* the endpoint-dependent choice: a port whose public 5-tuple is free, in
+ * the share or, with port blocks, in the host's blocks (nat_block.h);
+ * -EADDRINUSE, or -EDQUOT at the host's limit of blocks (counted), with
+ * the log's reason in *why */
 static int
-edm_pick(struct fx_nat *nt, const struct nat_mapping *tmpl, enum nat_proto pc,
-	 uint16_t *port)
+edm_pick(struct fx_nat *nt, uint64_t now, const struct nat_mapping *tmpl,
+	 enum nat_proto pc, uint16_t *port, enum nat_log_refusal *why)
 {
 	struct taken_ctx tc = {
 		.tbl = &nt->tbl, .pub_addr = tmpl->pub_addr,
 		.rem_addr = tmpl->rem_addr, .rem_port = tmpl->rem_port,
 		.proto = tmpl->proto,
 	};
+	uint16_t in_port = rte_be_to_cpu_16(tmpl->in_port);
 
-	return nat_ports_alloc(&nt->ports, tmpl->pool_idx, pc,
-			       rte_be_to_cpu_16(tmpl->in_port), tuple_taken, &tc,
-			       port) != 0 ? -EADDRINUSE : 0;
+	*why = NAT_LOG_NO_PORT;
+	if (nat_blocks_on(&nt->blocks))
+		return nat_block_port(nt, now, tmpl->in_addr, tmpl->pool_idx, pc,
+				      in_port, tuple_taken, &tc, port, why);
+	return nat_ports_alloc(&nt->ports, tmpl->pool_idx, pc, in_port,
+			       tuple_taken, &tc, port) != 0 ? -EADDRINUSE : 0;
 }
 
 struct nat_mapping *
@@ -92,12 +103,14 @@ nat_mapping_make(struct fx_nat *nt, uint64_t now, const struct fx_pkt *pk,
 		return NULL;
 	}
 	err = nat_bib_on(&nt->bib) ? nat_eim_pick(nt, tmpl, pc, &port, &be) :
-		edm_pick(nt, tmpl, pc, &port);
+		edm_pick(nt, now, tmpl, pc, &port, &why);
 	if (err != 0) {
 		nat_quota_put(nt, k.src, k.dst, tmpl->rem_port, k.proto);
 		if (err == -EADDRINUSE) {
 			FX_STAT_ADD(&nt->st, nat_no_port, 1);
 			nat_log_refused(nt, NAT_LOG_NO_PORT, &k, tmpl->pub_addr, now);
+		} else if (err == -EDQUOT) {   /* nat_block_limit counted */
+			nat_log_refused(nt, why, &k, tmpl->pub_addr, now);
 		} else {
 			FX_STAT_ADD(&nt->st, nat_table_full, 1);
 			nat_log_refused(nt, NAT_LOG_TABLE_FULL, &k, tmpl->pub_addr, now);
@@ -132,7 +145,7 @@ nat_mapping_make(struct fx_nat *nt, uint64_t now, const struct fx_pkt *pk,
 full:
 	if (be != NULL)
 		nat_eim_unpick(nt, be, tmpl);
-	nat_ports_put(&nt->ports, tmpl->pool_idx, pc, port);
+	nat_unit(nt, tmpl, NAT_UNIT_PUT, now);
 	nat_quota_put(nt, k.src, k.dst, tmpl->rem_port, k.proto);
 	FX_STAT_ADD(&nt->st, nat_table_full, 1);
 	nat_log_refused(nt, NAT_LOG_TABLE_FULL, &k, tmpl->pub_addr, now);
@@ -180,6 +193,8 @@ nat_in2out_prefetch(struct fx_nat *nt, const struct fx_pkt *pk,
 
 	if (k->proto == IPPROTO_TCP && !fx_state_is_syn(pk))
 		return 0;   /* makes no mapping */
+	if (nat_blocks_on(&nt->blocks))
+		return 0;   /* the host's blocks say where: nothing drawn ahead */
 	if (!nat_ports_mine(&nt->ports, port)) {
 		if (n >= NAT_PORTS_AHEAD)
 			return 0;

@@ -180,6 +180,11 @@ nat_log_refusal(struct fx_nat *nt, enum nat_log_refusal why,
 		ev.quota = IPFIX_QUOTA_MAX_SESSIONS;
 		ev.limit = nt->tbl.capacity;
 		break;
+	case NAT_LOG_BLOCK_LIMIT:
+		ev.event = IPFIX_NAT_QUOTA_EXCEEDED;
+		ev.quota = IPFIX_QUOTA_MAX_PER_USER;
+		ev.limit = nt->blocks.max_per_host;
+		break;
 	}
 	nat_log_push(nt, &ev);
 }

@@ -45,9 +45,15 @@
  *             holds back is counted (nat_log_suppressed), not queued.
  *             Addresses exhausted (natEvent 3) is never sent: paired
  *             pooling gives a host one address, whose exhaustion is event 12;
- *   blocks    natEvent 16 and 17, with the block's host, public address and
- *             first and last port, for a port-block allocator to push with
- *             nat_log_block(); the format has them already (ipfix.h).
+ *   blocks    with --nat-port-block (nat_block.h), natEvent 16 and 17 with
+ *             the block's host, public address, first and last port and
+ *             protocol 0 (every protocol), at the time of the packet that
+ *             made the block and at the end of its last tuple's hold-down
+ *             (at exit: at exit time, or that end if it came first),
+ *             instead of its mappings' creates and deletes; refusals as
+ *             above, and a host at --nat-max-blocks-per-host whose blocks
+ *             are full is event 13, maximum entries per user, with the
+ *             limit in blocks.
  *
  * At exit the worker's loop has stopped and the main lcore keeps draining
  * the rings until every worker has returned (nat_log_export.h): from
@@ -90,6 +96,7 @@ enum nat_log_refusal {
 	NAT_LOG_HOST_LIMIT,     /**< 13, maximum entries per user: --nat-max-per-host */
 	NAT_LOG_DEST_LIMIT,     /**< 13, maximum entries per user: --nat-max-per-dest */
 	NAT_LOG_TABLE_FULL,     /**< 13, maximum session entries: nat_table_full */
+	NAT_LOG_BLOCK_LIMIT,    /**< 13, maximum entries per user: --nat-max-blocks-per-host */
 };
 
 /** One worker's log: its ring and its refusal limit. Owner lcore only. */
@@ -145,11 +152,12 @@ nat_log_exit(struct fx_nat *nt)
 
 /* ---- the hooks in the NAT files ---- */
 
-/** Mapping m was made by a packet at time now (nat_in2out.c). */
+/** Mapping m was made by a packet at time now (nat_in2out.c); with port
+ * blocks, nothing: the block's allocation is the event. */
 static inline void
 nat_log_created(struct fx_nat *nt, const struct nat_mapping *m, uint64_t now)
 {
-	if (nt->log != NULL)
+	if (nt->log != NULL && !nat_blocks_on(&nt->blocks))
 		nat_log_session(nt, IPFIX_NAT44_SESSION_CREATE, m, now);
 }
 
@@ -157,7 +165,7 @@ nat_log_created(struct fx_nat *nt, const struct nat_mapping *m, uint64_t now)
 static inline void
 nat_log_released(struct fx_nat *nt, const struct nat_mapping *m, uint64_t at)
 {
-	if (nt->log != NULL)
+	if (nt->log != NULL && !nat_blocks_on(&nt->blocks))
 		nat_log_session(nt, IPFIX_NAT44_SESSION_DELETE, m, at);
 }
 

@@ -49,12 +49,14 @@ struct exp_stats {
 	uint64_t nat_log_exported;
 	uint64_t nat_log_lost;
 	uint64_t nat_log_messages;
+	uint64_t nat_log_bytes;
 	uint64_t nat_log_templates;
 	uint64_t nat_log_send_errors;
 };
 
 #define EXP_COUNTERS(X) X(nat_log_exported) X(nat_log_lost) \
-	X(nat_log_messages) X(nat_log_templates) X(nat_log_send_errors)
+	X(nat_log_messages) X(nat_log_bytes) X(nat_log_templates) \
+	X(nat_log_send_errors)
 
 /* the exporter's state, main lcore only */
 static struct {
@@ -241,6 +243,7 @@ send_batch(void)
 			for (i = done; i < done + (unsigned int)r; i++) {
 				FX_STAT_ADD(&ex.st, nat_log_exported, ex.msg[i].records);
 				FX_STAT_ADD(&ex.st, nat_log_messages, 1);
+				FX_STAT_ADD(&ex.st, nat_log_bytes, ex.msg[i].len);
 			}
 			done += (unsigned int)r;
 			continue;
@@ -449,9 +452,10 @@ fx_nat_log_summary(FILE *f)
 	worker_sums(&q, &d, &s);
 	fprintf(f, "nat log to %s: queued %" PRIu64 ", dropped %" PRIu64
 		", suppressed %" PRIu64 "; exported %" PRIu64 ", lost %" PRIu64
-		" in %" PRIu64 " messages (%" PRIu64 " with templates, %" PRIu64
-		" send errors)\n", fx_nat_log_conf.text, q, d, s,
+		" in %" PRIu64 " messages of %" PRIu64 " bytes (%" PRIu64 " with templates, %"
+		PRIu64 " send errors)\n", fx_nat_log_conf.text, q, d, s,
 		FX_STAT_GET(&ex.st, nat_log_exported), FX_STAT_GET(&ex.st, nat_log_lost),
-		FX_STAT_GET(&ex.st, nat_log_messages), FX_STAT_GET(&ex.st, nat_log_templates),
+		FX_STAT_GET(&ex.st, nat_log_messages), FX_STAT_GET(&ex.st, nat_log_bytes),
+		FX_STAT_GET(&ex.st, nat_log_templates),
 		FX_STAT_GET(&ex.st, nat_log_send_errors));
 }

@@ -41,7 +41,8 @@
  * Counters: per worker nat_log_queued, nat_log_dropped (ring full),
  * nat_log_suppressed (over the refusal rate), written by the worker
  * (FX_NAT_COUNTERS, nat.h); and the exporter's nat_log_exported (records
- * in messages sent), nat_log_lost, nat_log_messages, nat_log_templates,
+ * in messages sent), nat_log_lost, nat_log_messages, nat_log_bytes (IPFIX
+ * bytes of the messages sent, UDP payload), nat_log_templates,
  * nat_log_send_errors, written by the main lcore. At exit
  * queued == exported + lost. Shown in telemetry /l3fwd_flowexp/nat_log,
  * the stats file ("nat_log") and the summary.

@@ -112,6 +112,13 @@ count_live(struct nat_ports *np, struct nat_port_unit *u)
 	}
 }
 
+void
+nat_ports_take(struct nat_ports *np, uint32_t addr, enum nat_proto proto,
+	       uint16_t port)
+{
+	count_live(np, nat_ports_unit(np, addr, proto, port));
+}
+
 int
 nat_ports_alloc(struct nat_ports *np, uint32_t addr, enum nat_proto proto,
 		uint16_t inside_port, nat_tuple_taken_fn taken, void *arg,

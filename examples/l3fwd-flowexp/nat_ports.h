@@ -170,6 +170,24 @@ int nat_ports_alloc(struct nat_ports *np, uint32_t addr, enum nat_proto proto,
 		    uint16_t *port);
 
 /**
+ * Count a new live mapping on (addr, proto, port), a port the caller chose
+ * itself (the port-block allocator, nat_block.h) and whose tuple it found
+ * free.
+ */
+void nat_ports_take(struct nat_ports *np, uint32_t addr, enum nat_proto proto,
+		    uint16_t port);
+
+/** Whether no mapping, live or held, is on unit (addr, proto, port). */
+static inline bool
+nat_ports_unit_free(const struct nat_ports *np, uint32_t addr,
+		    enum nat_proto proto, uint16_t port)
+{
+	const struct nat_port_unit *u = nat_ports_unit(np, addr, proto, port);
+
+	return u->live == 0 && u->held == 0;
+}
+
+/**
  * Undo nat_ports_alloc() for a mapping that was never made (the table
  * refused it), or end a live mapping with no hold-down (shutdown).
  */

@@ -132,6 +132,48 @@ nat_proto_class(uint8_t proto)
 		proto == IPPROTO_UDP ? NAT_PROTO_UDP : NAT_PROTO_ICMP;
 }
 
+/** What happens to a mapping's public unit (nat_unit()). */
+enum nat_unit_op {
+	NAT_UNIT_PUT,       /**< a live mapping never made, or ended at exit */
+	NAT_UNIT_HOLD,      /**< a live one ended into hold-down (m->held_until) */
+	NAT_UNIT_RELEASE,   /**< its hold-down is over */
+};
+
+/**
+ * A mapping's public unit through its life (nat_ports.h), and with port
+ * blocks its block's counts too (nat_block.h); t is the time of a put or
+ * a release.
+ */
+static inline void
+nat_unit(struct fx_nat *nt, const struct nat_mapping *m, enum nat_unit_op op,
+	 uint64_t t)
+{
+	enum nat_proto pc = nat_proto_class(m->proto);
+	uint16_t port = rte_be_to_cpu_16(m->pub_port);
+	bool blocks = nat_blocks_on(&nt->blocks);
+
+	switch (op) {
+	case NAT_UNIT_PUT:
+		if (blocks)
+			nat_block_put(nt, m->pool_idx, pc, port, t);
+		else
+			nat_ports_put(&nt->ports, m->pool_idx, pc, port);
+		break;
+	case NAT_UNIT_HOLD:
+		if (blocks)
+			nat_block_hold(nt, m->pool_idx, pc, port, m->held_until);
+		else
+			nat_ports_hold(&nt->ports, m->pool_idx, pc, port);
+		break;
+	case NAT_UNIT_RELEASE:
+		if (blocks)
+			nat_block_release(nt, m->pool_idx, pc, port, t);
+		else
+			nat_ports_release(&nt->ports, m->pool_idx, pc, port);
+		break;
+	}
+}
+
 /** The IPv4 header of a parsed packet. */
 static inline struct rte_ipv4_hdr *
 nat_ipv4_of(const struct rte_mbuf *m, const struct fx_pkt *pk)

@@ -16,12 +16,15 @@
  * it (nat_lag_*). The log's delete event of a mapping (nat_log.h) is its
  * release, at the hold-down's end, or at exit: the time its public tuple
  * is free for reuse. Under eim a session's binding counts its sessions
- * as they are held and leave (nat_eim.h).
+ * as they are held and leave (nat_eim.h). With port blocks the wheel holds the blocks' entries
+ * too (nat_block.h), handed to nat_block_due(), and a mapping's unit
+ * changes go through its block (nat_unit(), nat_priv.h).
  */
 
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_byteorder.h>
 #include <rte_common.h>
 #include <rte_prefetch.h>
@@ -31,6 +34,7 @@
 #include "nat.h"
 #include "nat_bib.h"
 #include "nat_eim.h"
+#include "nat_block.h"
 #include "nat_log.h"
 #include "nat_ports.h"
 #include "nat_priv.h"
@@ -42,8 +46,7 @@ static void
 mapping_release(struct fx_nat *nt, struct nat_mapping *m, uint64_t at)
 {
 	nat_log_released(nt, m, at);
-	nat_ports_release(&nt->ports, m->pool_idx, nat_proto_class(m->proto),
-			  rte_be_to_cpu_16(m->pub_port));
+	nat_unit(nt, m, NAT_UNIT_RELEASE, at);
 	nat_quota_put(nt, m->in_addr, m->rem_addr, m->rem_port, m->proto);
 	nat_eim_session_gone(nt, m, false, at);
 	nat_table_remove(&nt->tbl, m);
@@ -57,12 +60,11 @@ mapping_end(struct fx_nat *nt, struct nat_mapping *m, uint64_t at)
 {
 	uint64_t id;
 
-	nat_ports_hold(&nt->ports, m->pool_idx, nat_proto_class(m->proto),
-		       rte_be_to_cpu_16(m->pub_port));
+	m->held_until = at + nt->holddown_cycles;
+	nat_unit(nt, m, NAT_UNIT_HOLD, 0);
 	nat_eim_session_end(nt, m);
 	FX_STAT_SET(&nt->st, nat_active, nt->st.nat_active - 1);
 	FX_STAT_SET(&nt->st, nat_held, nt->st.nat_held + 1);
-	m->held_until = at + nt->holddown_cycles;
 	id = twheel_schedule(nt->wheel, m->held_until, m);
 	nat_table_hold(&nt->tbl, m, m->held_until, id);   /* now HELD */
 	if (id == TWHEEL_ID_INVALID)   /* cannot happen: this entry just left */
@@ -73,8 +75,12 @@ mapping_end(struct fx_nat *nt, struct nat_mapping *m, uint64_t at)
  * key it loses next and its port unit (its own line was prefetched
  * before) */
 static inline void
-warm(struct fx_nat *nt, struct nat_mapping *m)
+warm(struct fx_nat *nt, void *payload)
 {
+	struct nat_mapping *m = payload;
+
+	if (nat_block_of(payload) != NULL)
+		return;   /* a block: its line was prefetched */
 	nat_table_warm(&nt->tbl, &m, 1);
 	nat_ports_prefetch(&nt->ports, m->pool_idx, nat_proto_class(m->proto),
 			   rte_be_to_cpu_16(m->pub_port));
@@ -106,6 +112,10 @@ records(struct fx_nat *nt, const struct twheel_fired *f, unsigned int n,
 			rte_prefetch0(f[i + 2 * REAP_AHEAD].payload);
 		if (i + REAP_AHEAD < n)
 			warm(nt, f[i + REAP_AHEAD].payload);
+		if (unlikely(nat_block_of(f[i].payload) != NULL)) {
+			nat_block_due(nt, nat_block_of(f[i].payload), f[i].deadline);
+			continue;
+		}
 		m = f[i].payload;
 		if (m->state == NAT_HELD) {
 			mapping_release(nt, m, m->held_until);
@@ -149,15 +159,18 @@ fx_nat_drain(struct fx_nat *nt, uint64_t now)
 	unsigned int n, i;
 	bool more;
 
+	nt->blocks.draining = true;   /* a block's last mapping releases it */
 	do {
 		n = twheel_drain_more(nt->wheel, nt->budget, nt->fired, &more);
 		for (i = 0; i < n; i++) {
+			if (nat_block_of(nt->fired[i].payload) != NULL) {
+				nat_block_due(nt, nat_block_of(nt->fired[i].payload), now);
+				continue;
+			}
 			m = nt->fired[i].payload;
 			if (m->state == NAT_LIVE) {
 				nat_log_released(nt, m, now);
-				nat_ports_put(&nt->ports, m->pool_idx,
-					      nat_proto_class(m->proto),
-					      rte_be_to_cpu_16(m->pub_port));
+				nat_unit(nt, m, NAT_UNIT_PUT, now);
 				nat_quota_put(nt, m->in_addr, m->rem_addr,
 					      m->rem_port, m->proto);
 				nat_eim_session_gone(nt, m, true, now);

@@ -98,6 +98,14 @@ worker_bytes(double *m)
 	if (fx_nat_enabled() && fx_nat_conf.mapping == NAT_MAP_EIM)
 		m[M_NAT] += (double)nat_bib_bytes((uint32_t)f,
 						  fx_nat_conf.filtering == NAT_FILTER_ADF);
+	/* port blocks of the largest share: each block, its two free-list
+	 * places, two host slots and its wheel entry (nat_block.h) */
+	if (fx_nat_enabled() && fx_nat_conf.port_block != 0)
+		m[M_NAT] += (double)((((uint64_t)fx_nat_conf.port_hi - fx_nat_conf.port_lo) /
+				      fx_nb_workers + 1) / fx_nat_conf.port_block *
+				     fx_nat_conf.nb_pool *
+				     (sizeof(struct nat_block) + 2 * sizeof(uint32_t) +
+				      2 * sizeof(struct nat_block_host) + WHEEL_ENTRY_BYTES));
 	/* the event ring (RING_F_EXACT_SZ: the next power of two above) */
 	if (fx_nat_log_enabled())
 		m[M_NAT] += (double)rte_align32pow2(fx_nat_log_conf.ring + 1) *

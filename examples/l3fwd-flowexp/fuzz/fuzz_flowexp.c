@@ -42,7 +42,8 @@
  * counters' invariants (flows within --max-flows and the slab, the NAT
  * table's mappings live or held, port units within the share). After the
  * last burst, a recount: every NAT port unit once free, held or in use, its
- * live and held counts those of the mappings. Then the jump --clock pcap
+ * live and held counts those of the mappings, and every port block's counts
+ * those of its units (nat_blocks_check()). Then the jump --clock pcap
  * makes when a capture ends (every timeout and the hold-down), expiry
  * until nothing is left, and then nothing may be: no flow, no mapping, no
  * quota entry, every port unit free and every mbuf back in the pool. A
@@ -60,6 +61,10 @@
  *                          with that filtering, and the bindings' counts
  *                          against the sessions checked with the ports'
  *                          (fuzz_flowexp_eim runs eim-eif)
+ *
+ * fuzz-flowexp-pba is the same harness built with FUZZ_PORT_BLOCKS: port
+ * blocks of 4 ports (four on each address of the share), at most 2 a host
+ * (nat_block.h), so that hosts fill, share out and exhaust the blocks.
  */
 
 #include <inttypes.h>
@@ -105,6 +110,7 @@
 #include "lcore.h"
 #include "nat.h"
 #include "nat_conf.h"
+#include "neigh.h"
 #include "ports.h"
 #include "route.h"
 #include "setup.h"
@@ -147,6 +153,10 @@ static char *app_argv[] = {
 	"--nat-holddown", "2", "--nat-outside", "1",
 	"--nat-max-per-host", "16", "--nat-max-per-dest", "8",
 	"--hash-secret", "000102030405060708090a0b0c0d0e0f",
+#ifdef FUZZ_PORT_BLOCKS
+	/* fuzz-flowexp-pba: blocks of 4, 4 on each address, 2 a host */
+	"--nat-port-block", "4", "--nat-max-blocks-per-host", "2",
+#endif
 	NULL,   /* FLOWEXP_FUZZ_NAT: --nat-mapping eim --nat-filtering F */
 	NULL, NULL, NULL, NULL,
 };
@@ -262,6 +272,12 @@ LLVMFuzzerInitialize(int *argc __rte_unused, char ***argv __rte_unused)
 	fx_setup_nat_and_clock();
 	fx_setup_flow_state();
 	fx_setup_handoff();
+	/* the L3 state the worker reads (its largest frame, which ports have
+	 * addresses); without it every frame is "oversized" */
+	if (fx_neigh_init() != 0) {
+		fprintf(stderr, "fuzz-flowexp: the neighbour tables\n");
+		abort();
+	}
 	if (fx_route_init(fx_nb_workers) != 0) {
 		fprintf(stderr, "fuzz-flowexp: the route table\n");
 		abort();
@@ -415,6 +431,12 @@ check_ports(void)
 
 	if (nat_ports_check(np) != 0)
 		fail("NAT port units free and held as recounted", np->nb_free, 0);
+	if (nat_blocks_check(&lc->nat.blocks, np) != 0)
+		fail("NAT port blocks against their units, hosts and free lists",
+		     lc->nat.blocks.nb_owned, 0);
+	if (lc->nat.blocks.nb_owned != lc->nat.st.nat_blocks_active)
+		fail("NAT port blocks owned against nat_blocks_active",
+		     lc->nat.blocks.nb_owned, lc->nat.st.nat_blocks_active);
 	for (i = 0; i < np->units; i++) {
 		live += np->unit[i].live;
 		held += np->unit[i].held;
@@ -478,6 +500,10 @@ check_empty(void)
 	if (lc->nat.ports.nb_free != lc->nat.ports.units)
 		fail("NAT port units free after every mapping ended",
 		     lc->nat.ports.nb_free, lc->nat.ports.units);
+	if (lc->nat.blocks.nb_owned != 0 ||
+	    lc->nat.st.nat_block_allocated != lc->nat.st.nat_block_released)
+		fail("NAT port blocks owned after every mapping ended",
+		     lc->nat.blocks.nb_owned, 0);
 	if (rte_mempool_avail_count(pool) != pool->size)
 		fail("mbufs back in the pool", rte_mempool_avail_count(pool), pool->size);
 }
