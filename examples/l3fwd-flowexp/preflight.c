@@ -81,7 +81,7 @@ worker_bytes(double *m)
 		m[M_FLOWS] += (double)(nb * 64 + cap * (sizeof(struct fx_flow) + sizeof(uint32_t) +
 							sizeof(struct fx_tcp)));
 		if (fx_conf.max_flows_per_host != 0)
-			m[M_FLOWS] += (double)(rte_align64pow2(2 * f) * sizeof(struct fx_quota_slot));
+			m[M_FLOWS] += (double)(rte_align64pow2(2 * f) * sizeof(fx_quota_slot_t));
 		if (fx_conf.full_policy == FX_FULL_EVICT)
 			m[M_FLOWS] += (double)(f * 16);
 		if (fx_conf.expiry == FX_EXPIRY_TWHEEL)
