@@ -115,7 +115,7 @@ mapping_new(struct fx_nat *nt, uint64_t now, const struct fx_pkt *pk,
 	if (m == NULL)
 		goto full;
 	if (k->proto == IPPROTO_TCP)
-		fx_tcp_open(&nt->tcp[nat_table_index(&nt->tbl, m)], 0, &pk->tcp);
+		nat_tcp_open(nt, m, &pk->tcp);
 	id = twheel_schedule(nt->wheel, nat_mapping_deadline(m, nt), m);
 	if (id == TWHEEL_ID_INVALID) {
 		nat_table_remove(&nt->tbl, m);

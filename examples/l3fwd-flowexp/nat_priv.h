@@ -35,6 +35,7 @@
 #include "nat_log.h"
 #include "nat_ports.h"
 #include "nat_table.h"
+#include "nat_tcp.h"
 #include "nat_translate.h"
 #include "parse.h"
 #include "quota.h"
@@ -205,14 +206,17 @@ nat_mapping_refresh(struct fx_nat *nt, struct nat_mapping *m,
 	unsigned int side = out ? 0 : 1;
 	enum fx_tcp_verdict v;
 	uint64_t old_deadline, new_deadline;
-	struct fx_tcp *t;
+	struct nat_tcp_ends *e;
+	struct fx_tcp t;
 	uint8_t flags, tmo;
 
 	if (fx_state_tracked(pk)) {
-		t = &nt->tcp[nat_table_index(&nt->tbl, m)];
-		v = fx_tcp_track(t, side, &pk->tcp);
+		e = &nt->tcp_ends[nat_table_index(&nt->tbl, m)];
+		nat_tcp_load(&t, &m->tcp, e);
+		v = fx_tcp_track(&t, side, &pk->tcp);
 		if (unlikely(v != FX_TCP_PASS)) {
 			if (v != FX_TCP_REOPEN) {
+				/* changed nothing: nothing to store */
 				fx_state_tcp_count(v, &nt->st.nat_tcp_rst_ignored,
 						   &nt->st.nat_tcp_syn_ignored,
 						   &nt->st.nat_tcp_out_of_window,
@@ -220,10 +224,11 @@ nat_mapping_refresh(struct fx_nat *nt, struct nat_mapping *m,
 				return fx_tcp_forwards(v);
 			}
 			/* an outbound SYN on a closed connection: a new one */
-			fx_tcp_open(t, side, &pk->tcp);
+			fx_tcp_open(&t, side, &pk->tcp);
 		}
+		nat_tcp_store(&m->tcp, e, &t);
 		/* made by an outbound packet: FX_FLOW_INIT_DIR1 is never set */
-		flags = fx_state_tcp(0, t);
+		flags = fx_state_tcp(0, &t);
 	} else {
 		flags = m->flags | (out ? 0 : FX_FLOW_REPLIED);
 	}
@@ -243,6 +248,16 @@ nat_mapping_refresh(struct fx_nat *nt, struct nat_mapping *m,
 		FX_STAT_ADD(&nt->st, nat_shortened, 1);
 	}
 	return true;
+}
+
+/** Start tracking mapping m's connection from its opening SYN (side 0). */
+static inline void
+nat_tcp_open(struct fx_nat *nt, struct nat_mapping *m, const struct fx_tcp_seg *s)
+{
+	struct fx_tcp t;
+
+	fx_tcp_open(&t, 0, s);
+	nat_tcp_store(&m->tcp, &nt->tcp_ends[nat_table_index(&nt->tbl, m)], &t);
 }
 
 /** Rewrite the fx_pkt key as the translated packet's, for the route lookup. */

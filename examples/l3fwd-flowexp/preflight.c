@@ -53,11 +53,11 @@
 #include "tcp_track.h"
 #include "timeouts.h"
 
-/* measured: a wheel entry with its mempool header (README), a NAT mapping
- * with its wheel entry, keys, remote-endpoint count and TCP connection
- * (doc/nat.md, "Cost and sizing") */
+/* measured: a wheel entry with its mempool header (README); a NAT mapping
+ * adds one to what its table, quotas and ports take (fx_nat_bytes(): at
+ * --max-flows 1048576 with the default quotas, a /28 pool and a /8 inside,
+ * 197 B per mapping in all, doc/nat.md "Cost and sizing") */
 #define WHEEL_ENTRY_BYTES 54
-#define NAT_MAPPING_BYTES 323
 /* rings, handoff buffers, telemetry, EAL's own: measured with
  * --expiry none beside the route table and the pool */
 #define OTHER_BYTES (16u << 20)
@@ -90,7 +90,8 @@ worker_bytes(double *m)
 			m[M_WHEELS] += (double)(cap * sizeof(struct rte_timer));
 	}
 	if (fx_nat_enabled())
-		m[M_NAT] += (double)(f * NAT_MAPPING_BYTES);
+		m[M_NAT] += (double)(fx_nat_bytes(fx_conf.max_flows, fx_nb_workers) +
+				     f * WHEEL_ENTRY_BYTES);
 	/* the event ring (RING_F_EXACT_SZ: the next power of two above) */
 	if (fx_nat_log_enabled())
 		m[M_NAT] += (double)rte_align32pow2(fx_nat_log_conf.ring + 1) *
