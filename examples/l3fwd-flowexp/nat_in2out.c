@@ -14,8 +14,9 @@
  * then a record in the table and an entry on the wheel (else
  * nat_table_full). A failure at any step gives back what the earlier ones
  * took. The log (nat_log.h) gets the mapping made, or the refusal. Before
- * a burst's packets are handled, what the allocator's first candidate of
- * each new mapping will read is prefetched (nat_in2out_prefetch()).
+ * a burst's packets are handled, what each new mapping will read first is
+ * prefetched (nat_in2out_prefetch()): its quota slots and its allocator's
+ * first candidate.
  */
 
 #include <stdbool.h>
@@ -145,6 +146,7 @@ nat_in2out_prefetch(struct fx_nat *nt, const struct fx_pkt *pk,
 
 	if (k->proto == IPPROTO_TCP && !fx_state_is_syn(pk))
 		return 0;   /* makes no mapping */
+	nat_quota_prefetch(nt, k->src, k->dst, k->dport, k->proto);
 	if (!nat_ports_mine(&nt->ports, port)) {
 		if (n >= NAT_PORTS_AHEAD)
 			return 0;

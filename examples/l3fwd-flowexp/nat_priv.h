@@ -108,21 +108,45 @@ nat_quota_take(struct fx_nat *nt, uint32_t in_addr, uint32_t rem_addr,
 	return true;
 }
 
+/* what nat_quota_each() does with each quota slot of a mapping */
+enum nat_quota_op { NAT_QUOTA_PREFETCH, NAT_QUOTA_PUT };
+
+static inline void
+nat_quota_each(struct fx_nat *nt, uint32_t in_addr, uint32_t rem_addr,
+	       uint16_t rem_port, uint8_t proto, enum nat_quota_op op)
+{
+	struct fx_quota_key k[2] = {
+		fx_quota_nat_host(in_addr),
+		nat_quota_dest_key(in_addr, rem_addr, rem_port, proto),
+	};
+	struct fx_quota *q[2] = { &nt->per_host, &nt->per_dest };
+	bool on[2] = { nt->max_per_host != 0, nt->max_per_dest != 0 };
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		if (!on[i])
+			continue;
+		if (op == NAT_QUOTA_PREFETCH)
+			fx_quota_prefetch(q[i], &k[i]);
+		else
+			fx_quota_put(q[i], &k[i]);
+	}
+}
+
+/** Start reading the quota slots nat_quota_take() or nat_quota_put() reads. */
+static inline void
+nat_quota_prefetch(struct fx_nat *nt, uint32_t in_addr, uint32_t rem_addr,
+		   uint16_t rem_port, uint8_t proto)
+{
+	nat_quota_each(nt, in_addr, rem_addr, rem_port, proto, NAT_QUOTA_PREFETCH);
+}
+
 /** A mapping counted by nat_quota_take() is gone (released or never made). */
 static inline void
 nat_quota_put(struct fx_nat *nt, uint32_t in_addr, uint32_t rem_addr,
 	      uint16_t rem_port, uint8_t proto)
 {
-	struct fx_quota_key k;
-
-	if (nt->max_per_host != 0) {
-		k = fx_quota_nat_host(in_addr);
-		fx_quota_put(&nt->per_host, &k);
-	}
-	if (nt->max_per_dest != 0) {
-		k = nat_quota_dest_key(in_addr, rem_addr, rem_port, proto);
-		fx_quota_put(&nt->per_dest, &k);
-	}
+	nat_quota_each(nt, in_addr, rem_addr, rem_port, proto, NAT_QUOTA_PUT);
 }
 
 /** The port space of an IP protocol. */
@@ -306,8 +330,9 @@ bool nat_in2out(struct fx_nat *nt, uint64_t now, struct rte_mbuf *mb,
 /**
  * Before the burst's packets are handled: start reading what making a
  * mapping for outbound packet pk (key k, which the lookup missed) will
- * check first, its public tuple's bucket in the table and its port unit,
- * for the inside port or else for the n-th random candidate drawn ahead.
+ * check first: its quota slots, and its public tuple's bucket in the table
+ * and its port unit for the inside port or else for the n-th random
+ * candidate drawn ahead.
  * Returns 1 if that was a random candidate, else 0 (nat_in2out.c).
  */
 unsigned int nat_in2out_prefetch(struct fx_nat *nt, const struct fx_pkt *pk,

@@ -66,14 +66,16 @@ mapping_end(struct fx_nat *nt, struct nat_mapping *m, uint64_t at)
 }
 
 /* start reading what handling Due record m will touch: the bucket of the
- * key it loses next and its port unit (its own line was prefetched
- * before) */
+ * key it loses next, its port unit and, when its hold-down ends, its
+ * quota slots (its own line was prefetched before) */
 static inline void
 warm(struct fx_nat *nt, struct nat_mapping *m)
 {
 	nat_table_warm(&nt->tbl, &m, 1);
 	nat_ports_prefetch(&nt->ports, m->pool_idx, nat_proto_class(m->proto),
 			   rte_be_to_cpu_16(m->pub_port));
+	if (m->state == NAT_HELD)
+		nat_quota_prefetch(nt, m->in_addr, m->rem_addr, m->rem_port, m->proto);
 }
 
 /*

@@ -48,15 +48,6 @@ fx_quota_fini(struct fx_quota *q)
 	q->slot = NULL;
 }
 
-/* the key's hash: its home is the low bits, its tag the high ones */
-static inline uint64_t
-hash_of(const struct fx_quota_key *k)
-{
-	uint64_t w[2] = { k->k0, k->k1 };
-
-	return fx_hash_words64(w, 2);
-}
-
 /* the slot word of a key of hash h at distance d from its home, count c */
 static inline fx_quota_slot_t
 slot_word(uint64_t h, uint32_t d, uint32_t c)
@@ -100,7 +91,7 @@ find(const struct fx_quota *q, uint64_t h, bool *found, uint32_t *d)
 int
 fx_quota_take(struct fx_quota *q, const struct fx_quota_key *k, uint32_t limit)
 {
-	uint64_t h = hash_of(k);
+	uint64_t h = fx_quota_hash(k);
 	fx_quota_slot_t *s;
 	bool found;
 	uint32_t d;
@@ -148,7 +139,7 @@ fx_quota_put(struct fx_quota *q, const struct fx_quota_key *k)
 {
 	bool found;
 	uint32_t d;
-	int64_t i = find(q, hash_of(k), &found, &d);
+	int64_t i = find(q, fx_quota_hash(k), &found, &d);
 
 	if (i < 0 || !found)
 		return;   /* not taken: a caller's bug, nothing to undo */
@@ -163,7 +154,7 @@ fx_quota_count(const struct fx_quota *q, const struct fx_quota_key *k)
 {
 	bool found;
 	uint32_t d;
-	int64_t i = find(q, hash_of(k), &found, &d);
+	int64_t i = find(q, fx_quota_hash(k), &found, &d);
 
 	return i >= 0 && found ? fx_quota_slot_count(q->slot[i]) : 0;
 }

@@ -38,6 +38,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_prefetch.h>
+
+#include "fxhash.h"
+
 /** Slots a lookup or insert examines from a key's home slot, at most. */
 #define FX_QUOTA_PROBES 64u
 
@@ -106,6 +110,26 @@ static inline bool
 fx_quota_on(const struct fx_quota *q)
 {
 	return q->slot != NULL;
+}
+
+/** The 64-bit keyed hash of a key: its home is the low bits, its tag the high ones. */
+static inline uint64_t
+fx_quota_hash(const struct fx_quota_key *k)
+{
+	uint64_t w[2] = { k->k0, k->k1 };
+
+	return fx_hash_words64(w, 2);
+}
+
+/**
+ * Start reading the slot where a take, put or count of k begins, so that
+ * a burst's misses overlap (the probes after it are nearly always on the
+ * same line: eight slots a line, load at most one half).
+ */
+static inline void
+fx_quota_prefetch(const struct fx_quota *q, const struct fx_quota_key *k)
+{
+	rte_prefetch0(&q->slot[(uint32_t)fx_quota_hash(k) & q->mask]);
 }
 
 /**
