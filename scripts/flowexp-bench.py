@@ -1207,7 +1207,7 @@ def main():
             ratio_line("nat / twheel, new mappings vs new flows per CPU-second",
                        ratios("new", "nat", "twheel", "new_per_cpu_s"))
         if "mpps" in scen:
-            ratio_line("nat / twheel, packets per CPU-second with 1M live (target >= 0.75)",
+            ratio_line("nat / twheel, packets per CPU-second with 1M live (target >= 0.9)",
                        ratios("mpps", "nat", "twheel", "pps_per_cpu_s"))
         if "burst" in scen:
             ratio_line("nat / twheel, longest loop iteration when 1M are due at once",
@@ -1218,7 +1218,7 @@ def main():
                 if x is not None and y is not None:
                     per.append((x["alloc_bytes"] - y["alloc_bytes"]) / x["capacity"])
             ratio_line("memory per NAT mapping, bytes (heap with NAT - without) / 1M "
-                       "(target <= 320)", per)
+                       "(target <= 200)", per)
     if "nat" in modes and "nat_log" in modes:
         log("\nthe NAT event log (mode nat_log) against masquerade without it (mode nat)")
         if "new" in scen:

@@ -142,11 +142,12 @@ fx_hash_mix64(uint64_t x)
 
 /**
  * The keyed hash of n 8-byte words (the key's length is 8 * n bytes, n at
- * most FX_HASH_WORDS_MAX), 32 bits. Little-endian words, as on x86 and
- * arm64.
+ * most FX_HASH_WORDS_MAX), all 64 bits of the finaliser: for a table that
+ * keeps hash bits in place of its keys (quota.h). Little-endian words, as
+ * on x86 and arm64.
  */
-static inline uint32_t
-fx_hash_words(const void *key, unsigned int n)
+static inline uint64_t
+fx_hash_words64(const void *key, unsigned int n)
 {
 	const uint8_t *p = key;
 	uint64_t s = fx_hash_key.f, m;
@@ -158,7 +159,14 @@ fx_hash_words(const void *key, unsigned int n)
 		s += (uint64_t)(uint32_t)((uint32_t)m + fx_hash_key.w[2 * i]) *
 			(uint32_t)((uint32_t)(m >> 32) + fx_hash_key.w[2 * i + 1]);
 	}
-	return (uint32_t)(fx_hash_mix64(s) >> 32);
+	return fx_hash_mix64(s);
+}
+
+/** The keyed hash of n 8-byte words, 32 bits: fx_hash_words64()'s high half. */
+static inline uint32_t
+fx_hash_words(const void *key, unsigned int n)
+{
+	return (uint32_t)(fx_hash_words64(key, n) >> 32);
 }
 
 /** The keyed hash of a 32-bit value (an address). */

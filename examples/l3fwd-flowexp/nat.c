@@ -131,9 +131,9 @@ fx_nat_init(struct fx_nat *nt, unsigned int lcore_id, unsigned int w,
 		rc = -ENOMEM;
 		goto fail;
 	}
-	nt->tcp = rte_zmalloc_socket("nat_tcp", sizeof(*nt->tcp) * capacity,
-				     RTE_CACHE_LINE_SIZE, socket);
-	if (nt->tcp == NULL) {
+	nt->tcp_ends = rte_zmalloc_socket("nat_tcp", sizeof(*nt->tcp_ends) * capacity,
+					  RTE_CACHE_LINE_SIZE, socket);
+	if (nt->tcp_ends == NULL) {
 		rc = -ENOMEM;
 		goto fail;
 	}
@@ -158,6 +158,24 @@ fail:
 	return rc;
 }
 
+uint64_t
+fx_nat_bytes(uint32_t capacity, unsigned int nb_workers)
+{
+	const struct nat_conf *c = &fx_nat_conf;
+	uint32_t ports = (uint32_t)c->port_hi - c->port_lo + 1;
+	uint64_t share = (ports + nb_workers - 1) / RTE_MAX(nb_workers, 1u);
+	uint64_t b;
+
+	b = (uint64_t)capacity * (sizeof(struct nat_mapping) + sizeof(struct nat_tcp_ends));
+	b += rte_align64pow2(RTE_MAX((capacity + 1) / 2, 2u)) * sizeof(struct fx_ix_bucket);
+	b += (uint64_t)c->nb_pool * NAT_PROTO_MAX * share * sizeof(struct nat_port_unit);
+	if (c->max_per_host != 0)
+		b += rte_align64pow2(2 * (uint64_t)inside_hosts(capacity)) * sizeof(fx_quota_slot_t);
+	if (c->max_per_dest != 0)
+		b += rte_align64pow2(2 * (uint64_t)capacity) * sizeof(fx_quota_slot_t);
+	return b;
+}
+
 void
 fx_nat_fini(struct fx_nat *nt)
 {
@@ -165,13 +183,13 @@ fx_nat_fini(struct fx_nat *nt)
 	nat_bib_free(&nt->bib);
 	fx_quota_fini(&nt->per_dest);
 	fx_quota_fini(&nt->per_host);
-	rte_free(nt->tcp);
+	rte_free(nt->tcp_ends);
 	twheel_free(nt->wheel);
 	nat_blocks_fini(&nt->blocks);
 	nat_ports_fini(&nt->ports);
 	nat_table_free(&nt->tbl);
 	nt->fired = NULL;
-	nt->tcp = NULL;
+	nt->tcp_ends = NULL;
 	nt->wheel = NULL;
 }
 
@@ -254,9 +272,9 @@ fx_nat_translate(struct fx_nat *nt, uint64_t now, struct rte_mbuf **pkts,
 				r += nat_in2out_prefetch(nt, kpk[j], &keys[j], r);
 			continue;
 		}
-		/* a TCP segment reads its connection beside the record */
+		/* a TCP segment reads its connection's ends beside the record */
 		if (keys[j].proto == IPPROTO_TCP)
-			rte_prefetch0(&nt->tcp[nat_table_index(&nt->tbl, map[j])]);
+			rte_prefetch0(&nt->tcp_ends[nat_table_index(&nt->tbl, map[j])]);
 	}
 
 	/* then each packet, the lookups in packet order */

@@ -42,8 +42,9 @@
  *   inbound, otherwise      drop, nat_in_nomatch (also a held mapping);
  *   TCP, either way         the segment is first checked by the connection
  *                           tracker (tcp_track.h) against the mapping's
- *                           connection, kept by record index beside the
- *                           table (fx_nat.tcp, 32 bytes a record): one
+ *                           connection, kept in the mapping's record and
+ *                           its two ends by record index beside the
+ *                           table (fx_nat.tcp_ends, nat_tcp.h): one
  *                           that does not fit the window or the state is
  *                           dropped (nat_tcp_out_of_window,
  *                           nat_tcp_invalid), an inexact RST or a SYN on
@@ -107,7 +108,7 @@
 #include "quota.h"
 #include "timeouts.h"
 
-struct fx_tcp;
+struct nat_tcp_ends;
 struct twheel;
 struct fx_route_table;
 struct twheel_fired;
@@ -178,7 +179,7 @@ struct fx_nat {
 	struct nat_ports ports;
 	struct nat_blocks blocks;         /**< --nat-port-block (nat_block.h) */
 	struct twheel *wheel;
-	struct fx_tcp *tcp;               /**< TCP connections by record index */
+	struct nat_tcp_ends *tcp_ends;    /**< TCP connections' ends by record index */
 	struct twheel_fired *fired;       /**< budget records for sweeps */
 	uint32_t budget;
 	uint64_t tmo_cycles[FX_TMO_MAX];
@@ -216,6 +217,14 @@ int fx_nat_init(struct fx_nat *nt, unsigned int lcore_id, unsigned int w,
 
 /** Free what fx_nat_init() made. */
 void fx_nat_fini(struct fx_nat *nt);
+
+/**
+ * The heap bytes fx_nat_init() asks for on one of nb_workers workers with
+ * `capacity` mappings, all but its wheel's (twheel.h's entries; the start-
+ * up estimate, preflight.c, adds them): records, index, TCP ends, quota
+ * tables, port units, at most (the largest share).
+ */
+uint64_t fx_nat_bytes(uint32_t capacity, unsigned int nb_workers);
 
 /**
  * Receiving worker `self` of `nb_workers`: the NAT class of a parsed

@@ -64,7 +64,7 @@ nat_bib_bytes(uint32_t capacity, bool adf)
 		(uint64_t)capacity * (sizeof(struct nat_bib_entry) + sizeof(uint32_t));
 
 	if (adf)
-		b += rte_align64pow2(2 * (uint64_t)capacity) * sizeof(struct fx_quota_slot);
+		b += rte_align64pow2(2 * (uint64_t)capacity) * sizeof(fx_quota_slot_t);
 	return b;
 }
 

@@ -188,7 +188,7 @@ nat_eim_revive(struct fx_nat *nt, struct nat_mapping *m, const struct fx_pkt *pk
 		(m->proto == IPPROTO_TCP ? FX_FLOW_SYN : 0);
 	m->tmo = fx_state_class(m->flags, m->proto);
 	if (m->proto == IPPROTO_TCP)
-		fx_tcp_open(&nt->tcp[nat_table_index(&nt->tbl, m)], side, &pk->tcp);
+		nat_tcp_open(nt, m, side, &pk->tcp);
 	twheel_move(nt->wheel, m->id, nat_mapping_deadline(m, nt));
 	nat_table_publish(m, m->id);
 	binding_of(nt, m)->live++;

@@ -16,8 +16,9 @@
  * then a record in the table and an entry on the wheel (else
  * nat_table_full). A failure at any step gives back what the earlier ones
  * took. The log (nat_log.h) gets the mapping made, or the refusal. Before
- * a burst's packets are handled, what the allocator's first candidate of
- * each new mapping will read is prefetched (nat_in2out_prefetch()).
+ * a burst's packets are handled, what each new mapping will read first is
+ * prefetched (nat_in2out_prefetch()): its quota slots and its allocator's
+ * first candidate.
  */
 
 #include <errno.h>
@@ -129,7 +130,7 @@ nat_mapping_make(struct fx_nat *nt, uint64_t now, const struct fx_pkt *pk,
 	if (m == NULL)
 		goto full;
 	if (tmpl->proto == IPPROTO_TCP)
-		fx_tcp_open(&nt->tcp[nat_table_index(&nt->tbl, m)], side, &pk->tcp);
+		nat_tcp_open(nt, m, side, &pk->tcp);
 	id = twheel_schedule(nt->wheel, nat_mapping_deadline(m, nt), m);
 	if (id == TWHEEL_ID_INVALID) {
 		nat_table_remove(&nt->tbl, m);
@@ -193,6 +194,7 @@ nat_in2out_prefetch(struct fx_nat *nt, const struct fx_pkt *pk,
 
 	if (k->proto == IPPROTO_TCP && !fx_state_is_syn(pk))
 		return 0;   /* makes no mapping */
+	nat_quota_prefetch(nt, k->src, k->dst, k->dport, k->proto);
 	if (nat_blocks_on(&nt->blocks))
 		return 0;   /* the host's blocks say where: nothing drawn ahead */
 	if (!nat_ports_mine(&nt->ports, port)) {

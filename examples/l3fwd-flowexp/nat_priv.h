@@ -35,6 +35,7 @@
 #include "nat_log.h"
 #include "nat_ports.h"
 #include "nat_table.h"
+#include "nat_tcp.h"
 #include "nat_translate.h"
 #include "parse.h"
 #include "quota.h"
@@ -107,21 +108,45 @@ nat_quota_take(struct fx_nat *nt, uint32_t in_addr, uint32_t rem_addr,
 	return true;
 }
 
+/* what nat_quota_each() does with each quota slot of a mapping */
+enum nat_quota_op { NAT_QUOTA_PREFETCH, NAT_QUOTA_PUT };
+
+static inline void
+nat_quota_each(struct fx_nat *nt, uint32_t in_addr, uint32_t rem_addr,
+	       uint16_t rem_port, uint8_t proto, enum nat_quota_op op)
+{
+	struct fx_quota_key k[2] = {
+		fx_quota_nat_host(in_addr),
+		nat_quota_dest_key(in_addr, rem_addr, rem_port, proto),
+	};
+	struct fx_quota *q[2] = { &nt->per_host, &nt->per_dest };
+	bool on[2] = { nt->max_per_host != 0, nt->max_per_dest != 0 };
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		if (!on[i])
+			continue;
+		if (op == NAT_QUOTA_PREFETCH)
+			fx_quota_prefetch(q[i], &k[i]);
+		else
+			fx_quota_put(q[i], &k[i]);
+	}
+}
+
+/** Start reading the quota slots nat_quota_take() or nat_quota_put() reads. */
+static inline void
+nat_quota_prefetch(struct fx_nat *nt, uint32_t in_addr, uint32_t rem_addr,
+		   uint16_t rem_port, uint8_t proto)
+{
+	nat_quota_each(nt, in_addr, rem_addr, rem_port, proto, NAT_QUOTA_PREFETCH);
+}
+
 /** A mapping counted by nat_quota_take() is gone (released or never made). */
 static inline void
 nat_quota_put(struct fx_nat *nt, uint32_t in_addr, uint32_t rem_addr,
 	      uint16_t rem_port, uint8_t proto)
 {
-	struct fx_quota_key k;
-
-	if (nt->max_per_host != 0) {
-		k = fx_quota_nat_host(in_addr);
-		fx_quota_put(&nt->per_host, &k);
-	}
-	if (nt->max_per_dest != 0) {
-		k = nat_quota_dest_key(in_addr, rem_addr, rem_port, proto);
-		fx_quota_put(&nt->per_dest, &k);
-	}
+	nat_quota_each(nt, in_addr, rem_addr, rem_port, proto, NAT_QUOTA_PUT);
 }
 
 /** The port space of an IP protocol. */
@@ -247,14 +272,17 @@ nat_mapping_refresh(struct fx_nat *nt, struct nat_mapping *m,
 	unsigned int side = out ? 0 : 1;
 	enum fx_tcp_verdict v;
 	uint64_t old_deadline, new_deadline;
-	struct fx_tcp *t;
+	struct nat_tcp_ends *e;
+	struct fx_tcp t;
 	uint8_t flags, tmo;
 
 	if (fx_state_tracked(pk)) {
-		t = &nt->tcp[nat_table_index(&nt->tbl, m)];
-		v = fx_tcp_track(t, side, &pk->tcp);
+		e = &nt->tcp_ends[nat_table_index(&nt->tbl, m)];
+		nat_tcp_load(&t, &m->tcp, e);
+		v = fx_tcp_track(&t, side, &pk->tcp);
 		if (unlikely(v != FX_TCP_PASS)) {
 			if (v != FX_TCP_REOPEN) {
+				/* changed nothing: nothing to store */
 				fx_state_tcp_count(v, &nt->st.nat_tcp_rst_ignored,
 						   &nt->st.nat_tcp_syn_ignored,
 						   &nt->st.nat_tcp_out_of_window,
@@ -262,10 +290,11 @@ nat_mapping_refresh(struct fx_nat *nt, struct nat_mapping *m,
 				return fx_tcp_forwards(v);
 			}
 			/* an outbound SYN on a closed connection: a new one */
-			fx_tcp_open(t, side, &pk->tcp);
+			fx_tcp_open(&t, side, &pk->tcp);
 		}
+		nat_tcp_store(&m->tcp, e, &t);
 		/* FX_FLOW_INIT_DIR1: made by an inbound SYN (eim) */
-		flags = fx_state_tcp(m->flags, t);
+		flags = fx_state_tcp(m->flags, &t);
 	} else {
 		/* answered: a packet from the side that did not make it */
 		flags = m->flags | (side != (m->flags & FX_FLOW_INIT_DIR1) ?
@@ -287,6 +316,20 @@ nat_mapping_refresh(struct fx_nat *nt, struct nat_mapping *m,
 		FX_STAT_ADD(&nt->st, nat_shortened, 1);
 	}
 	return true;
+}
+
+/**
+ * Start tracking mapping m's connection from its opening SYN, sent by
+ * side 0 (inside) or, under eim, side 1 (a remote the filter let in).
+ */
+static inline void
+nat_tcp_open(struct fx_nat *nt, struct nat_mapping *m, unsigned int side,
+	     const struct fx_tcp_seg *s)
+{
+	struct fx_tcp t;
+
+	fx_tcp_open(&t, side, s);
+	nat_tcp_store(&m->tcp, &nt->tcp_ends[nat_table_index(&nt->tbl, m)], &t);
 }
 
 /** Rewrite the fx_pkt key as the translated packet's, for the route lookup. */
@@ -335,8 +378,9 @@ bool nat_in2out(struct fx_nat *nt, uint64_t now, struct rte_mbuf *mb,
 /**
  * Before the burst's packets are handled: start reading what making a
  * mapping for outbound packet pk (key k, which the lookup missed) will
- * check first, its public tuple's bucket in the table and its port unit,
- * for the inside port or else for the n-th random candidate drawn ahead.
+ * check first: its quota slots, and its public tuple's bucket in the table
+ * and its port unit for the inside port or else for the n-th random
+ * candidate drawn ahead.
  * Returns 1 if that was a random candidate, else 0 (nat_in2out.c).
  */
 unsigned int nat_in2out_prefetch(struct fx_nat *nt, const struct fx_pkt *pk,

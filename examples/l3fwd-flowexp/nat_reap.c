@@ -72,8 +72,8 @@ mapping_end(struct fx_nat *nt, struct nat_mapping *m, uint64_t at)
 }
 
 /* start reading what handling Due record m will touch: the bucket of the
- * key it loses next and its port unit (its own line was prefetched
- * before) */
+ * key it loses next, its port unit and, when its hold-down ends, its
+ * quota slots (its own line was prefetched before) */
 static inline void
 warm(struct fx_nat *nt, void *payload)
 {
@@ -86,6 +86,8 @@ warm(struct fx_nat *nt, void *payload)
 			   rte_be_to_cpu_16(m->pub_port));
 	if (nat_bib_on(&nt->bib))
 		nat_bib_prefetch_inside(&nt->bib, m->in_addr, m->in_port, m->proto);
+	if (m->state == NAT_HELD)
+		nat_quota_prefetch(nt, m->in_addr, m->rem_addr, m->rem_port, m->proto);
 }
 
 /*

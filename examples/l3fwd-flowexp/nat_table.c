@@ -42,19 +42,17 @@ nat_table_create(struct nat_table *t, const char *name, uint32_t capacity,
 	t->rec = rte_zmalloc_socket("nat_mappings",
 				    (size_t)capacity * sizeof(*t->rec),
 				    RTE_CACHE_LINE_SIZE, socket);
-	t->free_stack = rte_malloc_socket("nat_free",
-					  (size_t)capacity * sizeof(uint32_t),
-					  RTE_CACHE_LINE_SIZE, socket);
-	if (t->rec == NULL || t->free_stack == NULL) {
+	if (t->rec == NULL) {
 		nat_table_free(t);
 		return -ENOMEM;
 	}
-	/* lowest index on top, so a fresh table fills the slab in order;
+	/* lowest index first, so a fresh table fills the slab in order;
 	 * every free record is in a write section (nat_table.h) */
 	for (i = 0; i < capacity; i++) {
-		t->free_stack[i] = capacity - 1 - i;
+		t->rec[i].next_free = i + 1;
 		rte_seqcount_write_begin(&t->rec[i].seq);
 	}
+	t->free_head = 0;
 	t->nb_free = capacity;
 	t->capacity = capacity;
 	return 0;
@@ -63,7 +61,6 @@ nat_table_create(struct nat_table *t, const char *name, uint32_t capacity,
 void
 nat_table_free(struct nat_table *t)
 {
-	rte_free(t->free_stack);
 	rte_free(t->rec);
 	fx_ix_free(&t->ix);
 	memset(t, 0, sizeof(*t));
@@ -167,19 +164,19 @@ insert(struct nat_table *t, const struct nat_mapping *tmpl, int *err)
 	struct nat_key out, in;
 	struct nat_mapping *m;
 	rte_seqcount_t seq;
-	uint32_t idx, sig_out;
+	uint32_t idx, sig_out, next;
 
 	if (t->nb_free == 0) {
 		*err = -ENOSPC;
 		return NULL;
 	}
-	idx = t->free_stack[t->nb_free - 1];
+	idx = t->free_head;
 	m = &t->rec[idx];
 	seq = m->seq;   /* the template's is not the record's */
+	next = m->next_free;
 	*m = *tmpl;
 	m->seq = seq;
 	m->id = 0;
-	m->held_until = 0;
 	m->state = NAT_LIVE;
 	out = nat_key_out(m);
 	in = nat_key_in(m);
@@ -191,9 +188,14 @@ insert(struct nat_table *t, const struct nat_mapping *tmpl, int *err)
 		goto refused;
 	}
 	t->nb_free--;
+	t->free_head = next;
+	/* the next new mapping's record, on its way meanwhile */
+	if (t->nb_free != 0)
+		rte_prefetch0(&t->rec[next]);
 	return m;
 refused:
 	m->state = NAT_FREE;
+	m->next_free = next;
 	*err = -EOVERFLOW;
 	return NULL;
 }
@@ -282,7 +284,9 @@ nat_table_remove(struct nat_table *t, struct nat_mapping *m)
 		unindex(t, m, 0);
 	unindex(t, m, 1);
 	m->state = NAT_FREE;
-	t->free_stack[t->nb_free++] = nat_table_index(t, m);
+	m->next_free = t->free_head;
+	t->free_head = nat_table_index(t, m);
+	t->nb_free++;
 }
 
 int

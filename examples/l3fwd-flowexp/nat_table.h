@@ -19,7 +19,10 @@
  * means to the port allocator (nat_table_tuple_taken()).
  *
  * Index and records. struct nat_mapping is one cache line in a slab of
- * `capacity` records with a free stack. The index is a bucket index
+ * `capacity` records; the free ones are a list through the records
+ * themselves (next_free, in the word a live mapping keeps its latest
+ * packet time in), and taking one prefetches the next, so that the next
+ * new mapping finds its record's line on its way. The index is a bucket index
  * (fx_index.h): each key's keyed hash (fxhash.h) as the tag, and as the
  * reference the record's index and which of its keys it is (index << 1 |
  * 0 out, 1 in); the key is compared in the record, which holds every
@@ -32,8 +35,8 @@
  * record holds nothing but the mapping. There are at least 3.5 pairs per
  * record (a power of two of buckets, at least half the records): a table
  * of live mappings uses at most 57 % of the pairs. Memory per mapping:
- * the record (64 B), 32-64 B of buckets, the wheel entry (54 B) and a
- * free-stack slot (4 B): 154-186 B (doc/nat.md).
+ * the record (64 B), 32-64 B of buckets and the wheel entry (54 B):
+ * 150-182 B (doc/nat.md).
  *
  * Life. A mapping is LIVE from its first outbound packet. Every packet in
  * either direction stores the packet time in `last` (one store, as a flow
@@ -68,6 +71,7 @@
 
 #include "fx_index.h"
 #include "fxhash.h"
+#include "nat_tcp.h"
 
 /** A packet's IPv4 5-tuple as it arrives; 16 bytes, no holes. */
 struct nat_key {
@@ -88,8 +92,11 @@ enum nat_state {
 
 /** One mapping; 64 bytes, one cache line on x86. */
 struct nat_mapping {
-	uint64_t last;        /**< Time of the latest packet, either direction. */
-	uint64_t held_until;  /**< NAT_HELD: end of the hold-down. */
+	union {
+		uint64_t last;        /**< NAT_LIVE: time of the latest packet, either direction. */
+		uint64_t held_until;  /**< NAT_HELD: end of the hold-down. */
+		uint32_t next_free;   /**< NAT_FREE: the next free record's index. */
+	};
 	uint64_t id;          /**< Wheel id while in the table; 0: free. */
 	uint32_t in_addr;     /**< Inside host (network order). */
 	uint32_t pub_addr;    /**< Public address (network order). */
@@ -103,7 +110,7 @@ struct nat_mapping {
 	uint8_t tmo;          /**< Timeout class of the deadline (caller's). */
 	uint8_t flags;        /**< Caller's (replied, TCP state, ...). */
 	rte_seqcount_t seq;   /**< Odd unless a published live mapping (snapshots). */
-	uint8_t pad[12];
+	struct nat_tcp_rec tcp;  /**< Caller's: most of a TCP connection (nat_tcp.h). */
 } __rte_aligned(64);    /* 64 also where cache lines are 128 bytes */
 
 /** Keys nat_table_lookup_bulk() and nat_table_warm() take at once, at most. */
@@ -115,7 +122,7 @@ struct nat_mapping {
 struct nat_table {
 	struct fx_index ix;           /**< key hash -> NAT_REF(record, key) */
 	struct nat_mapping *rec;      /**< capacity records */
-	uint32_t *free_stack;         /**< indices of free records */
+	uint32_t free_head;           /**< first free record (a list through next_free) */
 	uint32_t nb_free;
 	uint32_t capacity;
 };

@@ -56,11 +56,11 @@
 #include "tcp_track.h"
 #include "timeouts.h"
 
-/* measured: a wheel entry with its mempool header (README), a NAT mapping
- * with its wheel entry, keys, remote-endpoint count and TCP connection
- * (doc/nat.md, "Cost and sizing") */
+/* measured: a wheel entry with its mempool header (README); a NAT mapping
+ * adds one to what its table, quotas and ports take (fx_nat_bytes(): at
+ * --max-flows 1048576 with the default quotas, a /28 pool and a /8 inside,
+ * 197 B per mapping in all, doc/nat.md "Cost and sizing") */
 #define WHEEL_ENTRY_BYTES 54
-#define NAT_MAPPING_BYTES 323
 /* rings, handoff buffers, telemetry, EAL's own: measured with
  * --expiry none beside the route table and the pool */
 #define OTHER_BYTES (16u << 20)
@@ -84,7 +84,7 @@ worker_bytes(double *m)
 		m[M_FLOWS] += (double)(nb * 64 + cap * (sizeof(struct fx_flow) + sizeof(uint32_t) +
 							sizeof(struct fx_tcp)));
 		if (fx_conf.max_flows_per_host != 0)
-			m[M_FLOWS] += (double)(rte_align64pow2(2 * f) * sizeof(struct fx_quota_slot));
+			m[M_FLOWS] += (double)(rte_align64pow2(2 * f) * sizeof(fx_quota_slot_t));
 		if (fx_conf.full_policy == FX_FULL_EVICT)
 			m[M_FLOWS] += (double)(f * 16);
 		if (fx_conf.expiry == FX_EXPIRY_TWHEEL)
@@ -93,7 +93,8 @@ worker_bytes(double *m)
 			m[M_WHEELS] += (double)(cap * sizeof(struct rte_timer));
 	}
 	if (fx_nat_enabled())
-		m[M_NAT] += (double)(f * NAT_MAPPING_BYTES);
+		m[M_NAT] += (double)(fx_nat_bytes(fx_conf.max_flows, fx_nb_workers) +
+				     f * WHEEL_ENTRY_BYTES);
 	/* eim: the binding table, one binding a session at most (nat.c) */
 	if (fx_nat_enabled() && fx_nat_conf.mapping == NAT_MAP_EIM)
 		m[M_NAT] += (double)nat_bib_bytes((uint32_t)f,

@@ -4,7 +4,8 @@
 
 /*
  * Per-host quota table (quota.h): linear probing over a keyed hash with a
- * bounded probe length, backward-shift deletion.
+ * bounded probe length, hash bits in place of the keys, backward-shift
+ * deletion.
  */
 
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include <rte_common.h>
 #include <rte_malloc.h>
 
+#include "flowexp.h"
 #include "fxhash.h"
 #include "quota.h"
 
@@ -25,7 +27,10 @@ fx_quota_init(struct fx_quota *q, const char *name, uint32_t keys, int socket)
 	q->slot = NULL;
 	q->mask = 0;
 	q->keys = 0;
-	if (keys == 0 || keys > (UINT32_C(1) << 30))
+	RTE_BUILD_BUG_ON(FX_QUOTA_PROBES > (1u << FX_QUOTA_DISP_BITS));
+	RTE_BUILD_BUG_ON(FX_MAX_FLOWS_MAX >= (1u << FX_QUOTA_COUNT_BITS));
+	RTE_BUILD_BUG_ON(FX_QUOTA_TAG_SHIFT != 31);
+	if (keys == 0 || keys > FX_QUOTA_SLOTS_MAX / 2)
 		return -EINVAL;
 	slots = rte_align64pow2(2 * (uint64_t)keys);
 	q->slot = rte_zmalloc_socket(name, slots * sizeof(*q->slot),
@@ -43,34 +48,38 @@ fx_quota_fini(struct fx_quota *q)
 	q->slot = NULL;
 }
 
-static inline uint32_t
-home_of(const struct fx_quota *q, uint64_t k0, uint32_t k1)
+/* the slot word of a key of hash h at distance d from its home, count c */
+static inline fx_quota_slot_t
+slot_word(uint64_t h, uint32_t d, uint32_t c)
 {
-	uint64_t w[2] = { k0, k1 };
-
-	return fx_hash_words(w, 2) & q->mask;
+	return (h >> FX_QUOTA_TAG_SHIFT) << FX_QUOTA_TAG_SHIFT |
+		(uint64_t)d << FX_QUOTA_COUNT_BITS | c;
 }
 
+/* whether slot word s, at distance d from the home of hash h, is that key */
 static inline bool
-slot_is(const struct fx_quota_slot *s, const struct fx_quota_key *k)
+slot_is(fx_quota_slot_t s, uint64_t h, uint32_t d)
 {
-	return s->k0 == k->k0 && s->k1 == k->k1;
+	return (s >> FX_QUOTA_COUNT_BITS) ==
+		((h >> FX_QUOTA_TAG_SHIFT) << FX_QUOTA_DISP_BITS | d);
 }
 
-/* the slot of k, or of the first free slot on its run (*found false), or
- * -1 when neither lies within FX_QUOTA_PROBES of its home */
+/* the slot of hash h, or of the first free slot on its run (*found false),
+ * or -1 when neither lies within FX_QUOTA_PROBES of its home; *d its
+ * distance from the home */
 static int64_t
-find(const struct fx_quota *q, const struct fx_quota_key *k, bool *found)
+find(const struct fx_quota *q, uint64_t h, bool *found, uint32_t *d)
 {
-	uint32_t h = home_of(q, k->k0, k->k1), i, s;
+	uint32_t home = (uint32_t)h & q->mask, i, s;
 
 	for (i = 0; i < FX_QUOTA_PROBES && i <= q->mask; i++) {
-		s = (h + i) & q->mask;
-		if (q->slot[s].count == 0) {
+		s = (home + i) & q->mask;
+		*d = i;
+		if (q->slot[s] == 0) {
 			*found = false;
 			return s;
 		}
-		if (slot_is(&q->slot[s], k)) {
+		if (slot_is(q->slot[s], h, i)) {
 			*found = true;
 			return s;
 		}
@@ -82,24 +91,24 @@ find(const struct fx_quota *q, const struct fx_quota_key *k, bool *found)
 int
 fx_quota_take(struct fx_quota *q, const struct fx_quota_key *k, uint32_t limit)
 {
-	struct fx_quota_slot *s;
+	uint64_t h = fx_quota_hash(k);
+	fx_quota_slot_t *s;
 	bool found;
-	int64_t i = find(q, k, &found);
+	uint32_t d;
+	int64_t i = find(q, h, &found, &d);
 
 	if (i < 0)
 		return -ENOSPC;
 	s = &q->slot[i];
 	if (found) {
-		if (s->count >= limit)
+		if (fx_quota_slot_count(*s) >= limit)
 			return -EDQUOT;
-		s->count++;
+		(*s)++;   /* the count is the low field; limit < 2^25 */
 		return 0;
 	}
 	if (limit == 0)
 		return -EDQUOT;
-	s->k0 = k->k0;
-	s->k1 = k->k1;
-	s->count = 1;
+	*s = slot_word(h, d, 1);
 	q->keys++;
 	return 0;
 }
@@ -108,33 +117,33 @@ fx_quota_take(struct fx_quota *q, const struct fx_quota_key *k, uint32_t limit)
 static void
 shift_back(struct fx_quota *q, uint32_t i)
 {
-	uint32_t j = i, h;
+	uint32_t j = i, d, gap;
 
 	for (;;) {
 		j = (j + 1) & q->mask;
-		if (q->slot[j].count == 0 || j == i)
+		if (q->slot[j] == 0 || j == i)
 			break;
-		h = home_of(q, q->slot[j].k0, q->slot[j].k1);
+		d = fx_quota_slot_disp(q->slot[j]);
+		gap = (j - i) & q->mask;
 		/* the key at j may move to i unless its home lies in (i, j] */
-		if (((j - h) & q->mask) >= ((j - i) & q->mask)) {
-			q->slot[i] = q->slot[j];
+		if (d >= gap) {
+			q->slot[i] = q->slot[j] - ((uint64_t)gap << FX_QUOTA_COUNT_BITS);
 			i = j;
 		}
 	}
-	q->slot[i].count = 0;
-	q->slot[i].k0 = 0;
-	q->slot[i].k1 = 0;
+	q->slot[i] = 0;
 }
 
 void
 fx_quota_put(struct fx_quota *q, const struct fx_quota_key *k)
 {
 	bool found;
-	int64_t i = find(q, k, &found);
+	uint32_t d;
+	int64_t i = find(q, fx_quota_hash(k), &found, &d);
 
 	if (i < 0 || !found)
 		return;   /* not taken: a caller's bug, nothing to undo */
-	if (--q->slot[i].count == 0) {
+	if (fx_quota_slot_count(--q->slot[i]) == 0) {
 		q->keys--;
 		shift_back(q, (uint32_t)i);
 	}
@@ -144,7 +153,8 @@ uint32_t
 fx_quota_count(const struct fx_quota *q, const struct fx_quota_key *k)
 {
 	bool found;
-	int64_t i = find(q, k, &found);
+	uint32_t d;
+	int64_t i = find(q, fx_quota_hash(k), &found, &d);
 
-	return i >= 0 && found ? q->slot[i].count : 0;
+	return i >= 0 && found ? fx_quota_slot_count(q->slot[i]) : 0;
 }

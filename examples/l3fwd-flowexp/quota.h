@@ -8,11 +8,22 @@
  * host (an inside address, an IPv4 address, an IPv6 /64) or a host and a
  * remote endpoint (inside address, remote address, port, protocol).
  *
- * The table is an open-addressing array of 16-byte slots (key and count,
- * four to a cache line), allocated at start-up with at least twice as many
- * slots as keys can ever be present, so its load stays at most one half.
- * A key's home slot is the keyed hash of the key (fxhash.h), so which keys
- * share slots cannot be computed without the secret. Linear probing, at
+ * The table is an open-addressing array of 8-byte slots (eight to a cache
+ * line), allocated at start-up with at least twice as many slots as keys
+ * can ever be present, so its load stays at most one half. A key's 64-bit
+ * keyed hash h (fxhash.h) picks its home slot (the low bits of h) and the
+ * slot keeps, in place of the key, the rest of h that the home does not
+ * give: its high 33 bits, with the slot's distance from the home (6 bits)
+ * and the count (25 bits, room for FX_MAX_FLOWS_MAX). Two keys are one if
+ * their home and their high 33 bits agree: for keys the hash scatters as
+ * random values, at 2^21 slots 54 bits, so that 1M keys present at once
+ * hold one pair in about 30,000 start-ups that counts as one key (the
+ * pair's records are counted together and may meet the limit together).
+ * Keys whose hash sums collide outright, which the secret decides with
+ * probability at most 2^-32 a pair (fxhash.h), are one key as well; the
+ * 16-byte slots that held the whole key refused them at the probe bound
+ * instead. Which keys share slots cannot be computed without the secret.
+ * Linear probing, at
  * most FX_QUOTA_PROBES slots from the home slot: an insert that finds no
  * free slot within them fails (the caller refuses the record and counts
  * it). A slot whose count drops to zero is emptied by backward shifting
@@ -27,8 +38,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_prefetch.h>
+
+#include "fxhash.h"
+
 /** Slots a lookup or insert examines from a key's home slot, at most. */
 #define FX_QUOTA_PROBES 64u
+
+/** Slots at most (the home is in the low 31 bits of the hash). */
+#define FX_QUOTA_SLOTS_MAX (UINT32_C(1) << 31)
 
 /** What a key names (the top byte of k1). */
 enum fx_quota_kind {
@@ -44,16 +62,34 @@ struct fx_quota_key {
 	uint32_t k1;    /**< low 24 bits: the kind's data; high 8: the kind */
 };
 
-/** One slot: a key and its count (0: the slot is empty). */
-struct fx_quota_slot {
-	uint64_t k0;
-	uint32_t k1;
-	uint32_t count;
-};
+/** Bits of a slot (fx_quota_slot_t): count, distance from the home, hash. */
+#define FX_QUOTA_COUNT_BITS 25
+#define FX_QUOTA_DISP_BITS 6
+#define FX_QUOTA_TAG_SHIFT (FX_QUOTA_COUNT_BITS + FX_QUOTA_DISP_BITS)
+
+/**
+ * One slot: h >> FX_QUOTA_TAG_SHIFT (the key's hash above the bits a home
+ * can take), the distance from the home, the count; 0: the slot is empty.
+ */
+typedef uint64_t fx_quota_slot_t;
+
+/** The count of a slot. */
+static inline uint32_t
+fx_quota_slot_count(fx_quota_slot_t s)
+{
+	return (uint32_t)(s & ((UINT64_C(1) << FX_QUOTA_COUNT_BITS) - 1));
+}
+
+/** The distance of a slot's key from its home slot. */
+static inline uint32_t
+fx_quota_slot_disp(fx_quota_slot_t s)
+{
+	return (uint32_t)(s >> FX_QUOTA_COUNT_BITS) & ((1u << FX_QUOTA_DISP_BITS) - 1);
+}
 
 /** One worker's table. */
 struct fx_quota {
-	struct fx_quota_slot *slot;
+	fx_quota_slot_t *slot;
 	uint32_t mask;      /**< slots - 1 */
 	uint32_t keys;      /**< keys present */
 };
@@ -74,6 +110,26 @@ static inline bool
 fx_quota_on(const struct fx_quota *q)
 {
 	return q->slot != NULL;
+}
+
+/** The 64-bit keyed hash of a key: its home is the low bits, its tag the high ones. */
+static inline uint64_t
+fx_quota_hash(const struct fx_quota_key *k)
+{
+	uint64_t w[2] = { k->k0, k->k1 };
+
+	return fx_hash_words64(w, 2);
+}
+
+/**
+ * Start reading the slot where a take, put or count of k begins, so that
+ * a burst's misses overlap (the probes after it are nearly always on the
+ * same line: eight slots a line, load at most one half).
+ */
+static inline void
+fx_quota_prefetch(const struct fx_quota *q, const struct fx_quota_key *k)
+{
+	rte_prefetch0(&q->slot[(uint32_t)fx_quota_hash(k) & q->mask]);
 }
 
 /**

@@ -24,6 +24,11 @@
  *     mapping is refused with -EOVERFLOW, counted, and nothing changes;
  *     every key is found, every bucket's spill count is what the keys'
  *     places say, no key lies past the bound;
+ *   - a mapping's TCP connection split between its record and the ends
+ *     beside it (nat_tcp.h): random connection states (every scale and
+ *     flag value the tracker can set) stored and loaded back are the same
+ *     struct fx_tcp, and the part in the record is the record's last 20
+ *     bytes;
  *   - translation: for random IPv4 TCP, UDP (with and without checksum)
  *     and ICMP echo packets, every incrementally patched checksum equals
  *     a full recomputation; ICMP errors quoting a translated packet, with
@@ -37,6 +42,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +57,7 @@
 #include "../nat_bib.h"
 #include "../nat_ports.h"
 #include "../nat_table.h"
+#include "../nat_tcp.h"
 #include "../nat_translate.h"
 
 static unsigned int failures;
@@ -1073,6 +1080,40 @@ test_bib_bytes(void)
 	}
 }
 
+/* a mapping's TCP connection stored in its record and the ends beside it
+ * and loaded back is the same fx_tcp */
+static void
+test_tcp_split(unsigned int rounds)
+{
+	struct nat_tcp_ends e;
+	struct nat_mapping m;
+	struct fx_tcp a, b;
+	unsigned int i, s, bad = 0;
+
+	CHECK(sizeof(m.tcp) == 20 && offsetof(struct nat_mapping, tcp) + sizeof(m.tcp) == 64,
+	      "the record's TCP part: %zu bytes at %zu", sizeof(m.tcp),
+	      offsetof(struct nat_mapping, tcp));
+	for (i = 0; i < rounds; i++) {
+		memset(&a, 0, sizeof(a));
+		for (s = 0; s < 2; s++) {
+			a.d[s].end = (uint32_t)rte_rand();
+			a.d[s].maxwin = (uint32_t)rte_rand();
+			a.d[s].ack = (uint32_t)rte_rand();
+			a.scale[s] = (uint8_t)rte_rand_max(FX_TCP_WSCALE_MAX + 1);
+			a.dflags[s] = (uint8_t)rte_rand_max(16);
+		}
+		a.conn = (uint8_t)rte_rand_max(16);
+		a.init = (uint8_t)rte_rand_max(2);
+		memset(&m, 0x5a, sizeof(m));
+		memset(&e, 0x5a, sizeof(e));
+		nat_tcp_store(&m.tcp, &e, &a);
+		memset(&b, 0xa5, sizeof(b));
+		nat_tcp_load(&b, &m.tcp, &e);
+		bad += memcmp(&a, &b, sizeof(a)) != 0;
+	}
+	CHECK(bad == 0, "%u of %u connections not the same after store and load", bad, rounds);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1093,6 +1134,7 @@ main(int argc, char **argv)
 	test_table_model(20000);
 	test_table_equal_tags();
 	test_table_collide(4000);
+	test_tcp_split(100000);
 	test_rewrite(30000);
 	test_udp_zero_result(1000);
 	test_icmp_error(30000, true);

@@ -49,24 +49,27 @@ key_of(unsigned int i)
 	return fx_quota_nat_dest(0x0a000000u + i / 7, 0xc6120000u + i % 7, 53, 17);
 }
 
-/* every key sits within its probes, with no hole before it, once */
+/* every key sits within its probes, with no hole before it, once (its
+ * home and hash bits in no other slot) */
 static void
 walk(const struct fx_quota *q)
 {
-	uint32_t s, h, d, n = 0;
-	uint64_t w[2];
+	uint32_t s, t, h, d, n = 0;
 
 	for (s = 0; s <= q->mask; s++) {
-		if (q->slot[s].count == 0)
+		if (q->slot[s] == 0)
 			continue;
 		n++;
-		w[0] = q->slot[s].k0;
-		w[1] = q->slot[s].k1;
-		h = fx_hash_words(w, 2) & q->mask;
-		d = (s - h) & q->mask;
+		CHECK(fx_quota_slot_count(q->slot[s]) != 0, "slot %u: a key with count 0", s);
+		d = fx_quota_slot_disp(q->slot[s]);
 		CHECK(d < FX_QUOTA_PROBES, "slot %u: %u from home", s, d);
-		for (; h != s; h = (h + 1) & q->mask)
-			CHECK(q->slot[h].count != 0, "a hole at %u before slot %u", h, s);
+		h = (s - d) & q->mask;
+		for (t = h; t != s; t = (t + 1) & q->mask)
+			CHECK(q->slot[t] != 0, "a hole at %u before slot %u", t, s);
+		for (t = s + 1; t <= q->mask; t++)
+			CHECK(q->slot[t] == 0 || ((t - fx_quota_slot_disp(q->slot[t])) & q->mask) != h ||
+			      q->slot[t] >> FX_QUOTA_TAG_SHIFT != q->slot[s] >> FX_QUOTA_TAG_SHIFT,
+			      "slots %u and %u: one key", s, t);
 	}
 	CHECK(n == q->keys, "%u keys in slots, %u counted", n, q->keys);
 }
