@@ -120,11 +120,12 @@ def free_udp_port():
     return port
 
 
-def rx_queue(port):
+def rx_queue(port, pid=None):
     """Bytes waiting in the receive queue of the UDP socket bound to port
-    on 127.0.0.1 (/proc/net/udp), None if there is none."""
+    on 127.0.0.1 (/proc/net/udp; /proc/PID/net/udp: in the network
+    namespace of process pid), None if there is none."""
     want = "0100007F:%04X" % port
-    with open("/proc/net/udp") as f:
+    with open("/proc/net/udp" if pid is None else "/proc/%d/net/udp" % pid) as f:
         for line in f.readlines()[1:]:
             cols = line.split()
             if cols[1] == want:
@@ -133,29 +134,39 @@ def rx_queue(port):
 
 
 class Collector:
-    """nfcapd on 127.0.0.1, writing into its own directory."""
+    """nfcapd on 127.0.0.1, writing into its own directory; with ns, in
+    that network namespace (whose loopback must be up)."""
 
-    def __init__(self, tmp):
+    def __init__(self, tmp, ns=None):
         self.dir = os.path.join(tmp, "nfcapd")
         os.mkdir(self.dir)
         self.port = free_udp_port()
         self.log = os.path.join(tmp, "nfcapd.log")
-        self.proc = subprocess.Popen(["nfcapd", "-b", "127.0.0.1", "-p", str(self.port),
-                                      "-w", self.dir], stdout=open(self.log, "w"),
+        pre = [] if ns is None else ["ip", "netns", "exec", ns]
+        # `ip netns exec` execs nfcapd: the pid is nfcapd's
+        self.proc = subprocess.Popen(pre + ["nfcapd", "-b", "127.0.0.1", "-p", str(self.port),
+                                            "-w", self.dir], stdout=open(self.log, "w"),
                                      stderr=subprocess.STDOUT)
+        self.pid = None if ns is None else self.proc.pid
         end = time.monotonic() + 20
-        while rx_queue(self.port) is None and time.monotonic() < end and \
+        while self.queued() is None and time.monotonic() < end and \
                 self.proc.poll() is None:
             time.sleep(0.02)
-        check(rx_queue(self.port) is not None, "nfcapd listens on 127.0.0.1:%d" % self.port)
+        check(self.queued() is not None, "nfcapd listens on 127.0.0.1:%d" % self.port)
+
+    def queued(self):
+        try:
+            return rx_queue(self.port, self.pid)
+        except OSError:   # nfcapd gone
+            return None
 
     def stop(self):
         """Once nfcapd has read every datagram (its socket's queue empty),
         stop it: it writes its file. Returns its log."""
         end = time.monotonic() + 20
-        while (rx_queue(self.port) or 0) > 0 and time.monotonic() < end:
+        while (self.queued() or 0) > 0 and time.monotonic() < end:
             time.sleep(0.02)
-        check(rx_queue(self.port) == 0, "nfcapd read every message")
+        check(self.queued() == 0, "nfcapd read every message")
         self.proc.send_signal(signal.SIGTERM)
         try:
             self.proc.wait(20)

@@ -379,9 +379,20 @@ def run(binary, tmp, topo):
     eal = ["netns", "exec", topo.ns_mid, binary] + E.EAL + \
         ["--lcores", "0@0,1@1", "--vdev", "net_af_packet0,iface=" + topo.if_p0,
          "--vdev", "net_af_packet1,iface=" + topo.if_p1]
+    # the NAT event log to a real collector beside the example, where
+    # Debian's nfdump is installed (scripts/deps.sh installs it)
+    col = None
+    if shutil.which("nfcapd") and shutil.which("nfdump"):
+        import e2e_ipfix as X
+        sh(*topo.nsx(topo.ns_mid, "ip", "link", "set", "lo", "up"))
+        col = X.Collector(tmp, ns=topo.ns_mid)
+        app += ["--nat-log", "ipfix:127.0.0.1:%d" % col.port]
+    else:
+        print("skip (the NAT log part): nfcapd and nfdump are not installed")
     # `ip netns exec` execs the example itself: signals and exit status are its own
     ex = E.Example("ip", "nat_netns", eal, app, tmp)
     st = None
+    local = None
     try:
         slog = topo.serve_page(ex, tmp, TOKEN, ["--serve", SERVER])
         if slog is None:
@@ -455,8 +466,12 @@ def run(binary, tmp, topo):
             check(not bad, "%s: no IPv4 header or TCP / UDP checksum error (%s)" % (ns, bad))
     finally:
         st = ex.finish(stop=True)   # removes its runtime directory too
+        if col is not None:
+            col.stop()
     if st is None:
         return
+    if col is not None:
+        logged(col, st, local)
     t = st["totals"]
     check(t["nat_created"] == 3, "3 mappings made: curl, UDP, the idle TCP (got %d)"
           % t["nat_created"])
@@ -476,6 +491,40 @@ def run(binary, tmp, topo):
                   "%s: every port back at exit (active %d, free %d + held %d of %d)"
                   % (k, lc["nat_active"], lc["nat_ports_free"], lc["nat_ports_held"],
                      lc["nat_ports_share"]))
+
+
+def logged(col, st, local):
+    """The collector's events against the run: a create and a delete for
+    each mapping, every one from the pool address, the idle TCP
+    connection's with the client's own port."""
+    import e2e_flowexp as E
+    import e2e_ipfix as X
+    recs, out = col.records()
+    ev = [X.decoded(r) for r in recs]
+    creates = [e for e in ev if e[0] == X.CREATE]
+    deletes = [e for e in ev if e[0] == X.DELETE]
+    n = st["totals"]["nat_created"]
+    E.check(len(creates) == n and len(deletes) == n and len(ev) == 2 * n,
+            "nfdump: a create and a delete for each of the %d mappings, nothing else (%d, %d of "
+            "%d: %s)" % (n, len(creates), len(deletes), len(ev), out[-1500:]))
+    E.check(all(e[8] == POOL and e[1] == INSIDE_HOST and e[4] == SERVER for e in ev),
+            "every event: %s to %s translated to the pool address %s (%s)"
+            % (INSIDE_HOST, SERVER, POOL, [(e[1], e[4], e[8]) for e in ev]))
+    key = lambda e: (e[1], e[2], e[3], e[4], e[5], e[6])
+    E.check(sorted(map(key, creates)) == sorted(map(key, deletes)),
+            "each delete names its create's tuple (%s)" % sorted(map(key, ev)))
+    E.check(sorted(e[5] for e in creates) == sorted([HTTP_PORT, ECHO_PORT, UDP_PORT]),
+            "one mapping each to the HTTP, TCP echo and UDP servers (%s)"
+            % [e[5] for e in creates])
+    if local is not None:
+        tcp = [e for e in creates if e[5] == ECHO_PORT]
+        E.check(tcp and tcp[0][2] == local[1] and tcp[0][3] == local[1] and tcp[0][6] == 6,
+                "the idle TCP connection's create: the client's port %d, kept (%s)"
+                % (local[1], tcp))
+    lt = X.log_totals(st)
+    E.check(st["totals"].get("nat_log_dropped") == 0 and lt.get("nat_log_exported") == 2 * n,
+            "the workers dropped no event, the main lcore exported %d (%s, %s)"
+            % (2 * n, st["totals"].get("nat_log_dropped"), lt.get("nat_log_exported")))
 
 
 def snmp(topo, ns):
