@@ -107,3 +107,38 @@ fx_clock_idle(struct fx_lcore *lc, uint64_t tsc, bool idle)
 	lc->clk.jumped_rx = last;
 	clock_advance(lc, lc->clk.vnow + jump + lc->nat.holddown_cycles + rte_get_tsc_hz());
 }
+
+void
+fx_clock_busy(struct fx_lcore *lc)
+{
+	if (likely(lc->idle_since == 0))
+		return;
+	/* this store before the burst's statistics (fx_workers_idle()) */
+	fx_store_relaxed(&lc->idle_since, 0);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+void
+fx_clock_mark_idle(struct fx_lcore *lc, uint64_t tsc, bool idle)
+{
+	if (idle && lc->idle_since == 0)
+		fx_store_release(&lc->idle_since, tsc);
+	else if (!idle && lc->idle_since != 0)
+		fx_store_release(&lc->idle_since, 0);
+}
+
+bool
+fx_workers_idle(uint64_t now, uint64_t wait)
+{
+	uint64_t since;
+	unsigned int w;
+
+	/* the statistics read before, idle_since after (fx_clock_busy()) */
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	for (w = 0; w < fx_nb_workers; w++) {
+		since = fx_load_acquire(&fx_workers[w]->idle_since);
+		if (since == 0 || since > now || now - since <= wait)
+			return false;
+	}
+	return true;
+}

@@ -93,4 +93,28 @@ uint16_t fx_clock_run(struct fx_lcore *lc, struct rte_mbuf **pkts, uint16_t n);
  */
 void fx_clock_idle(struct fx_lcore *lc, uint64_t tsc, bool idle);
 
+/**
+ * --clock pcap or --exit-when-drained, owner: a poll got packets, which
+ * it has not counted yet. The worker stops being idle before anything it
+ * does with them can be seen: the fence orders this store before the
+ * burst's statistics, and a reader that loads those, then (after an
+ * acquire fence) idle_since, and finds it still set, read statistics
+ * from before the burst (fx_workers_idle()).
+ */
+void fx_clock_busy(struct fx_lcore *lc);
+
+/**
+ * --exit-when-drained, owner, once per loop iteration (TSC mode; under
+ * --clock pcap fx_clock_idle() does it): idle from the first iteration
+ * that polled everything and got nothing.
+ */
+void fx_clock_mark_idle(struct fx_lcore *lc, uint64_t tsc, bool idle);
+
+/**
+ * Main lcore, --exit-when-drained: whether every worker has been idle for
+ * more than `wait` TSC cycles at now, its last burst handled whole; call
+ * after reading the statistics the decision rests on.
+ */
+bool fx_workers_idle(uint64_t now, uint64_t wait);
+
 #endif /* _FX_CLOCK_H_ */

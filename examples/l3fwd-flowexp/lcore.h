@@ -84,8 +84,8 @@ struct fx_lcore {
 	uint32_t reset_req __rte_cache_aligned;   /**< reset maxima when != loop.reset_seen */
 	uint64_t hold_until;            /**< TSC: no expiry poll before (--bench only) */
 
-	/* written by the owner only, read by the other workers */
-	uint64_t idle_since __rte_cache_aligned;  /**< --clock pcap: TSC since its polls found nothing (0: busy) */
+	/* written by the owner only, read by the other workers and the main lcore */
+	uint64_t idle_since __rte_cache_aligned;  /**< --clock pcap, --exit-when-drained: TSC since its polls found nothing (0: busy, clock.h) */
 
 	/* written by the owner only, read by anyone */
 	struct fx_lcore_stats st __rte_cache_aligned;

@@ -48,6 +48,7 @@
 
 #include "affinity.h"
 #include "args.h"
+#include "clock.h"
 #include "control.h"
 #include "expiry.h"
 #include "flowexp.h"
@@ -146,7 +147,10 @@ print_config(void)
 	fflush(stdout);
 }
 
-/* Traffic came and went, and no flow is left. */
+/* Traffic came and went, and no flow is left: the counts read first,
+ * then whether every worker was idle throughout, its last burst handled
+ * whole (a worker kept off the CPU in the middle of a burst has not
+ * counted its flows yet) */
 static bool
 drained(uint64_t now, uint64_t idle)
 {
@@ -154,7 +158,8 @@ drained(uint64_t now, uint64_t idle)
 
 	return !fx_control_busy() && fx_stats_total_rx() > 0 &&
 		last < now && now - last > idle && fx_stats_total_active() == 0 &&
-		(!fx_nat_enabled() || fx_nat_total_active() == 0);
+		(!fx_nat_enabled() || fx_nat_total_active() == 0) &&
+		fx_workers_idle(now, idle);
 }
 
 static void

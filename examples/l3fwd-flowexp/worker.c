@@ -284,6 +284,8 @@ rx_poll(struct fx_lcore *lc, const struct fx_route_table *rt, bool *all)
 				     pkts, MAX_PKT_BURST);
 		if (n == 0)
 			continue;
+		if (unlikely(fx_conf.clock == FX_CLOCK_PCAP || fx_conf.exit_when_drained))
+			fx_clock_busy(lc);
 		got += n;
 		lc->now = rte_rdtsc();
 		if (unlikely(fx_conf.bench))
@@ -314,6 +316,8 @@ loop_end(struct fx_lcore *lc, uint64_t tsc, unsigned int got, bool all)
 {
 	if (unlikely(fx_conf.clock == FX_CLOCK_PCAP))
 		fx_clock_idle(lc, tsc, got == 0 && all);
+	else if (unlikely(fx_conf.exit_when_drained))
+		fx_clock_mark_idle(lc, tsc, got == 0 && all);
 	tsc = fx_expiry_loop_poll(lc, tsc, got);
 	if (unlikely(fx_stats_loop(&lc->st, &lc->loop, &lc->reset_req, tsc, got)))
 		fx_nat_reset_maxima(&lc->nat.st);
