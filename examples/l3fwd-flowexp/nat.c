@@ -199,12 +199,12 @@ fx_nat_fini(struct fx_nat *nt)
 static inline void
 packet_key(const struct fx_pkt *pk, struct nat_key *k)
 {
-	memset(k, 0, sizeof(*k));
-	memcpy(&k->src, pk->key.addr[pk->dir], 4);
-	memcpy(&k->dst, pk->key.addr[pk->dir ^ 1], 4);
-	k->sport = pk->key.port[pk->dir];
-	k->dport = pk->key.port[pk->dir ^ 1];
-	k->proto = pk->key.proto;
+	uint32_t src, dst;
+
+	memcpy(&src, pk->key.addr[pk->dir], 4);
+	memcpy(&dst, pk->key.addr[pk->dir ^ 1], 4);
+	*k = nat_key_make(src, dst, pk->key.port[pk->dir],
+			  pk->key.port[pk->dir ^ 1], pk->key.proto);
 }
 
 /* whether NAT translates this packet's protocol and message */

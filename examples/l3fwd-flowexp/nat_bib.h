@@ -72,11 +72,7 @@ struct nat_bib {
 static inline struct nat_key
 nat_bib_key(uint32_t addr, uint16_t port, uint8_t proto, uint16_t pub)
 {
-	struct nat_key k = {
-		.src = addr, .sport = port, .dport = pub, .proto = proto,
-	};
-
-	return k;
+	return nat_key_make(addr, 0, port, pub, proto);
 }
 
 /**

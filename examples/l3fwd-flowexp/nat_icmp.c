@@ -37,16 +37,11 @@
 static inline void
 quoted_key(const struct rte_ipv4_hdr *q, struct nat_key *k)
 {
-	memset(k, 0, sizeof(*k));
-	k->src = q->dst_addr;
-	k->dst = q->src_addr;
-	k->proto = q->next_proto_id;
-	if (k->proto == IPPROTO_ICMP) {
-		k->sport = k->dport = nat_quoted_port(q, true);
-	} else {
-		k->sport = nat_quoted_port(q, false);
-		k->dport = nat_quoted_port(q, true);
-	}
+	uint16_t dport = nat_quoted_port(q, true);
+	uint16_t sport = q->next_proto_id == IPPROTO_ICMP ? dport :
+		nat_quoted_port(q, false);
+
+	*k = nat_key_make(q->dst_addr, q->src_addr, sport, dport, q->next_proto_id);
 }
 
 void

@@ -127,29 +127,46 @@ struct nat_table {
 	uint32_t capacity;
 };
 
+/**
+ * A key from its fields (network order), built in two 64-bit words: a key
+ * assembled field by field in memory and read back as words (the hash,
+ * the compare) would stall each time on the store buffer, which cannot
+ * forward several narrow stores to one wide load.
+ */
+static inline struct nat_key
+nat_key_make(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport,
+	     uint8_t proto)
+{
+	struct nat_key k;
+	uint64_t w[2];
+
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	w[0] = (uint64_t)src | (uint64_t)dst << 32;
+	w[1] = (uint64_t)sport | (uint64_t)dport << 16 | (uint64_t)proto << 32;
+#else
+	w[0] = (uint64_t)src << 32 | dst;
+	w[1] = (uint64_t)sport << 48 | (uint64_t)dport << 32 | (uint64_t)proto << 24;
+#endif
+	memcpy(&k, w, sizeof(k));
+	return k;
+}
+
 /** Out key of a mapping (packets from inside). */
 static inline struct nat_key
 nat_key_out(const struct nat_mapping *m)
 {
-	struct nat_key k = {
-		.src = m->in_addr, .dst = m->rem_addr,
-		.sport = m->in_port,
-		.dport = m->proto == IPPROTO_ICMP ? m->in_port : m->rem_port,
-		.proto = m->proto,
-	};
-	return k;
+	return nat_key_make(m->in_addr, m->rem_addr, m->in_port,
+			    m->proto == IPPROTO_ICMP ? m->in_port : m->rem_port,
+			    m->proto);
 }
 
 /** In key of a mapping: its public 5-tuple (replies from outside). */
 static inline struct nat_key
 nat_key_in(const struct nat_mapping *m)
 {
-	struct nat_key k = {
-		.src = m->rem_addr, .dst = m->pub_addr,
-		.sport = m->proto == IPPROTO_ICMP ? m->pub_port : m->rem_port,
-		.dport = m->pub_port, .proto = m->proto,
-	};
-	return k;
+	return nat_key_make(m->rem_addr, m->pub_addr,
+			    m->proto == IPPROTO_ICMP ? m->pub_port : m->rem_port,
+			    m->pub_port, m->proto);
 }
 
 /** The keyed hash of a key, the index's tag. */
@@ -210,13 +227,9 @@ static inline struct nat_key
 nat_tuple_key(uint32_t pub_addr, uint16_t pub_port, uint32_t rem_addr,
 	      uint16_t rem_port, uint8_t proto)
 {
-	struct nat_key k = {
-		.src = rem_addr, .dst = pub_addr,
-		.sport = proto == IPPROTO_ICMP ? pub_port : rem_port,
-		.dport = pub_port, .proto = proto,
-	};
-
-	return k;
+	return nat_key_make(rem_addr, pub_addr,
+			    proto == IPPROTO_ICMP ? pub_port : rem_port,
+			    pub_port, proto);
 }
 
 /** Start reading the bucket nat_table_tuple_taken() of these will read. */
