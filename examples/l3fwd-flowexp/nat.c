@@ -286,6 +286,14 @@ fx_nat_translate(struct fx_nat *nt, uint64_t now, struct rte_mbuf **pkts,
 			nat_icmp_error(nt, pkts[i], pk, pk->nat == FX_NAT_OUT);
 			continue;
 		}
+		/* the common case inline: a live mapping of the packet's
+		 * direction (not a hairpinned packet's first half) */
+		if ((pk->nat == FX_NAT_OUT || pk->nat == FX_NAT_IN) &&
+		    nat_mapping_serves(map[j], &keys[j], pk->nat == FX_NAT_OUT)) {
+			nat_mapping_hit(nt, now, pkts[i], pk, map[j], pk->nat == FX_NAT_OUT);
+			j++;
+			continue;
+		}
 		if (pk->nat == FX_NAT_IN) {
 			nat_out2in(nt, now, pkts[i], pk, &keys[j], map[j]);
 			j++;

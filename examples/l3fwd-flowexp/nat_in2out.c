@@ -217,25 +217,22 @@ nat_in2out(struct fx_nat *nt, uint64_t now, struct rte_mbuf *mb,
 	   struct fx_pkt *pk, const struct nat_key *k, struct nat_mapping *m,
 	   bool recheck)
 {
-	bool seen = m != NULL, made = false;
+	bool seen = m != NULL;
 
 	/* an earlier packet of this burst may have made it */
 	if (m == NULL && recheck)
 		nat_table_lookup_bulk(&nt->tbl, &k, 1, &m);
-	if (m != NULL && (m->state != NAT_LIVE || !nat_mapping_is_out(m, k)))
-		m = NULL;   /* held, or a tuple of the other direction */
+	if (nat_mapping_serves(m, k, true)) {
+		nat_mapping_hit(nt, now, mb, pk, m, true);
+		return false;
+	}
+	/* none, held, or a tuple of the other direction */
+	m = mapping_new(nt, now, pk, k, seen);
 	if (m == NULL) {
-		m = mapping_new(nt, now, pk, k, seen);
-		if (m == NULL) {
-			pk->nat = FX_NAT_DROP;
-			return false;
-		}
-		made = true;
-	} else if (!nat_mapping_refresh(nt, m, pk, true, now)) {
 		pk->nat = FX_NAT_DROP;
 		return false;
 	}
 	nat_translate_pkt(mb, pk, true, m->pub_addr, m->pub_port);
 	FX_STAT_ADD(&nt->st, nat_out, 1);
-	return made;
+	return true;
 }

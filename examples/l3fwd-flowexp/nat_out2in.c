@@ -26,19 +26,14 @@ void
 nat_out2in(struct fx_nat *nt, uint64_t now, struct rte_mbuf *mb,
 	   struct fx_pkt *pk, const struct nat_key *k, struct nat_mapping *m)
 {
-	if (m == NULL || m->state != NAT_LIVE || nat_mapping_is_out(m, k)) {
-		if (nat_bib_on(&nt->bib)) {
-			nat_filter_in(nt, now, mb, pk, k, m);   /* eim */
-			return;
-		}
-		FX_STAT_ADD(&nt->st, nat_in_nomatch, 1);
-		pk->nat = FX_NAT_DROP;
+	if (nat_mapping_serves(m, k, false)) {
+		nat_mapping_hit(nt, now, mb, pk, m, false);
 		return;
 	}
-	if (!nat_mapping_refresh(nt, m, pk, false, now)) {
-		pk->nat = FX_NAT_DROP;   /* outside the connection's window */
+	if (nat_bib_on(&nt->bib)) {
+		nat_filter_in(nt, now, mb, pk, k, m);   /* eim */
 		return;
 	}
-	nat_translate_pkt(mb, pk, false, m->in_addr, m->in_port);
-	FX_STAT_ADD(&nt->st, nat_in, 1);
+	FX_STAT_ADD(&nt->st, nat_in_nomatch, 1);
+	pk->nat = FX_NAT_DROP;
 }

@@ -360,6 +360,39 @@ nat_translate_pkt(struct rte_mbuf *mb, struct fx_pkt *pk, bool out,
 	pk->nat = FX_NAT_FORWARD;
 }
 
+/**
+ * Whether m, what the burst's lookup found for a packet with key k, is a
+ * live mapping that packet travels on: outbound (out) or inbound.
+ */
+static inline bool
+nat_mapping_serves(const struct nat_mapping *m, const struct nat_key *k, bool out)
+{
+	return m != NULL && m->state == NAT_LIVE && nat_mapping_is_out(m, k) == out;
+}
+
+/**
+ * A packet on live mapping m in its direction (nat_mapping_serves()):
+ * refreshed and translated, or dropped when its TCP segment does not fit
+ * the connection (counted by nat_mapping_refresh()). The common case of
+ * both directions, inline in the burst's loop.
+ */
+static inline void
+nat_mapping_hit(struct fx_nat *nt, uint64_t now, struct rte_mbuf *mb,
+		struct fx_pkt *pk, struct nat_mapping *m, bool out)
+{
+	if (unlikely(!nat_mapping_refresh(nt, m, pk, out, now))) {
+		pk->nat = FX_NAT_DROP;
+		return;
+	}
+	if (out) {
+		nat_translate_pkt(mb, pk, true, m->pub_addr, m->pub_port);
+		FX_STAT_ADD(&nt->st, nat_out, 1);
+	} else {
+		nat_translate_pkt(mb, pk, false, m->in_addr, m->in_port);
+		FX_STAT_ADD(&nt->st, nat_in, 1);
+	}
+}
+
 /*
  * The per-packet steps of fx_nat_translate() (nat.c), on the owner. Each
  * leaves the verdict in pk->nat: FX_NAT_FORWARD with the packet and its
