@@ -67,8 +67,9 @@ fx_tx_flush_all(struct fx_lcore *lc)
 			fx_tx_flush(lc, p);
 }
 
-/** Rewrite and queue parsed packet m by output id oid. Owner. */
-static inline void
+/** Rewrite and queue parsed packet m by output id oid. Owner. Inline in
+ * every burst loop: a call per packet costs more than its body. */
+static __rte_always_inline void
 fx_forward(struct fx_lcore *lc, struct rte_mbuf *m, const struct fx_pkt *pk,
 	   uint16_t oid)
 {
