@@ -16,6 +16,7 @@
 #include <rte_common.h>
 #include <rte_debug.h>
 #include <rte_malloc.h>
+#include <rte_prefetch.h>
 
 #include "fx_index.h"
 #include "nat_bib.h"
@@ -145,6 +146,15 @@ nat_bib_prefetch_inside(const struct nat_bib *b, uint32_t in_addr,
 	fx_ix_prefetch(&b->ix, nat_key_hash(&k));
 }
 
+void
+nat_bib_prefetch_public(const struct nat_bib *b, uint32_t pub_addr,
+			uint16_t pub_port, uint8_t proto)
+{
+	struct nat_key k = nat_bib_key(pub_addr, pub_port, proto, 1);
+
+	fx_ix_prefetch(&b->ix, nat_key_hash(&k));
+}
+
 struct nat_bib_entry *
 nat_bib_add(struct nat_bib *b, const struct nat_bib_entry *tmpl)
 {
@@ -170,6 +180,9 @@ nat_bib_add(struct nat_bib *b, const struct nat_bib_entry *tmpl)
 	}
 	e->used = 1;
 	b->nb_free--;
+	/* the next new binding's entry, on its way meanwhile */
+	if (b->nb_free != 0)
+		rte_prefetch0(&b->e[b->free_stack[b->nb_free - 1]]);
 	return e;
 }
 

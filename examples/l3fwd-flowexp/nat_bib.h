@@ -108,6 +108,10 @@ struct nat_bib_entry *nat_bib_public(const struct nat_bib *b, uint32_t pub_addr,
 void nat_bib_prefetch_inside(const struct nat_bib *b, uint32_t in_addr,
 			     uint16_t in_port, uint8_t proto);
 
+/** Start reading the bucket nat_bib_public() of this endpoint reads. */
+void nat_bib_prefetch_public(const struct nat_bib *b, uint32_t pub_addr,
+			     uint16_t pub_port, uint8_t proto);
+
 /**
  * Add an entry from tmpl (endpoints, proto, pool_idx), with no session
  * yet; its endpoints must be absent. NULL when no entry is free or a key

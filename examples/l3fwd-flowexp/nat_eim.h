@@ -109,11 +109,17 @@ nat_eim_owner(uint32_t addr, uint16_t port, uint8_t proto, uint16_t nb_workers)
 	return fx_affinity_owner(nat_key_hash(&k), nb_workers);
 }
 
-/** Start reading what nat_eim_pick() for inside endpoint k reads first. */
+/**
+ * Start reading what nat_eim_pick() for inside endpoint k reads first:
+ * its binding's bucket and, for a new binding, the bucket of the first
+ * candidate public endpoint (pub_addr, pub_port, network order).
+ */
 static inline void
-nat_eim_prefetch(const struct fx_nat *nt, const struct nat_key *k)
+nat_eim_prefetch(const struct fx_nat *nt, const struct nat_key *k,
+		 uint32_t pub_addr, uint16_t pub_port)
 {
 	nat_bib_prefetch_inside(&nt->bib, k->src, k->sport, k->proto);
+	nat_bib_prefetch_public(&nt->bib, pub_addr, pub_port, k->proto);
 }
 
 #endif /* _FX_NAT_EIM_H_ */
