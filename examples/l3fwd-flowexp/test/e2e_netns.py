@@ -597,16 +597,24 @@ def run_main(binary, topology, run_fn, tmp_prefix, probe=AF_PACKET_PROBE):
     return 1 if E.failures else 0
 
 
-def main(argv):
-    helpers = {"--serve": lambda a: serve(a[0], a[1]), "--tcp-client": lambda a: tcp_client(a[0]),
-               "--udp-client": lambda a: udp_client(a[0]), "--udp-probe": lambda a: udp_probe(a[0])}
+def dispatch(argv, doc, helpers, topology, run_fn, tmp_prefix):
+    """The main() of a namespaces test file that is also its own helper:
+    `FILE --NAME ARG...` runs helpers["--NAME"]([ARG...]) (in a namespace,
+    started by Topology.spawn() or helper()) and returns 0; `FILE BINARY`
+    runs the test by run_main(); anything else prints doc and returns 2."""
     if len(argv) >= 3 and argv[1] in helpers:
         helpers[argv[1]](argv[2:])
         return 0
     if len(argv) != 2:
-        print(__doc__)
+        print(doc)
         return 2
-    return run_main(os.path.abspath(argv[1]), Topology, run, "fxnetns_")
+    return run_main(os.path.abspath(argv[1]), topology, run_fn, tmp_prefix)
+
+
+def main(argv):
+    helpers = {"--serve": lambda a: serve(a[0], a[1]), "--tcp-client": lambda a: tcp_client(a[0]),
+               "--udp-client": lambda a: udp_client(a[0]), "--udp-probe": lambda a: udp_probe(a[0])}
+    return dispatch(argv, __doc__, helpers, Topology, run, "fxnetns_")
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv))
