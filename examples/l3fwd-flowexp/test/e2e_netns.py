@@ -92,6 +92,33 @@ def emit(**kv):
     sys.stdout.flush()
 
 
+def tcp_echo(addr, port, data_events):
+    """A TCP echo server on addr:port, in daemon threads: a JSON line
+    (tcp_accept) for each connection and, with data_events, one (tcp_data)
+    for each piece it echoes."""
+    tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    tcp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    tcp.bind((addr, port))
+    tcp.listen(8)
+
+    def echo(c, peer):
+        with c:
+            while True:
+                d = c.recv(4096)
+                if not d:
+                    break
+                if data_events:
+                    emit(tcp_data=list(peer), n=len(d))
+                c.sendall(d)
+
+    def accept():
+        while True:
+            c, peer = tcp.accept()
+            emit(tcp_accept=list(peer))
+            threading.Thread(target=echo, args=(c, peer), daemon=True).start()
+    threading.Thread(target=accept, daemon=True).start()
+
+
 def serve(addr, directory):
     import http.server
     import functools
@@ -104,26 +131,7 @@ def serve(addr, directory):
         (addr, HTTP_PORT), functools.partial(Handler, directory=directory))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
 
-    tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    tcp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    tcp.bind((addr, ECHO_PORT))
-    tcp.listen(8)
-
-    def echo(c, peer):
-        with c:
-            while True:
-                d = c.recv(4096)
-                if not d:
-                    break
-                emit(tcp_data=list(peer), n=len(d))
-                c.sendall(d)
-
-    def accept():
-        while True:
-            c, peer = tcp.accept()
-            emit(tcp_accept=list(peer))
-            threading.Thread(target=echo, args=(c, peer), daemon=True).start()
-    threading.Thread(target=accept, daemon=True).start()
+    tcp_echo(addr, ECHO_PORT, data_events=True)
 
     udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     udp.bind((addr, UDP_PORT))

@@ -99,25 +99,7 @@ def serve(directory):
         cls = Server6 if ":" in addr else http.server.ThreadingHTTPServer
         httpd = cls((addr, HTTP_PORT), functools.partial(Handler, directory=directory))
         threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    tcp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    tcp.bind((SRV4, ECHO_PORT))
-    tcp.listen(8)
-
-    def echo(c, peer):
-        with c:
-            while True:
-                d = c.recv(4096)
-                if not d:
-                    break
-                c.sendall(d)
-
-    def accept():
-        while True:
-            c, peer = tcp.accept()
-            emit(tcp_accept=list(peer))
-            threading.Thread(target=echo, args=(c, peer), daemon=True).start()
-    threading.Thread(target=accept, daemon=True).start()
+    NS.tcp_echo(SRV4, ECHO_PORT, data_events=False)
     emit(ready=True)
     while True:
         time.sleep(3600)
