@@ -16,32 +16,13 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ipfix.h"
-
-static int failures, passes;
-
-static bool
-check(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s", ok ? "ok   " : "FAIL ");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	if (!ok)
-		failures++;
-	else
-		passes++;
-	return ok;
-}
+#include "test_check.h"
 
 static bool
 same(const uint8_t *got, const uint8_t *want, size_t n, const char *what)
