@@ -349,6 +349,6 @@ main(void)
 	test_mixed();
 	test_full();
 	test_capture_time();
-	printf("%d passed, %d failed\n", passes, failures);
+	printf("%u passed, %u failed\n", checks - failures, failures);
 	return failures ? 1 : 0;
 }

@@ -19,18 +19,7 @@
 
 #include "../neigh_fsm.h"
 #include "../wire.h"
-
-static unsigned int failures, checks;
-
-#define CHECK(cond, ...) do { \
-	checks++; \
-	if (!(cond)) { \
-		failures++; \
-		printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-		printf(__VA_ARGS__); \
-		printf("\n"); \
-	} \
-} while (0)
+#include "test_check.h"
 
 /* times in ms; the machine takes any unit */
 static const struct fx_nfsm_conf C = {

@@ -3,12 +3,16 @@
  */
 
 /*
- * check(): the verdict line of the unit tests that print every check
- * (test/ipfix_test.c, test/telemetry_test.c): "ok   " or "FAIL ", then
- * the printf-style message, one line each; it returns ok, so that a test
- * goes on to the details only where the outline held. The counters are
- * statics of the one test source that includes this header, for its
- * main() to sum up and to choose its exit status.
+ * The checks of the example's unit tests. The counters are statics of the
+ * one test source that includes this header, for its main() to sum up and
+ * to choose its exit status; both kinds of check count in them:
+ *  - check(ok, fmt, ...): a verdict line for every check, "ok   " or
+ *    "FAIL " and then the printf-style message; it returns ok, so that a
+ *    test goes on to the details only where the outline held
+ *    (test/ipfix_test.c, test/telemetry_test.c);
+ *  - CHECK(cond, fmt, ...): silent where cond holds, "FAIL function:line: "
+ *    and the message where it does not, for tests whose checks run by the
+ *    million (the others).
  */
 
 #ifndef FX_TEST_CHECK_H
@@ -18,9 +22,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-static int failures, passes;
+static unsigned int failures, checks;
 
-static bool
+static inline bool
 check(bool ok, const char *fmt, ...)
 {
 	va_list ap;
@@ -30,11 +34,20 @@ check(bool ok, const char *fmt, ...)
 	vprintf(fmt, ap);
 	va_end(ap);
 	putchar('\n');
+	checks++;
 	if (!ok)
 		failures++;
-	else
-		passes++;
 	return ok;
 }
+
+#define CHECK(cond, ...) do { \
+	checks++; \
+	if (!(cond)) { \
+		failures++; \
+		printf("FAIL %s:%d: ", __func__, __LINE__); \
+		printf(__VA_ARGS__); \
+		printf("\n"); \
+	} \
+} while (0)
 
 #endif /* FX_TEST_CHECK_H */
