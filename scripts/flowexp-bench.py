@@ -1116,6 +1116,10 @@ def main():
             log("%s: median %.2f, range %.2f..%.2f over %d paired runs"
                 % (what, statistics.median(v), min(v), max(v), len(v)))
 
+    def per_run(sc, m, key):
+        """key of each run of scenario sc, mode m, that did not fail."""
+        return [x[key] for x in ok.get((sc, m), [])]
+
     log("\nmedians of %d run(s), ranges over the runs; CPU = the worker thread's share of a CPU;"
         " ratios are medians of ratios between runs made one after the other" % a.repeat)
     if "new" in scen:
@@ -1219,41 +1223,41 @@ def main():
                     per.append((x["alloc_bytes"] - y["alloc_bytes"]) / x["capacity"])
             ratio_line("memory per NAT mapping, bytes (heap with NAT - without) / 1M "
                        "(target <= 200)", per)
-    if "nat" in modes and "nat_log" in modes:
-        log("\nthe NAT event log (mode nat_log) against masquerade without it (mode nat)")
-        if "new" in scen:
-            ratio_line("nat_log / nat, new mappings per CPU-second (target >= 0.90)",
-                       ratios("new", "nat_log", "nat", "new_per_cpu_s"))
-            r = ok.get(("new", "nat_log"), [])
-            log("nat_log, new: events queued %s, dropped by full rings %s (per run)"
-                % ([x["log_queued"] for x in r], [x["log_dropped"] for x in r]))
-        if "mpps" in scen:
-            ratio_line("nat_log / nat, packets per CPU-second with 1M live (target >= 0.90)",
-                       ratios("mpps", "nat_log", "nat", "pps_per_cpu_s"))
-            r = ok.get(("mpps", "nat_log"), [])
-            log("nat_log, mpps: events dropped by full rings %s (per run)"
-                % [x["log_dropped"] for x in r])
-    if "nat" in modes and "nat_eim" in modes:
-        log("\nendpoint-independent mappings (mode nat_eim) against endpoint-dependent (mode nat)")
-        if "new" in scen:
-            ratio_line("nat_eim / nat, new mappings per CPU-second (target >= 0.85)",
-                       ratios("new", "nat_eim", "nat", "new_per_cpu_s"))
-        if "mpps" in scen:
-            ratio_line("nat_eim / nat, packets per CPU-second with 1M live",
-                       ratios("mpps", "nat_eim", "nat", "pps_per_cpu_s"))
-    for pba, per in (("nat_pba", "nat"), ("nat_pba_log", "nat_log")):
-        if pba not in modes or per not in modes:
+    # each NAT variant against the mode it changes: (mode, base mode, the
+    # heading, the targets of its new and mpps ratios, the log events
+    # printed: "drops", the mode's queued and dropped (the log's cost);
+    # "queued", both modes' queued (the blocks' events beside the mappings'))
+    blocks = "port blocks of 64 (mode %s) against per-mapping ports (mode %s)"
+    variants = (
+        ("nat_log", "nat",
+         "the NAT event log (mode nat_log) against masquerade without it (mode nat)",
+         " (target >= 0.90)", " (target >= 0.90)", "drops"),
+        ("nat_eim", "nat",
+         "endpoint-independent mappings (mode nat_eim) against endpoint-dependent (mode nat)",
+         " (target >= 0.85)", "", None),
+        ("nat_pba", "nat", blocks % ("nat_pba", "nat"), "", "", "queued"),
+        ("nat_pba_log", "nat_log", blocks % ("nat_pba_log", "nat_log"), "", "", "queued"),
+    )
+    for m, per, heading, new_target, mpps_target, events in variants:
+        if m not in modes or per not in modes:
             continue
-        log("\nport blocks of 64 (mode %s) against per-mapping ports (mode %s)" % (pba, per))
+        log("\n" + heading)
         if "new" in scen:
-            ratio_line("%s / %s, new mappings per CPU-second" % (pba, per),
-                       ratios("new", pba, per, "new_per_cpu_s"))
-            for m in (per, pba):
-                r = ok.get(("new", m), [])
-                log("%s, new: events queued %s (per run)" % (m, [x["log_queued"] for x in r]))
+            ratio_line("%s / %s, new mappings per CPU-second%s" % (m, per, new_target),
+                       ratios("new", m, per, "new_per_cpu_s"))
+            if events == "drops":
+                log("%s, new: events queued %s, dropped by full rings %s (per run)"
+                    % (m, per_run("new", m, "log_queued"), per_run("new", m, "log_dropped")))
+            elif events == "queued":
+                for e in (per, m):
+                    log("%s, new: events queued %s (per run)"
+                        % (e, per_run("new", e, "log_queued")))
         if "mpps" in scen:
-            ratio_line("%s / %s, packets per CPU-second with 1M live" % (pba, per),
-                       ratios("mpps", pba, per, "pps_per_cpu_s"))
+            ratio_line("%s / %s, packets per CPU-second with 1M live%s" % (m, per, mpps_target),
+                       ratios("mpps", m, per, "pps_per_cpu_s"))
+            if events == "drops":
+                log("%s, mpps: events dropped by full rings %s (per run)"
+                    % (m, per_run("mpps", m, "log_dropped")))
     if "evict" in scen:
         log("\nevict: every packet a new flow, one worker; how flows leave")
         log("%-8s %12s %12s %12s %14s  %s" % ("leave by", "pkts/s", "new/s", "evicted/s",

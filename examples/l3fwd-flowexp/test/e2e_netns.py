@@ -92,6 +92,33 @@ def emit(**kv):
     sys.stdout.flush()
 
 
+def tcp_echo(addr, port, data_events):
+    """A TCP echo server on addr:port, in daemon threads: a JSON line
+    (tcp_accept) for each connection and, with data_events, one (tcp_data)
+    for each piece it echoes."""
+    tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    tcp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    tcp.bind((addr, port))
+    tcp.listen(8)
+
+    def echo(c, peer):
+        with c:
+            while True:
+                d = c.recv(4096)
+                if not d:
+                    break
+                if data_events:
+                    emit(tcp_data=list(peer), n=len(d))
+                c.sendall(d)
+
+    def accept():
+        while True:
+            c, peer = tcp.accept()
+            emit(tcp_accept=list(peer))
+            threading.Thread(target=echo, args=(c, peer), daemon=True).start()
+    threading.Thread(target=accept, daemon=True).start()
+
+
 def serve(addr, directory):
     import http.server
     import functools
@@ -104,26 +131,7 @@ def serve(addr, directory):
         (addr, HTTP_PORT), functools.partial(Handler, directory=directory))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
 
-    tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    tcp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    tcp.bind((addr, ECHO_PORT))
-    tcp.listen(8)
-
-    def echo(c, peer):
-        with c:
-            while True:
-                d = c.recv(4096)
-                if not d:
-                    break
-                emit(tcp_data=list(peer), n=len(d))
-                c.sendall(d)
-
-    def accept():
-        while True:
-            c, peer = tcp.accept()
-            emit(tcp_accept=list(peer))
-            threading.Thread(target=echo, args=(c, peer), daemon=True).start()
-    threading.Thread(target=accept, daemon=True).start()
+    tcp_echo(addr, ECHO_PORT, data_events=True)
 
     udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     udp.bind((addr, UDP_PORT))
@@ -597,16 +605,24 @@ def run_main(binary, topology, run_fn, tmp_prefix, probe=AF_PACKET_PROBE):
     return 1 if E.failures else 0
 
 
-def main(argv):
-    helpers = {"--serve": lambda a: serve(a[0], a[1]), "--tcp-client": lambda a: tcp_client(a[0]),
-               "--udp-client": lambda a: udp_client(a[0]), "--udp-probe": lambda a: udp_probe(a[0])}
+def dispatch(argv, doc, helpers, topology, run_fn, tmp_prefix):
+    """The main() of a namespaces test file that is also its own helper:
+    `FILE --NAME ARG...` runs helpers["--NAME"]([ARG...]) (in a namespace,
+    started by Topology.spawn() or helper()) and returns 0; `FILE BINARY`
+    runs the test by run_main(); anything else prints doc and returns 2."""
     if len(argv) >= 3 and argv[1] in helpers:
         helpers[argv[1]](argv[2:])
         return 0
     if len(argv) != 2:
-        print(__doc__)
+        print(doc)
         return 2
-    return run_main(os.path.abspath(argv[1]), Topology, run, "fxnetns_")
+    return run_main(os.path.abspath(argv[1]), topology, run_fn, tmp_prefix)
+
+
+def main(argv):
+    helpers = {"--serve": lambda a: serve(a[0], a[1]), "--tcp-client": lambda a: tcp_client(a[0]),
+               "--udp-client": lambda a: udp_client(a[0]), "--udp-probe": lambda a: udp_probe(a[0])}
+    return dispatch(argv, __doc__, helpers, Topology, run, "fxnetns_")
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv))

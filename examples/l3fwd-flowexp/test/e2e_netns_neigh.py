@@ -63,7 +63,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import e2e_netns as NS  # noqa: E402
 from fxpkt import csum  # noqa: E402
-from e2e_netns import Skip, sh, json_lines, wait_lines, run_main  # noqa: E402,F401
+from e2e_netns import Skip, sh, json_lines, wait_lines, dispatch  # noqa: E402,F401
 
 SKIP = NS.SKIP
 
@@ -99,25 +99,7 @@ def serve(directory):
         cls = Server6 if ":" in addr else http.server.ThreadingHTTPServer
         httpd = cls((addr, HTTP_PORT), functools.partial(Handler, directory=directory))
         threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    tcp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    tcp.bind((SRV4, ECHO_PORT))
-    tcp.listen(8)
-
-    def echo(c, peer):
-        with c:
-            while True:
-                d = c.recv(4096)
-                if not d:
-                    break
-                c.sendall(d)
-
-    def accept():
-        while True:
-            c, peer = tcp.accept()
-            emit(tcp_accept=list(peer))
-            threading.Thread(target=echo, args=(c, peer), daemon=True).start()
-    threading.Thread(target=accept, daemon=True).start()
+    NS.tcp_echo(SRV4, ECHO_PORT, data_events=False)
     emit(ready=True)
     while True:
         time.sleep(3600)
@@ -307,13 +289,7 @@ def run(binary, tmp, topo):
 def main(argv):
     helpers = {"--serve": lambda a: serve(a[0]), "--tcp": lambda a: tcp_client(a[0]),
                "--ping": lambda a: ping(a[0]), "--udp": lambda a: udp_burst(*a)}
-    if len(argv) >= 3 and argv[1] in helpers:
-        helpers[argv[1]](argv[2:])
-        return 0
-    if len(argv) != 2:
-        print(__doc__)
-        return 2
-    return run_main(os.path.abspath(argv[1]), Topology, run, "fxneighns_")
+    return dispatch(argv, __doc__, helpers, Topology, run, "fxneighns_")
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv))

@@ -16,32 +16,13 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ipfix.h"
-
-static int failures, passes;
-
-static bool
-check(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s", ok ? "ok   " : "FAIL ");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	if (!ok)
-		failures++;
-	else
-		passes++;
-	return ok;
-}
+#include "test_check.h"
 
 static bool
 same(const uint8_t *got, const uint8_t *want, size_t n, const char *what)
@@ -56,6 +37,25 @@ same(const uint8_t *got, const uint8_t *want, size_t n, const char *what)
 		}
 	}
 	return check(true, "%s: %zu bytes as decoded by hand", what, n);
+}
+
+/*
+ * Finish m with the header's export time, sequence number and observation
+ * domain, then check it against want: its length and its count of data
+ * records ("NAME message: ..."), and where those hold, every byte
+ * ("WHAT: ...").
+ */
+static void
+finish_as(struct ipfix_msg *m, uint32_t export_time, uint32_t seq, uint32_t domain,
+	  const uint8_t *want, size_t want_len, uint32_t records, const char *name,
+	  const char *what)
+{
+	uint16_t len = ipfix_msg_finish(m, export_time, seq, domain);
+
+	if (check(len == want_len && m->records == records,
+		  "%s message: %u bytes (want %zu), %u record%s", name, len, want_len,
+		  m->records, m->records == 1 ? "" : "s"))
+		same(m->buf, want, len, what);
 }
 
 static uint32_t
@@ -134,17 +134,13 @@ test_templates(void)
 	};
 	uint8_t buf[IPFIX_MSG_MAX];
 	struct ipfix_msg m;
-	uint16_t len;
 
 	ipfix_msg_start(&m, buf, sizeof(buf));
 	check(ipfix_msg_empty(&m), "a new message is empty");
 	check(ipfix_msg_add_templates(&m) == 0, "the template set fits");
 	check(!ipfix_msg_empty(&m) && m.records == 0,
 	      "templates are not data records (records %u)", m.records);
-	len = ipfix_msg_finish(&m, 0x01020304, 0, 7);
-	if (check(len == sizeof(want), "templates message: %u bytes (want %zu)", len,
-		  sizeof(want)))
-		same(buf, want, len, "templates message");
+	finish_as(&m, 0x01020304, 0, 7, want, sizeof(want), 0, "templates", "templates message");
 	ipfix_msg_start(&m, buf, 100);
 	check(ipfix_msg_add_templates(&m) == -ENOSPC && ipfix_msg_empty(&m),
 	      "the template set does not fit in 100 bytes: nothing added");
@@ -174,14 +170,10 @@ test_session(void)
 	struct ipfix_nat_event ev = session(IPFIX_NAT44_SESSION_CREATE);
 	uint8_t buf[IPFIX_MSG_MAX];
 	struct ipfix_msg m;
-	uint16_t len;
 
 	ipfix_msg_start(&m, buf, sizeof(buf));
 	check(ipfix_msg_add_event(&m, &ev, UINT64_C(1767225600123)) == 0, "a session record");
-	len = ipfix_msg_finish(&m, 1767225600, 41, 1);
-	if (check(len == sizeof(want) && m.records == 1,
-		  "session message: %u bytes, %u record", len, m.records))
-		same(buf, want, len, "session create");
+	finish_as(&m, 1767225600, 41, 1, want, sizeof(want), 1, "session", "session create");
 }
 
 /* a binding: natEvent 8 and 9 in set 259, no remote */
@@ -209,15 +201,11 @@ test_bib(void)
 	struct ipfix_nat_event b = session(IPFIX_NAT44_BIB_DELETE);
 	uint8_t buf[IPFIX_MSG_MAX];
 	struct ipfix_msg m;
-	uint16_t len;
 
 	ipfix_msg_start(&m, buf, sizeof(buf));
 	check(ipfix_msg_add_event(&m, &a, 1000) == 0 && ipfix_msg_add_event(&m, &b, 2000) == 0,
 	      "two binding records");
-	len = ipfix_msg_finish(&m, 0, 3, 1);
-	if (check(len == sizeof(want) && m.records == 2, "binding message: %u bytes, %u records",
-		  len, m.records))
-		same(buf, want, len, "binding create and delete");
+	finish_as(&m, 0, 3, 1, want, sizeof(want), 2, "binding", "binding create and delete");
 }
 
 static void
@@ -256,7 +244,6 @@ test_mixed(void)
 	struct ipfix_nat_event q, blk;
 	uint8_t buf[IPFIX_MSG_MAX];
 	struct ipfix_msg m;
-	uint16_t len;
 
 	memset(&q, 0, sizeof(q));
 	q.event = IPFIX_NAT_QUOTA_EXCEEDED;
@@ -278,10 +265,8 @@ test_mixed(void)
 	check(ipfix_msg_add_event(&m, &a, 1000) == 0 && ipfix_msg_add_event(&m, &b, 2000) == 0 &&
 	      ipfix_msg_add_event(&m, &q, 3000) == 0 && ipfix_msg_add_event(&m, &blk, 4000) == 0,
 	      "session, session, quota, block records");
-	len = ipfix_msg_finish(&m, 0, 0, 1);
-	if (check(len == sizeof(want) && m.records == 4, "mixed message: %u bytes, %u records",
-		  len, m.records))
-		same(buf, want, len, "three sets, one per run of a template");
+	finish_as(&m, 0, 0, 1, want, sizeof(want), 4, "mixed",
+		  "three sets, one per run of a template");
 	q.event = 6;   /* NAT64 session create: not a NAT44 log's */
 	check(ipfix_msg_add_event(&m, &q, 0) == -EINVAL, "an event without a template: -EINVAL");
 }
@@ -364,6 +349,6 @@ main(void)
 	test_mixed();
 	test_full();
 	test_capture_time();
-	printf("%d passed, %d failed\n", passes, failures);
+	printf("%u passed, %u failed\n", checks - failures, failures);
 	return failures ? 1 : 0;
 }

@@ -59,19 +59,7 @@
 #include "../nat_table.h"
 #include "../nat_tcp.h"
 #include "../nat_translate.h"
-
-static unsigned int failures;
-static unsigned int checks;
-
-#define CHECK(cond, ...) do { \
-	checks++; \
-	if (!(cond)) { \
-		failures++; \
-		printf("FAIL %s:%d: ", __func__, __LINE__); \
-		printf(__VA_ARGS__); \
-		printf("\n"); \
-	} \
-} while (0)
+#include "test_check.h"
 
 /* ---- shares ---- */
 

@@ -19,18 +19,7 @@
 
 #include "../neigh_fsm.h"
 #include "../wire.h"
-
-static unsigned int failures, checks;
-
-#define CHECK(cond, ...) do { \
-	checks++; \
-	if (!(cond)) { \
-		failures++; \
-		printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-		printf(__VA_ARGS__); \
-		printf("\n"); \
-	} \
-} while (0)
+#include "test_check.h"
 
 /* times in ms; the machine takes any unit */
 static const struct fx_nfsm_conf C = {
@@ -473,7 +462,22 @@ wire_nd(void)
 static void
 wire_icmp(void)
 {
+	/* the IPv4 and IPv6 time exceeded, each from its own address */
+	static const struct {
+		const char *v;   /* "" or "6", in the lines */
+		const uint8_t *orig, *reply, *src;
+		size_t orig_len, reply_len, room;   /* room: the headers before the quote */
+		enum fx_wire_err (*may_error)(const uint8_t *ip, size_t len);
+		size_t (*build)(uint8_t *ip, const uint8_t *src, size_t quote_len);
+	} te[] = {
+		{ "", ttl4_orig, ttl4_reply, A4_G, sizeof(ttl4_orig), sizeof(ttl4_reply), 28,
+		  fx_wire_may_error4, fx_wire_time_exceeded4 },
+		{ "6", ttl6_orig, ttl6_reply, A6_G, sizeof(ttl6_orig), sizeof(ttl6_reply), 48,
+		  fx_wire_may_error6, fx_wire_time_exceeded6 },
+	};
 	uint8_t b[1500];
+	char what[32];
+	unsigned int i;
 	size_t n;
 
 	memcpy(b, echo4_request, sizeof(echo4_request));
@@ -498,13 +502,17 @@ wire_icmp(void)
 	CHECK(fx_wire_echo6_reply(b, sizeof(echo6_request)) == FX_WIRE_CKSUM, "bad ICMPv6 checksum");
 
 	/* time exceeded: the quote in place after room for the headers */
-	CHECK(fx_wire_may_error4(ttl4_orig, sizeof(ttl4_orig)) == FX_WIRE_OK, "UDP: may answer");
-	memcpy(b + 28, ttl4_orig, sizeof(ttl4_orig));
-	n = fx_wire_time_exceeded4(b, A4_G, sizeof(ttl4_orig));
-	CHECK(n == sizeof(ttl4_reply), "time exceeded: %zu bytes", n);
-	SAME(b, ttl4_reply, sizeof(ttl4_reply), "time exceeded");
-	CHECK(fx_wire_may_error4(ttl4_reply, sizeof(ttl4_reply)) == FX_WIRE_NOT_ALLOWED,
-	      "no error about an error");
+	for (i = 0; i < sizeof(te) / sizeof(te[0]); i++) {
+		snprintf(what, sizeof(what), "time exceeded%s", te[i].v);
+		CHECK(te[i].may_error(te[i].orig, te[i].orig_len) == FX_WIRE_OK,
+		      "UDP%s: may answer", te[i].v);
+		memcpy(b + te[i].room, te[i].orig, te[i].orig_len);
+		n = te[i].build(b, te[i].src, te[i].orig_len);
+		CHECK(n == te[i].reply_len, "%s: %zu bytes", what, n);
+		SAME(b, te[i].reply, te[i].reply_len, what);
+		CHECK(te[i].may_error(te[i].reply, te[i].reply_len) == FX_WIRE_NOT_ALLOWED,
+		      "%s: no error about an error", what);
+	}
 	memcpy(b, ttl4_orig, sizeof(ttl4_orig));
 	b[16] = 224;
 	CHECK(fx_wire_may_error4(b, sizeof(ttl4_orig)) == FX_WIRE_NOT_ALLOWED, "to a group: no");
@@ -515,13 +523,6 @@ wire_icmp(void)
 	b[7] = 8;   /* fragment offset 8 */
 	CHECK(fx_wire_may_error4(b, sizeof(ttl4_orig)) == FX_WIRE_NOT_ALLOWED, "later fragment: no");
 
-	CHECK(fx_wire_may_error6(ttl6_orig, sizeof(ttl6_orig)) == FX_WIRE_OK, "UDP6: may answer");
-	memcpy(b + 48, ttl6_orig, sizeof(ttl6_orig));
-	n = fx_wire_time_exceeded6(b, A6_G, sizeof(ttl6_orig));
-	CHECK(n == sizeof(ttl6_reply), "time exceeded6: %zu bytes", n);
-	SAME(b, ttl6_reply, sizeof(ttl6_reply), "time exceeded6");
-	CHECK(fx_wire_may_error6(ttl6_reply, sizeof(ttl6_reply)) == FX_WIRE_NOT_ALLOWED,
-	      "no ICMPv6 error about an error");
 	memcpy(b, ttl6_orig, sizeof(ttl6_orig));
 	b[24] = 0xff;
 	CHECK(fx_wire_may_error6(b, sizeof(ttl6_orig)) == FX_WIRE_NOT_ALLOWED, "to a group: no");

@@ -27,19 +27,7 @@
 
 #include "../fxhash.h"
 #include "../quota.h"
-
-static unsigned int failures;
-static unsigned int checks;
-
-#define CHECK(cond, ...) do { \
-	checks++; \
-	if (!(cond)) { \
-		failures++; \
-		printf("FAIL %s:%d: ", __func__, __LINE__); \
-		printf(__VA_ARGS__); \
-		printf("\n"); \
-	} \
-} while (0)
+#include "test_check.h"
 
 #define SPACE 600u
 

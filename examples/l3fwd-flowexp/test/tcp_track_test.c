@@ -21,17 +21,7 @@
 
 #include "parse.h"
 #include "tcp_track.h"
-
-static int failures;
-
-#define CHECK(cond, ...) do { \
-	if (!(cond)) { \
-		failures++; \
-		printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-		printf(__VA_ARGS__); \
-		printf("\n"); \
-	} \
-} while (0)
+#include "test_check.h"
 
 #define C 0   /* the client's side */
 #define S 1   /* the server's */
@@ -362,7 +352,7 @@ main(void)
 	test_fin();
 	test_midstream();
 	if (failures != 0) {
-		printf("%d check(s) failed\n", failures);
+		printf("%u check(s) failed\n", failures);
 		return EXIT_FAILURE;
 	}
 	printf("all checks passed\n");

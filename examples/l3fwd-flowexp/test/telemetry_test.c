@@ -21,7 +21,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -49,6 +48,7 @@
 #include "stats.h"
 #include "telemetry.h"
 #include "telemetry_reply.h"
+#include "test_check.h"
 
 /* what main.c defines */
 struct fx_config fx_conf;
@@ -61,26 +61,10 @@ RTE_LOG_REGISTER(fx_logtype, app.l3fwd_flowexp_test, INFO);
 #define NB_WORKERS 64
 #define REPLY_MAX (4 * FX_TEL_OUTPUT_MAX)
 
-static int failures;
 static int tel_fd = -1;
 static char reply[REPLY_MAX];
 static size_t largest;          /* the largest per-instance reply */
 static char largest_cmd[64];
-
-static bool
-check(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s", ok ? "ok   " : "FAIL ");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	if (!ok)
-		failures++;
-	return ok;
-}
 
 static int
 tel_connect(void)
