@@ -79,14 +79,15 @@
  * says whether more may be due at its time, for --clock pcap.
  *
  * Port blocks (--nat-port-block, nat_block.h): a host's mappings take
- * their ports from blocks of the share it owns; a block's life is an entry
- * on the same wheel, told from a mapping's by its payload's tag.
+ * their ports from blocks of the share it owns (under eim, its bindings
+ * do, and their sessions keep the block); a block's life is an entry on
+ * the same wheel, told from a mapping's by its payload's tag.
  *
  * The log (--nat-log, nat_log.h): a mapping made, a public tuple free for
  * reuse again (a held mapping's release, or a mapping ended at exit) and
  * a mapping refused are pushed to the worker's event ring, which the main
  * lcore exports (nat_log_export.h); with port blocks, a block allocated
- * and released instead of the first two.
+ * and released instead of the first two (and of eim's binding events).
  */
 
 #ifndef _FX_NAT_H_

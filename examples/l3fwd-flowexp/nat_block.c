@@ -438,6 +438,39 @@ nat_block_release(struct fx_nat *nt, uint32_t pool_idx, enum nat_proto pc,
 }
 
 void
+nat_block_get(struct fx_nat *nt, uint32_t pool_idx, enum nat_proto pc,
+	      uint16_t port)
+{
+	block_take(nt, unit_block(nt, pool_idx, port), pc, port);
+}
+
+void
+nat_block_unhold(struct fx_nat *nt, uint32_t pool_idx, enum nat_proto pc,
+		 uint16_t port)
+{
+	struct nat_block *b = unit_block(nt, pool_idx, port);
+
+	/* live first: the unit is busy throughout, the block never idle */
+	block_take(nt, b, pc, port);
+	nat_ports_release(&nt->ports, pool_idx, pc, port);
+	RTE_ASSERT(b->held != 0);
+	b->held--;
+}
+
+bool
+nat_block_owns(const struct nat_blocks *bk, const struct nat_ports *np,
+	       uint32_t in_addr, uint32_t pool_idx, uint16_t port)
+{
+	const struct nat_block *b;
+
+	if (!nat_blocks_on(bk) || !nat_ports_mine(np, port) ||
+	    pool_idx >= np->nb_addrs)
+		return false;
+	b = block_of_port(bk, np, pool_idx, port);
+	return b != NULL && b->state == NAT_BLOCK_OWNED && b->in_addr == in_addr;
+}
+
+void
 nat_block_due(struct fx_nat *nt, struct nat_block *b, uint64_t at)
 {
 	RTE_ASSERT(b->state == NAT_BLOCK_OWNED);

@@ -51,6 +51,16 @@
  * the time of the packet that made it and its release at the end of its
  * last hold-down, instead of each mapping's create and delete.
  *
+ * Endpoint-independent mappings (--nat-mapping eim, nat_eim.h): a new
+ * binding's port is chosen as a new mapping's above, a port being taken
+ * while any binding holds it; every session under the binding then takes
+ * the binding's unit (nat_block_get()), and a held one revived turns its
+ * unit live again (nat_block_unhold()). A binding lives as long as a
+ * session record under it, live or held, and each record counts in its
+ * block: the block outlives every binding in it, and is released after
+ * the hold-down of the last session of the last of them. The log has the
+ * block events only, no session or binding event (nat_log.h).
+ *
  * Accounting, checked by nat_blocks_check(): each block's live and held
  * counts are the sums of its units', its busy counts the units with any,
  * a free block's units are all free, each host's chain holds its blocks,
@@ -189,6 +199,26 @@ void nat_block_hold(struct fx_nat *nt, uint32_t pool_idx, enum nat_proto pc,
 /** A held tuple's hold-down ended at `at`. */
 void nat_block_release(struct fx_nat *nt, uint32_t pool_idx, enum nat_proto pc,
 		       uint16_t port, uint64_t at);
+
+/**
+ * A new live mapping on (pool_idx, pc, port), a port of a block its
+ * caller knows is owned: under eim a session under an existing binding,
+ * whose sessions keep the binding's block owned (nat_eim.h).
+ */
+void nat_block_get(struct fx_nat *nt, uint32_t pool_idx, enum nat_proto pc,
+		   uint16_t port);
+
+/**
+ * A held tuple live again (eim: a held session revived): counted live
+ * before its hold is dropped, so that the block is never free between.
+ */
+void nat_block_unhold(struct fx_nat *nt, uint32_t pool_idx, enum nat_proto pc,
+		      uint16_t port);
+
+/** Whether port (host order) of address pool_idx lies in a block that
+ * host in_addr owns (a check: eim's bindings, the fuzzer). */
+bool nat_block_owns(const struct nat_blocks *bk, const struct nat_ports *np,
+		    uint32_t in_addr, uint32_t pool_idx, uint16_t port);
 
 /**
  * Block b's wheel entry was handed back: Due (at its deadline `at`) or

@@ -329,12 +329,6 @@ nat_conf_check(const struct nat_conf *c, unsigned int nb_workers, char *err,
 		snprintf(err, len, "--nat-filtering adf and eif need --nat-mapping eim");
 		return -EINVAL;
 	}
-	if (c->port_block != 0 && c->mapping == NAT_MAP_EIM) {
-		/* a binding's port comes from the share, not from a block */
-		snprintf(err, len, "--nat-port-block: not with --nat-mapping eim "
-			 "(blocks serve endpoint-dependent mappings only)");
-		return -EINVAL;
-	}
 	if ((unsigned int)c->port_hi - c->port_lo + 1 < nb_workers) {
 		snprintf(err, len, "--nat-ports %u-%u: fewer ports than the %u workers",
 			 c->port_lo, c->port_hi, nb_workers);

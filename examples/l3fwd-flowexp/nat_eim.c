@@ -9,11 +9,15 @@
  * (nat_ports.h) counts sessions, as it counts endpoint-dependent
  * mappings: a session under an existing binding takes its unit with the
  * binding's port as the only candidate, so the reaper's hold and release
- * of a session are the same calls in both modes.
+ * of a session are the same calls in both modes. With port blocks a new
+ * binding's port comes from its inside host's blocks (nat_block_port()),
+ * and a session's unit counts in its block (nat_block.h).
  */
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <rte_byteorder.h>
 
@@ -22,6 +26,7 @@
 #include "flow_state.h"
 #include "nat.h"
 #include "nat_bib.h"
+#include "nat_block.h"
 #include "nat_eim.h"
 #include "nat_ports.h"
 #include "nat_priv.h"
@@ -50,27 +55,58 @@ not_this(uint16_t port, void *arg)
 	return port != *(const uint16_t *)arg;
 }
 
+/* give back a unit nat_eim_pick() took for a session never made */
+static void
+unit_put(struct fx_nat *nt, uint32_t pool_idx, enum nat_proto pc, uint16_t port,
+	 uint64_t now)
+{
+	if (nat_blocks_on(&nt->blocks))
+		nat_block_put(nt, pool_idx, pc, port, now);
+	else
+		nat_ports_put(&nt->ports, pool_idx, pc, port);
+}
+
+/* a new binding's port: among the ports no binding holds, in the share
+ * or, with port blocks, in the inside host's blocks */
+static int
+binding_port(struct fx_nat *nt, uint64_t now, const struct nat_mapping *tmpl,
+	     enum nat_proto pc, uint16_t *port, enum nat_log_refusal *why)
+{
+	struct pub_ctx c = { .bib = &nt->bib, .tmpl = tmpl };
+	uint16_t in_port = rte_be_to_cpu_16(tmpl->in_port);
+
+	if (nat_blocks_on(&nt->blocks))
+		return nat_block_port(nt, now, tmpl->in_addr, tmpl->pool_idx, pc,
+				      in_port, pub_taken, &c, port, why);
+	return nat_ports_alloc(&nt->ports, tmpl->pool_idx, pc, in_port, pub_taken,
+			       &c, port) != 0 ? -EADDRINUSE : 0;
+}
+
 int
-nat_eim_pick(struct fx_nat *nt, const struct nat_mapping *tmpl,
-	     enum nat_proto pc, uint16_t *port, struct nat_bib_entry **be)
+nat_eim_pick(struct fx_nat *nt, uint64_t now, const struct nat_mapping *tmpl,
+	     enum nat_proto pc, uint16_t *port, struct nat_bib_entry **be,
+	     enum nat_log_refusal *why)
 {
 	struct nat_bib_entry *e, bt;
-	struct pub_ctx c;
 	uint16_t want;
+	int err;
 
+	*why = NAT_LOG_NO_PORT;
 	e = nat_bib_inside(&nt->bib, tmpl->in_addr, tmpl->in_port, tmpl->proto);
 	if (e != NULL) {
 		want = rte_be_to_cpu_16(e->pub_port);
-		if (nat_ports_alloc(&nt->ports, e->pool_idx, pc, want, not_this,
-				    &want, port) != 0)
+		if (nat_blocks_on(&nt->blocks)) {
+			/* the binding's sessions keep its block owned */
+			nat_block_get(nt, e->pool_idx, pc, want);
+			*port = want;
+		} else if (nat_ports_alloc(&nt->ports, e->pool_idx, pc, want,
+					   not_this, &want, port) != 0) {
 			return -EADDRINUSE;   /* cannot happen: the port is ours */
+		}
 	} else {
-		c.bib = &nt->bib;
-		c.tmpl = tmpl;
-		if (nat_ports_alloc(&nt->ports, tmpl->pool_idx, pc,
-				    rte_be_to_cpu_16(tmpl->in_port), pub_taken, &c,
-				    port) != 0)
-			return -EADDRINUSE;
+		err = binding_port(nt, now, tmpl, pc, port, why);
+		if (err != 0)
+			return err;
 		memset(&bt, 0, sizeof(bt));
 		bt.in_addr = tmpl->in_addr;
 		bt.in_port = tmpl->in_port;
@@ -80,14 +116,14 @@ nat_eim_pick(struct fx_nat *nt, const struct nat_mapping *tmpl,
 		bt.proto = tmpl->proto;
 		e = nat_bib_add(&nt->bib, &bt);
 		if (e == NULL) {
-			nat_ports_put(&nt->ports, tmpl->pool_idx, pc, *port);
+			unit_put(nt, tmpl->pool_idx, pc, *port, now);
 			return -ENOSPC;
 		}
 		FX_STAT_ADD(&nt->st, nat_bib_created, 1);
 		FX_STAT_SET(&nt->st, nat_bib_active, nt->st.nat_bib_active + 1);
 	}
 	if (!nat_bib_rem_take(&nt->bib, e, tmpl->rem_addr)) {
-		nat_ports_put(&nt->ports, e->pool_idx, pc, *port);
+		unit_put(nt, e->pool_idx, pc, *port, now);
 		if (e->refs == 0) {
 			nat_bib_remove(&nt->bib, e);
 			FX_STAT_SET(&nt->st, nat_bib_active, nt->st.nat_bib_active - 1);
@@ -179,10 +215,14 @@ nat_eim_revive(struct fx_nat *nt, struct nat_mapping *m, const struct fx_pkt *pk
 		return NULL;
 	}
 	/* the unit: from held to live */
-	nat_ports_release(&nt->ports, m->pool_idx, pc, port);
-	if (nat_ports_alloc(&nt->ports, m->pool_idx, pc, port, not_this, &port,
-			    &got) != 0)
-		RTE_ASSERT(0);   /* the port is ours and only overlapped */
+	if (nat_blocks_on(&nt->blocks)) {
+		nat_block_unhold(nt, m->pool_idx, pc, port);
+	} else {
+		nat_ports_release(&nt->ports, m->pool_idx, pc, port);
+		if (nat_ports_alloc(&nt->ports, m->pool_idx, pc, port, not_this,
+				    &port, &got) != 0)
+			RTE_ASSERT(0);   /* the port is ours and only overlapped */
+	}
 	m->last = now;
 	m->flags = (side ? FX_FLOW_INIT_DIR1 : 0) |
 		(m->proto == IPPROTO_TCP ? FX_FLOW_SYN : 0);

@@ -30,6 +30,14 @@
  * it there too. The owner is the keyed hash of the binding table's inside
  * key (address, port or echo identifier, protocol), mixed onto the
  * workers as the handoff owner of a flow is (affinity.h).
+ *
+ * With port blocks (--nat-port-block, nat_block.h) a new binding's port
+ * lies in a block of its inside host on the owner's share, as an
+ * endpoint-dependent mapping's would: the same order of candidates, a new
+ * block when the host's are full and its limit allows, the same refusals.
+ * Its sessions take its unit in that block, so the block, which counts
+ * every session record on it, stays the host's while any binding in it
+ * lives, and its release waits for the last session's hold-down.
  */
 
 #ifndef _FX_NAT_EIM_H_
@@ -48,14 +56,18 @@
 
 /**
  * The public port of a new session from tmpl (its inside endpoint, remote,
- * proto, pool_idx, pub_addr), counted live in its unit, in *port (host
- * order): the binding's port, or for an inside endpoint without one a new
- * binding's (the allocator's choice among ports no binding holds). *be is
- * the binding. 0, -EADDRINUSE (no free port) or -ENOSPC (no room for a
- * binding or its address count); nothing taken then.
+ * proto, pool_idx, pub_addr) at now, counted live in its unit, in *port
+ * (host order): the binding's port, or for an inside endpoint without one
+ * a new binding's (the allocator's choice among ports no binding holds;
+ * with port blocks, in the inside host's blocks, nat_block_port()). *be is
+ * the binding. 0, -EADDRINUSE (no free port; with blocks nat_block_exhausted
+ * counted), -EDQUOT (the host holds its maximum of blocks, nat_block_limit
+ * counted) or -ENOSPC (no room for a binding or its address count), the
+ * log's cause in *why; nothing taken then.
  */
-int nat_eim_pick(struct fx_nat *nt, const struct nat_mapping *tmpl,
-		 enum nat_proto pc, uint16_t *port, struct nat_bib_entry **be);
+int nat_eim_pick(struct fx_nat *nt, uint64_t now, const struct nat_mapping *tmpl,
+		 enum nat_proto pc, uint16_t *port, struct nat_bib_entry **be,
+		 enum nat_log_refusal *why);
 
 /** Undo nat_eim_pick() (the session was not made); not the port unit. */
 void nat_eim_unpick(struct fx_nat *nt, struct nat_bib_entry *be,

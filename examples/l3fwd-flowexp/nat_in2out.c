@@ -12,7 +12,8 @@
  * ended to make room); the port allocator of the worker's share picks a
  * public port whose public 5-tuple is free (else nat_no_port, nat_ports.h),
  * or with --nat-port-block the host's blocks do (else nat_block_limit, or
- * nat_block_exhausted and nat_no_port, nat_block.h);
+ * nat_block_exhausted and nat_no_port, nat_block.h), under eim for a new
+ * binding only (nat_eim.h);
  * then a record in the table and an entry on the wheel (else
  * nat_table_full). A failure at any step gives back what the earlier ones
  * took. The log (nat_log.h) gets the mapping made, or the refusal. Before
@@ -103,7 +104,8 @@ nat_mapping_make(struct fx_nat *nt, uint64_t now, const struct fx_pkt *pk,
 		nat_log_refused(nt, why, &k, 0, now);
 		return NULL;
 	}
-	err = nat_bib_on(&nt->bib) ? nat_eim_pick(nt, tmpl, pc, &port, &be) :
+	err = nat_bib_on(&nt->bib) ?
+		nat_eim_pick(nt, now, tmpl, pc, &port, &be, &why) :
 		edm_pick(nt, now, tmpl, pc, &port, &why);
 	if (err != 0) {
 		nat_quota_put(nt, k.src, k.dst, tmpl->rem_port, k.proto);

@@ -53,7 +53,12 @@
  *             instead of its mappings' creates and deletes; refusals as
  *             above, and a host at --nat-max-blocks-per-host whose blocks
  *             are full is event 13, maximum entries per user, with the
- *             limit in blocks.
+ *             limit in blocks. Under eim with blocks the block events
+ *             stand for the bindings too: no BIB event 8 or 9 is sent
+ *             (a binding's public port lies in its host's block, which
+ *             is the host's from before the binding's create to after
+ *             its delete, so the block's two events answer who held any
+ *             of its ports, as for endpoint-dependent mappings).
  *
  * At exit the worker's loop has stopped and the main lcore keeps draining
  * the rings until every worker has returned (nat_log_export.h): from
@@ -169,12 +174,13 @@ nat_log_released(struct fx_nat *nt, const struct nat_mapping *m, uint64_t at)
 		nat_log_session(nt, IPFIX_NAT44_SESSION_DELETE, m, at);
 }
 
-/** Binding be got its first session (create) or lost its last, at t. */
+/** Binding be got its first session (create) or lost its last, at t; with
+ * port blocks, nothing: its block's allocation and release are the events. */
 static inline void
 nat_log_binding(struct fx_nat *nt, bool create, const struct nat_bib_entry *be,
 		uint64_t t)
 {
-	if (nt->log != NULL)
+	if (nt->log != NULL && !nat_blocks_on(&nt->blocks))
 		nat_log_bib(nt, create ? IPFIX_NAT44_BIB_CREATE : IPFIX_NAT44_BIB_DELETE,
 			    be, t);
 }

@@ -65,6 +65,9 @@
  * fuzz-flowexp-pba is the same harness built with FUZZ_PORT_BLOCKS: port
  * blocks of 4 ports (four on each address of the share), at most 2 a host
  * (nat_block.h), so that hosts fill, share out and exhaust the blocks.
+ * fuzz_flowexp_pba_eim runs it with FLOWEXP_FUZZ_NAT=eim-eif: bindings in
+ * their hosts' blocks, each binding's port checked to lie in a block its
+ * inside host owns.
  */
 
 #include <inttypes.h>
@@ -77,6 +80,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <rte_byteorder.h>
 #include <rte_common.h>
 #include <rte_cycles.h>
 #include <rte_eal.h>
@@ -407,6 +411,12 @@ check_bib(void)
 		if (nat_bib_inside(b, e->in_addr, e->in_port, e->proto) != e ||
 		    nat_bib_public(b, e->pub_addr, e->pub_port, e->proto) != e)
 			fail("a binding found by both endpoints", i, i);
+		/* with port blocks its port lies in a block its host owns */
+		if (nat_blocks_on(&lc->nat.blocks) &&
+		    !nat_block_owns(&lc->nat.blocks, &lc->nat.ports, e->in_addr,
+				    e->pool_idx, rte_be_to_cpu_16(e->pub_port)))
+			fail("a binding's port in a block of its host", e->pool_idx,
+			     rte_be_to_cpu_16(e->pub_port));
 		refs += e->refs;
 		live += e->live;
 	}

@@ -37,7 +37,30 @@ blocks, so which block and port each mapping gets is known.
                              public address, port range and time to the
                              millisecond, the quota-exceeded and the
                              ports-exhausted events, and no session event
-  e2e_pba.py BINARY cli      bad --nat-port-block, --nat-max-blocks-per-host
+  e2e_pba.py BINARY eim      --nat-mapping eim --nat-filtering eif, blocks
+                             of 4, one a host: a binding keeps its inside
+                             port, the first of its host's block, towards
+                             two remotes; a third remote's packet makes a
+                             session under it; the host's other bindings
+                             fill its block, the next is refused
+                             (nat_block_limit) while a new session under a
+                             binding is not; a held session revived and a
+                             later inbound session keep the block, which
+                             is the host's until that last session's
+                             hold-down is over (a host whose inside port
+                             lies in it gets another block just before,
+                             the block and its port just after)
+  e2e_pba.py BINARY eim_ipfix  the log of eim with blocks to nfcapd: the
+                             block's allocation and release (at the end of
+                             its last session's hold-down, the inbound one
+                             included) and the quota-exceeded event; no
+                             session and no binding event
+  e2e_pba.py BINARY eim_workers  two workers, eim+eif: each inside
+                             endpoint's binding in a block of its owner's
+                             share, inbound sessions from a new remote
+                             under it, handed to the owner of the port
+  e2e_pba.py BINARY cli      bad --nat-port-block, --nat-max-blocks-per-host;
+                             blocks with eim start
   e2e_pba.py BINARY logsize [N]  not a test (meson does not run it): the
                              log's size per mapping with blocks of 64 and
                              without, N (default 1M) datagrams each a new
@@ -247,6 +270,101 @@ def test_workers(binary, tmp):
     no_leak(st, "workers")
 
 
+# ---- endpoint-independent mappings ----
+
+R3 = "198.18.0.12"
+# a 16-port share in four blocks of 4, one a host, eim with eif
+EIM4 = ["--nat-ports", "5000-5015", "--nat-port-block", "4", "--nat-max-blocks-per-host", "1",
+        "--nat-max-per-dest", "0", "--nat-mapping", "eim", "--nat-filtering", "eif"]
+
+
+def test_eim(binary, tmp):
+    # A's block [5000,5003]; its last session is R3's second, made at
+    # T0 + 10 (oneway, the binding's revived session live till T0 + 11)
+    end = 10 + OW + HOLD
+    fr = [
+        (T0, N.udp(A, 5000, R, 53)),                     # binding: block [5000,5003], 5000
+        (T0 + 0.1, N.udp(A, 5000, R2, 53)),              # the binding's port towards R2
+        (T0 + 0.2, N.udp(R3, 7777, POOL, 5000)),         # eif: a session under it, to A
+        (T0 + 0.3, N.udp(A, 5001, R, 53)),               # A's other bindings fill the block
+        (T0 + 0.4, N.udp(A, 5002, R, 53)),
+        (T0 + 0.5, N.udp(A, 5003, R, 53)),
+        (T0 + 0.6, N.udp(A, 6000, R, 53)),               # a fifth binding: limit, refused
+        (T0 + 0.7, N.udp(A, 5001, R2, 53)),              # a session under a binding: 5001
+        (T0 + 0.8, N.udp(B, 5004, R, 53)),               # B: [5004,5007], 5004
+        (T0 + 0.9, N.udp(C, 5002, R, 53)),               # in A's block: another one
+        (T0 + 6, N.udp(A, 5000, R, 53)),                 # held (T0 + 5 .. 9): revived
+        (T0 + 10, N.udp(R3, 7777, POOL, 5000)),          # R3's first released: a new one
+        (T0 + end - 0.1, N.udp(D, 5001, R, 53)),         # A's block still: another
+        (T0 + end + 0.1, N.udp(F, 5002, R, 53)),         # A's block free: F gets it, 5002
+    ]
+    st, got = N.run(binary, tmp, "pba_eim", fr, EIM4)
+    if st is None:
+        return
+    N.expect_frames(got, [(POOL, 5000, R, 53), (POOL, 5000, R2, 53), (R3, 7777, A, 5000),
+                          (POOL, 5001, R, 53), (POOL, 5002, R, 53), (POOL, 5003, R, 53),
+                          (POOL, 5001, R2, 53), (POOL, 5004, R, 53), (POOL, None, R, 53),
+                          (POOL, 5000, R, 53), (R3, 7777, A, 5000), (POOL, None, R, 53),
+                          (POOL, 5002, R, 53)], "eim")
+    if len(got) == 13:
+        a = block(5000, 4)
+        c, d = block(got[8].sport, 4), block(got[11].sport, 4)
+        check(c not in (a, block(5004, 4)),
+              "a host whose inside port lies in another's block gets a free one (%d)"
+              % got[8].sport)
+        check(d != a, "during the last session's hold-down the block stays A's (%d)"
+              % got[11].sport)
+    t = st["totals"]
+    want = {"nat_created": 12, "nat_bib_created": 8, "nat_in_sessions": 2, "nat_revived": 1,
+            "nat_block_allocated": 5, "nat_block_limit": 1, "nat_block_exhausted": 0,
+            "nat_no_port": 0, "nat_in_filtered": 0, "nat_in_nomatch": 0, "nat_out": 11,
+            "nat_in": 2, "nat_bib_active": 0}
+    check({k: t[k] for k in want} == want,
+          "eim: counters %s (got %s)" % (want, {k: t[k] for k in want}))
+    no_leak(st, "eim")
+
+
+def test_eim_workers(binary, tmp):
+    """Two workers (shares 5000-5031 and 5032-5063, two blocks of 16
+    each), every packet on the first one's queue: an inside endpoint's
+    binding is made by its owner (fxpkt.eim_owner), in a block of that
+    worker's share with its inside port kept; a new remote's packet to
+    the public endpoint is handed to the owner of the port and makes a
+    session under the binding."""
+    shares = [(5000, 5031), (5032, 5063)]
+    eps = []
+    for w in (0, 1):
+        sport = shares[w][0]
+        while P.eim_owner(A, sport, P.PROTO_UDP, 2) != w:
+            sport += 1
+        eps.append((sport, w))
+    fr = [(T0 + i * 0.001, N.udp(A, s, R, 53)) for i, (s, w) in enumerate(eps)]
+    fr += [(T0 + 0.1 + i * 0.001, N.udp(A, s, R2, 53)) for i, (s, w) in enumerate(eps)]
+    fr += [(T0 + 1 + i * 0.001, N.udp(R3, 7777, POOL, s)) for i, (s, w) in enumerate(eps)]
+    st, got = N.run(binary, tmp, "pba_eim_workers", None,
+                    BLOCKS16 + ["--nat-mapping", "eim", "--nat-filtering", "eif"],
+                    queues=[fr, []])
+    if st is None:
+        return
+    outs = sorted((g.sport, g.dst) for g in got if g.src == POOL)
+    ins = sorted((g.src, g.dport) for g in got if g.dst == A)
+    check(outs == sorted((s, r) for s, w in eps for r in (R, R2)),
+          "eim_workers: each binding's inside port kept towards both remotes (%s)" % outs)
+    check(ins == sorted((R3, s) for s, w in eps),
+          "eim_workers: a new remote's packets reach the endpoints (%s)" % ins)
+    lcs = N.lcores(st)
+    check([(lc["nat_block_allocated"], lc["nat_bib_created"], lc["nat_created"],
+            lc["nat_in_sessions"]) for lc in lcs] == [(1, 1, 3, 1)] * 2,
+          "eim_workers: one block, one binding, three sessions (one inbound) a worker (%s)"
+          % [(lc["nat_block_allocated"], lc["nat_bib_created"], lc["nat_created"],
+              lc["nat_in_sessions"]) for lc in lcs])
+    t = st["totals"]
+    check(t["nat_in"] == 2 and t["nat_in_nomatch"] == 0,
+          "eim_workers: both inbound sessions made (in %d, nomatch %d)"
+          % (t["nat_in"], t["nat_in_nomatch"]))
+    no_leak(st, "eim_workers")
+
+
 # ---- the log ----
 
 ALLOC, DEALLOC, EXHAUSTED, QUOTA = 16, 17, 12, 13
@@ -328,49 +446,67 @@ def ipfix_scenario():
     return fr, want
 
 
-IPFIX_EXTRA = ["--nat-ports", "5000-5015", "--nat-port-block", "4",
-               "--nat-max-blocks-per-host", "1", "--nat-max-per-dest", "0"]
-
-
-def test_ipfix(binary, tmp):
+def collected(binary, tmp, name, fr, extra):
+    """Run fr with the log exported to Debian's nfcapd: (stats, frames out,
+    nfdump's records as nfdump_event()s, nfcapd's log, nfdump's output), or
+    None where the nfdump package cannot be installed."""
     if not E.ensure_package("nfdump", ["nfcapd", "nfdump"]):
         print("SKIP: the nfdump package cannot be installed here")
-        return I.SKIP
-    fr, want = ipfix_scenario()
+        return None
     col = I.Collector(tmp)
-    st, got = N.run(binary, tmp, "pba_ipfix", fr,
-                    IPFIX_EXTRA + ["--nat-log", "ipfix:127.0.0.1:%d" % col.port])
+    st, got = N.run(binary, tmp, name, fr,
+                    extra + ["--nat-log", "ipfix:127.0.0.1:%d" % col.port])
     log = col.stop()
     if st is None:
-        return 0
-    check(len(got) == 7, "7 frames out, 2 refused (got %d)" % len(got))
+        return st, got, [], log, ""
     recs, out = col.records()
-    ev = [nfdump_event(r) for r in recs]
+    return st, got, [nfdump_event(r) for r in recs], log, out
+
+
+def ipfix_run(binary, tmp, what, fr, extra, frames, want, refusals, n, none):
+    """Run fr twice with the log exported: to Debian's nfcapd, whose
+    records (nfdump) must be the block events want (ipfix_blocks()'s, to
+    the millisecond), the refusals (natEvent, host, ms), n records in all
+    and none of the events in none, every message in sequence; then to a
+    socket read here, whose block records must be want with their port
+    ranges. frames: how many frames come out. (0, the first run's stats;
+    None if it failed) or (I.SKIP, None) without nfdump."""
+    run = collected(binary, tmp, "pba_" + what, fr, extra)
+    if run is None:
+        return I.SKIP, None
+    st, got, ev, log, out = run
+    if st is None:
+        return 0, None
+    check(len(got) == frames, "%s: %d frames out (got %d)" % (what, frames, len(got)))
     blocks = sorted(e for e in ev if e[0] in (ALLOC, DEALLOC))
     check(blocks == sorted((w[0], w[1], POOL, w[4]) for w in want),
-          "nfdump: each block's allocation and release, host, public address and "
-          "time to the millisecond (got %s)" % blocks)
-    refusals = sorted((e[0], e[1], e[3]) for e in ev if e[0] in (QUOTA, EXHAUSTED))
-    check(refusals == [(EXHAUSTED, F, 600), (QUOTA, A, 140)],
-          "nfdump: A's quota exceeded, F's ports exhausted (got %s)" % refusals)
-    check(len(ev) == 10 and not [e for e in ev if e[0] in (I.CREATE, I.DELETE)],
-          "nfdump: 10 records, no session event (got %d)" % len(ev))
+          "%s: nfdump: each block's allocation and release, host, public address and "
+          "time to the millisecond (got %s)" % (what, blocks))
+    got = sorted((e[0], e[1], e[3]) for e in ev if e[0] in (QUOTA, EXHAUSTED))
+    check(got == sorted(refusals), "%s: nfdump: the refusals %s (got %s)"
+          % (what, sorted(refusals), got))
+    check(len(ev) == n and not [e for e in ev if e[0] in none],
+          "%s: nfdump: %d records, none of events %s (got %s)" % (what, n, none, ev))
     lg = I.log_totals(st)
-    check(lg.get("nat_log_queued") == 10 and lg.get("nat_log_exported") == 10,
-          "10 events queued and exported (%s)" % lg)
-    check("Sequence Errors: 0" in log, "nfcapd: no sequence error")
-    t = st["totals"]
-    check(t["nat_block_limit"] == 1 and t["nat_block_exhausted"] == 1,
-          "limit %d, exhausted %d" % (t["nat_block_limit"], t["nat_block_exhausted"]))
-    no_leak(st, "ipfix")
-    if blocks != want:
+    check(lg.get("nat_log_queued") == n and lg.get("nat_log_exported") == n,
+          "%s: %d events queued and exported (%s)" % (what, n, lg))
+    check("Sequence Errors: 0" in log, "%s: nfcapd: no sequence error" % what)
+    if len(blocks) != len(want):
         print(out[:3000])
-    # the same run, its messages read here: the port ranges
+    got = raw_blocks(binary, tmp, "pba_%s2" % what, fr, extra)
+    check(got == want, "%s: the messages: each block's port range, host and times (got %s)"
+          % (what, got))
+    return 0, st
+
+
+def raw_blocks(binary, tmp, name, fr, extra):
+    """Run fr with the log exported to a socket read here: its block
+    records (ipfix_blocks())."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     sock.bind(("127.0.0.1", 0))
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
-    st, _ = N.run(binary, tmp, "pba_ipfix2", fr,
-                  IPFIX_EXTRA + ["--nat-log", "ipfix:127.0.0.1:%d" % sock.getsockname()[1]])
+    N.run(binary, tmp, name, fr, extra + ["--nat-log", "ipfix:127.0.0.1:%d"
+                                          % sock.getsockname()[1]])
     sock.setblocking(False)
     data = b""
     try:
@@ -379,8 +515,54 @@ def test_ipfix(binary, tmp):
     except BlockingIOError:
         pass
     sock.close()
-    got = ipfix_blocks(ipfix_records(data))
-    check(got == want, "the messages: each block's port range, host and times (got %s)" % got)
+    return ipfix_blocks(ipfix_records(data))
+
+
+IPFIX_EXTRA = ["--nat-ports", "5000-5015", "--nat-port-block", "4",
+               "--nat-max-blocks-per-host", "1", "--nat-max-per-dest", "0"]
+
+
+def test_ipfix(binary, tmp):
+    fr, want = ipfix_scenario()
+    rc, st = ipfix_run(binary, tmp, "ipfix", fr, IPFIX_EXTRA, 7, want,
+                       [(EXHAUSTED, F, 600), (QUOTA, A, 140)], 10, (I.CREATE, I.DELETE))
+    if st is None:
+        return rc
+    t = st["totals"]
+    check(t["nat_block_limit"] == 1 and t["nat_block_exhausted"] == 1,
+          "limit %d, exhausted %d" % (t["nat_block_limit"], t["nat_block_exhausted"]))
+    no_leak(st, "ipfix")
+    return 0
+
+
+def test_eim_ipfix(binary, tmp):
+    at = I.at
+    fr = [
+        (at(100), N.udp(A, 5000, R, 53)),                         # [5000,5003]
+        (at(110), N.udp(A, 5000, R2, 53)),                        # the same binding
+        (at(120), N.udp(A, 5001, R, 53)),
+        (at(130), N.udp(A, 5002, R, 53)),
+        (at(140), N.udp(A, 5003, R, 53)),
+        (at(150), N.udp(A, 6000, R, 53)),                         # block full: quota
+        (at(200), N.udp(R3, 7777, POOL, 5000)),                   # eif: the last session
+        (at(300), N.udp(B, 5004, R, 53)),                         # [5004,5007]
+    ]
+    life = (OW + HOLD) * 1000
+    want = sorted([
+        (ALLOC, A, 5000, 5003, 100), (DEALLOC, A, 5000, 5003, 200 + life),
+        (ALLOC, B, 5004, 5007, 300), (DEALLOC, B, 5004, 5007, 300 + life),
+    ])
+    # the block events stand for the bindings' and the sessions' events
+    rc, st = ipfix_run(binary, tmp, "eim_ipfix", fr, EIM4, 7, want, [(QUOTA, A, 150)], 5,
+                       (I.CREATE, I.DELETE, I.BIB_CREATE, I.BIB_DELETE))
+    if st is None:
+        return rc
+    t = st["totals"]
+    check(t["nat_block_limit"] == 1 and t["nat_bib_created"] == 5 and
+          t["nat_in_sessions"] == 1,
+          "eim_ipfix: limit %d, bindings %d, inbound sessions %d"
+          % (t["nat_block_limit"], t["nat_bib_created"], t["nat_in_sessions"]))
+    no_leak(st, "eim_ipfix")
     return 0
 
 
@@ -396,18 +578,26 @@ def test_cli(binary, tmp):
         ("bad limit", "--nat-max-blocks-per-host",
          nat + ["--nat-port-block", "64", "--nat-max-blocks-per-host", "-1"]),
         ("blocks without masquerade", "--nat-port-block", ["--nat-port-block", "64"]),
-        ("blocks with endpoint-independent mappings", "not with --nat-mapping eim",
-         nat + ["--nat-port-block", "64", "--nat-mapping", "eim"]),
     ]
     empty = os.path.join(tmp, "empty.pcap")
     E.write_pcap(empty, [])
+
+    def cmd(args):
+        return [binary] + E.EAL + ["-l", "0-1", "--vdev", "net_pcap0,rx_pcap=%s,tx_pcap=%s"
+                                   % (empty, os.path.join(tmp, "o.pcap")),
+                                   "--", "-p", "1", "-T", "0", "--duration", "0.2"] + args
     for i, (name, opt, args) in enumerate(cases):
-        cmd = [binary] + E.EAL + ["-l", "0-1", "--vdev", "net_pcap0,rx_pcap=%s,tx_pcap=%s"
-                                  % (empty, os.path.join(tmp, "o.pcap")),
-                                  "--", "-p", "1", "-T", "0", "--duration", "0.2"] + args
-        rc, out = E.run_dpdk(cmd, "pbacli%d" % i)
+        rc, out = E.run_dpdk(cmd(args), "pbacli%d" % i)
         msg = [line for line in out.strip().splitlines() if opt in line]
         check(rc != 0 and msg, "%s: refused with a message (%s)" % (name, msg[:1]))
+    # blocks with endpoint-independent mappings and each filtering start
+    for i, filt in enumerate(("apdf", "adf", "eif")):
+        rc, out = E.run_dpdk(cmd(nat + ["--relax-rx-offload", "--max-flows", "4096",
+                                        "--nat-port-block", "64",
+                                        "--nat-mapping", "eim", "--nat-filtering", filt]),
+                             "pbacli_eim%d" % i)
+        check(rc == 0, "blocks with eim and %s: the example starts and ends (rc %d: %s)"
+              % (filt, rc, out.strip().splitlines()[-3:]))
     return 0
 
 
@@ -458,7 +648,8 @@ def tool_logsize(binary, tmp, n=1000000):
 def main(argv):
     tests = {"alloc": test_alloc, "quota": test_quota, "release": test_release,
              "reuse": test_reuse, "workers": test_workers, "ipfix": test_ipfix,
-             "cli": test_cli,
+             "cli": test_cli, "eim": test_eim, "eim_ipfix": test_eim_ipfix,
+             "eim_workers": test_eim_workers,
              "logsize": tool_logsize}
     if len(argv) not in (3, 4) or argv[2] not in tests or \
        (len(argv) == 4 and argv[2] != "logsize"):
