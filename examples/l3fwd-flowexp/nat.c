@@ -25,6 +25,7 @@
 #include "flowexp.h"
 #include "nat.h"
 #include "nat_conf.h"
+#include "nat_eim.h"
 #include "nat_priv.h"
 #include "quota.h"
 #include "tcp_track.h"
@@ -276,6 +277,12 @@ fx_nat_translate(struct fx_nat *nt, uint64_t now, struct rte_mbuf **pkts,
 		if (keys[j].proto == IPPROTO_TCP)
 			rte_prefetch0(&nt->tcp_ends[nat_table_index(&nt->tbl, map[j])]);
 	}
+	/* eim: a new session under an existing binding, once the binding's
+	 * bucket has come */
+	if (nat_bib_on(&nt->bib))
+		for (j = 0; j < nk; j++)
+			if (map[j] == NULL && kpk[j]->nat == FX_NAT_OUT)
+				nat_eim_prefetch_session(nt, &keys[j]);
 
 	/* then each packet, the lookups in packet order */
 	for (i = 0, j = 0; i < n; i++) {

@@ -187,6 +187,20 @@ nat_eim_session_gone(struct fx_nat *nt, const struct nat_mapping *m, bool live,
 	unbind(nt, be);
 }
 
+void
+nat_eim_prefetch_session(const struct fx_nat *nt, const struct nat_key *k)
+{
+	const struct nat_bib_entry *e;
+
+	e = nat_bib_inside(&nt->bib, k->src, k->sport, k->proto);
+	if (e == NULL)
+		return;   /* a new binding: nat_eim_prefetch() had its candidate */
+	nat_table_prefetch_tuple(&nt->tbl, e->pub_addr, e->pub_port, k->dst,
+				 k->dport, k->proto);
+	nat_ports_prefetch(&nt->ports, e->pool_idx, nat_proto_class(k->proto),
+			   rte_be_to_cpu_16(e->pub_port));
+}
+
 struct nat_mapping *
 nat_eim_held(struct fx_nat *nt, const struct nat_key *k)
 {

@@ -134,4 +134,14 @@ nat_eim_prefetch(const struct fx_nat *nt, const struct nat_key *k,
 	nat_bib_prefetch_public(&nt->bib, pub_addr, pub_port, k->proto);
 }
 
+/**
+ * After nat_eim_prefetch() of a burst's new sessions, for new session k
+ * (its binding's bucket on its way): if its inside endpoint has a binding
+ * already, start reading what the session under it reads next, which
+ * nat_eim_prefetch() could not know: the bucket of its public 5-tuple (a
+ * held session of it, nat_eim_held(), and the insert of its in key) and
+ * the binding's port unit.
+ */
+void nat_eim_prefetch_session(const struct fx_nat *nt, const struct nat_key *k);
+
 #endif /* _FX_NAT_EIM_H_ */
