@@ -120,12 +120,19 @@ nat_bib_free(struct nat_bib *b)
 }
 
 struct nat_bib_entry *
-nat_bib_inside(const struct nat_bib *b, uint32_t in_addr, uint16_t in_port,
+nat_bib_inside(struct nat_bib *b, uint32_t in_addr, uint16_t in_port,
 	       uint8_t proto)
 {
 	struct nat_key k = nat_bib_key(in_addr, in_port, proto, 0);
+	struct nat_bib_entry *e;
 
-	return find(b, &k);
+	if (b->last_valid && nat_key_eq(&k, &b->last_key))
+		return b->last;
+	e = find(b, &k);
+	b->last = e;
+	b->last_key = k;
+	b->last_valid = true;
+	return e;
 }
 
 struct nat_bib_entry *
@@ -180,6 +187,9 @@ nat_bib_add(struct nat_bib *b, const struct nat_bib_entry *tmpl)
 	}
 	e->used = 1;
 	b->nb_free--;
+	b->last = e;
+	b->last_key = in;
+	b->last_valid = true;
 	/* the next new binding's entry, on its way meanwhile */
 	if (b->nb_free != 0)
 		rte_prefetch0(&b->e[b->free_stack[b->nb_free - 1]]);
@@ -196,6 +206,8 @@ nat_bib_remove(struct nat_bib *b, struct nat_bib_entry *e)
 	fx_ix_remove(&b->ix, nat_key_hash(&in), idx << 1);
 	fx_ix_remove(&b->ix, nat_key_hash(&pub), idx << 1 | 1);
 	e->used = 0;
+	if (b->last == e)
+		b->last_valid = false;
 	b->free_stack[b->nb_free++] = idx;
 }
 

@@ -62,6 +62,13 @@ struct nat_bib {
 	uint32_t nb_free;
 	uint32_t capacity;
 	struct fx_quota rem;          /**< adf: sessions per (entry, remote address) */
+	/* the answer nat_bib_inside() gave last (an entry or NULL) and its
+	 * key, while last_valid: a session's steps (its prefetch, its held
+	 * check, its port, its hold and release) each ask it; an add makes
+	 * the new entry the answer, a remove forgets it */
+	struct nat_bib_entry *last;
+	struct nat_key last_key;
+	bool last_valid;
 };
 
 /**
@@ -96,8 +103,9 @@ nat_bib_on(const struct nat_bib *b)
 	return b->e != NULL;
 }
 
-/** The entry of an inside endpoint, or NULL. */
-struct nat_bib_entry *nat_bib_inside(const struct nat_bib *b, uint32_t in_addr,
+/** The entry of an inside endpoint, or NULL (the last answer is
+ * remembered). */
+struct nat_bib_entry *nat_bib_inside(struct nat_bib *b, uint32_t in_addr,
 				     uint16_t in_port, uint8_t proto);
 
 /** The entry of a public endpoint, or NULL. */

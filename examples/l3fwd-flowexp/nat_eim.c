@@ -153,7 +153,7 @@ nat_eim_unpick(struct fx_nat *nt, struct nat_bib_entry *be,
 }
 
 static inline struct nat_bib_entry *
-binding_of(const struct fx_nat *nt, const struct nat_mapping *m)
+binding_of(struct fx_nat *nt, const struct nat_mapping *m)
 {
 	struct nat_bib_entry *be = nat_bib_inside(&nt->bib, m->in_addr, m->in_port,
 						  m->proto);
@@ -188,7 +188,7 @@ nat_eim_session_gone(struct fx_nat *nt, const struct nat_mapping *m, bool live,
 }
 
 void
-nat_eim_prefetch_session(const struct fx_nat *nt, const struct nat_key *k)
+nat_eim_prefetch_session(struct fx_nat *nt, const struct nat_key *k)
 {
 	const struct nat_bib_entry *e;
 

@@ -142,6 +142,6 @@ nat_eim_prefetch(const struct fx_nat *nt, const struct nat_key *k,
  * held session of it, nat_eim_held(), and the insert of its in key) and
  * the binding's port unit.
  */
-void nat_eim_prefetch_session(const struct fx_nat *nt, const struct nat_key *k);
+void nat_eim_prefetch_session(struct fx_nat *nt, const struct nat_key *k);
 
 #endif /* _FX_NAT_EIM_H_ */

@@ -72,8 +72,9 @@ mapping_end(struct fx_nat *nt, struct nat_mapping *m, uint64_t at)
 }
 
 /* start reading what handling Due record m will touch: the bucket of the
- * key it loses next, its port unit and, when its hold-down ends, its
- * quota slots (its own line was prefetched before) */
+ * key it loses next, its port unit, under eim its binding's bucket(s) and,
+ * when its hold-down ends, its quota slots (its own line was prefetched
+ * before) */
 static inline void
 warm(struct fx_nat *nt, void *payload)
 {
@@ -84,8 +85,14 @@ warm(struct fx_nat *nt, void *payload)
 	nat_table_warm(&nt->tbl, &m, 1);
 	nat_ports_prefetch(&nt->ports, m->pool_idx, nat_proto_class(m->proto),
 			   rte_be_to_cpu_16(m->pub_port));
-	if (nat_bib_on(&nt->bib))
+	if (nat_bib_on(&nt->bib)) {
 		nat_bib_prefetch_inside(&nt->bib, m->in_addr, m->in_port, m->proto);
+		/* a released session's binding may go with it: its public
+		 * key's bucket */
+		if (m->state == NAT_HELD)
+			nat_bib_prefetch_public(&nt->bib, m->pub_addr, m->pub_port,
+						m->proto);
+	}
 	if (m->state == NAT_HELD)
 		nat_quota_prefetch(nt, m->in_addr, m->rem_addr, m->rem_port, m->proto);
 }
