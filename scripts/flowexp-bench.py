@@ -32,6 +32,14 @@ main lcore, testpmd, every control thread and this script on CPU 1. For each --e
         worker): flows leave by expiry (5 ms timeout), or the table is
         full (8192 flows) and --table-full evict makes room, or drop; the
         cycles per packet of each (as for handoff, below)
+  bind  masquerade where every packet is a new inside endpoint (the
+        replayed pcaps of "handoff", one worker, sources 10.30.0.0/15
+        inside, a 5 ms timeout and a 10 ms hold-down, both shorter than a
+        replay's cycle): new mappings per CPU-second with
+        --nat-mapping edm (mode "edm") and with eim and eif (mode "eim"),
+        where each mapping also makes a binding; the "new" scenario's
+        flowgen traffic comes from one inside endpoint, so under eim it
+        measures sessions under one binding. Runs once per repeat.
   handoff  two rx queues of net_pcap replaying a pcap each (infinite_rx;
         no testpmd, so each worker can have a CPU), the flows of each
         queue owned half by one worker, half by the other: packets/s
@@ -135,7 +143,7 @@ end: a change's cost, measured in one run with the builds alternated.
 use against a build without it.
 
   scripts/flowexp-bench.py [--repeat N] [--modes twheel,rte_timer,scan]
-                           [--scenarios new,mpps,stages,storm,burst,handoff,evict,mem,tcp,rate,flood]
+                           [--scenarios new,mpps,stages,storm,burst,handoff,evict,bind,mem,tcp,rate,flood]
                            [--no-huge] [--build DIR] [--base DIR] [--args "ARGS"]
                            [--rate-timeouts 3,10,30,100,300] [--rate-live N]
                            [--rate-max-flows N] [--rate-window S] [--rate-margin S]
@@ -794,6 +802,37 @@ def scen_evict(app, policy):
     return r
 
 
+# scenario bind: masquerade on the replayed pcaps, their sources inside
+BIND_NAT_ARGS = ["--timeout-oneway", "0.005", "--nat-pool", "203.0.113.0/28",
+                 "--nat-inside", "10.30.0.0/15", "--nat-holddown", "0.01",
+                 "--nat-max-per-host", "0"]
+
+
+def scen_bind(app, mapping):
+    """Every packet a new inside endpoint (the pcaps of "handoff", one
+    worker): with a 5 ms timeout and a 10 ms hold-down, shorter than a
+    replay's cycle, each packet makes a mapping and, under eim, a binding
+    for it; new mappings per CPU-second with --nat-mapping edm or eim
+    (with --nat-filtering eif)."""
+    tmp = "/tmp/fxbench_ho_pcaps"
+    os.makedirs(tmp, exist_ok=True)
+    new = write_ho_pcaps(tmp, HO_QUEUE_PKTS, HO_QUEUE_PKTS)
+    extra = NAT_EIM_ARGS if mapping == "eim" else []
+    prefix = "fxbench_bind_%d_%s" % (os.getpid(), mapping)
+    cmd = [app, "--no-huge", "-m", "1024", "--no-pci", "--lcores", "0@1,1@0",
+           "--file-prefix", prefix, "--log-level=lib.eal:error", "--vdev",
+           "net_pcap0,rx_pcap=%s,rx_pcap=%s,infinite_rx=1" % tuple(new), "--",
+           "-p", "1", "--relax-rx-offload", "-T", "0", "--config", "(0,0,1),(0,1,1)",
+           "--tick-us", "1000", "--rx-queue-size", "16384", "--tx-queue-size", "32768",
+           "--max-flows", "262144"] + BIND_NAT_ARGS + extra
+    (s0, c0, t0), (s1, c1, t1) = window(cmd, prefix, 1.5, HO_WINDOW_S)
+    d = lambda k: s1["totals"].get(k, 0) - s0["totals"].get(k, 0)  # noqa: E731
+    cpu = c1 - c0
+    return {"new_per_s": d("nat_created") / (t1 - t0), "cpu": cpu / (t1 - t0),
+            "new_per_cpu_s": d("nat_created") / cpu if cpu > 0 else 0,
+            "bindings_per_new": d("nat_bib_created") / max(1, d("nat_created"))}
+
+
 TCP_FLOWS = 1 << 20
 
 
@@ -1048,6 +1087,8 @@ def main():
             return lambda: scen_rate(app_base, mode, float(t[:-1]), a, huge)
         if sc == "evict":
             return lambda: scen_evict(app_base, m)
+        if sc == "bind":
+            return lambda: scen_bind(app_base, m)
         if sc == "handoff":
             return lambda: scen_handoff(app_base, 1 if m == "1worker" else 2)
         if sc == "tcp":
@@ -1070,6 +1111,8 @@ def main():
             elif sc == "evict":
                 runs = [(m, lambda m=m: scen_evict(app, m))
                         for m in ("expiry", "evict", "drop")]
+            elif sc == "bind":
+                runs = [(m, lambda m=m: scen_bind(app, m)) for m in ("edm", "eim")]
             elif sc == "tcp":
                 runs = [("twheel", lambda: scen_tcp(app))]
             elif sc == "handoff":
@@ -1269,6 +1312,18 @@ def main():
                 med(r, "cycles_per_pkt"), rng(r, "cycles_per_pkt")))
         ratio_line("evict / expiry, cycles per packet",
                    ratios("evict", "evict", "expiry", "cycles_per_pkt"))
+    if "bind" in scen:
+        log("\nbind: every packet a new inside endpoint (net_pcap replay, one worker),"
+            " masquerade edm against eim with eif (a binding per mapping)")
+        log("%-5s %12s %6s %14s %16s  %s" % ("map", "new/s", "CPU", "new/CPU-s",
+                                            "bindings/new", "new/CPU-s range (M)"))
+        for m in ("edm", "eim"):
+            r = ok.get(("bind", m), [])
+            log("%-5s %12.0f %6.2f %14.0f %16.2f  %s" % (
+                m, med(r, "new_per_s"), med(r, "cpu"), med(r, "new_per_cpu_s"),
+                med(r, "bindings_per_new"), rng(r, "new_per_cpu_s", 1e6)))
+        ratio_line("eim / edm, new mappings per CPU-second, a binding each (target >= 0.85)",
+                   ratios("bind", "eim", "edm", "new_per_cpu_s"))
     if "handoff" in scen:
         log("\nhandoff: two rx queues (net_pcap replay), one worker vs two with --affinity handoff")
         log("%-9s %-5s %10s %6s %12s %10s %9s %9s %10s  %s" % (
@@ -1323,7 +1378,7 @@ def main():
         keys = {"new": ["new_per_cpu_s", "new_per_s"], "mpps": ["pps_per_cpu_s", "pps"],
                 "stages": ["c_busy"], "storm": ["loop_max_us", "drain_s"],
                 "burst": ["ns_cpu_per_expiry", "loop_max_us"], "mem": ["alloc_bytes"],
-                "evict": ["cycles_per_pkt"], "handoff": ["hits_pps_per_cpu_s", "new_new_per_cpu_s"],
+                "evict": ["cycles_per_pkt"], "bind": ["new_per_cpu_s"], "handoff": ["hits_pps_per_cpu_s", "new_new_per_cpu_s"],
                 "rate": ["work_cyc_per_new", "expiry_cyc_per_new"],
                 "tcp": ["c_busy", "c_parse", "c_flow", "pps_per_cpu_s"],
                 "flood": ["cycles_per_pkt"]}
