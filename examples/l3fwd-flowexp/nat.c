@@ -247,7 +247,7 @@ fx_nat_translate(struct fx_nat *nt, uint64_t now, struct rte_mbuf **pkts,
 	struct fx_pkt *pk;
 	uint16_t i, j, nk = 0, made = 0;
 	unsigned int r;
-	bool hairpin;
+	bool hairpin, out;
 
 	nt->hairpins = 0;
 	/* the packets' own tuples, looked up together */
@@ -293,21 +293,17 @@ fx_nat_translate(struct fx_nat *nt, uint64_t now, struct rte_mbuf **pkts,
 			nat_icmp_error(nt, pkts[i], pk, pk->nat == FX_NAT_OUT);
 			continue;
 		}
-		/* the common case inline: a live mapping of the packet's
-		 * direction (not a hairpinned packet's first half) */
-		if ((pk->nat == FX_NAT_OUT || pk->nat == FX_NAT_IN) &&
-		    nat_mapping_serves(map[j], &keys[j], pk->nat == FX_NAT_OUT)) {
-			nat_mapping_hit(nt, now, pkts[i], pk, map[j], pk->nat == FX_NAT_OUT);
-			j++;
-			continue;
-		}
-		if (pk->nat == FX_NAT_IN) {
-			nat_out2in(nt, now, pkts[i], pk, &keys[j], map[j]);
-			j++;
-			continue;
-		}
+		/* outbound, or a hairpinned packet's outbound half */
+		out = pk->nat != FX_NAT_IN;
 		hairpin = pk->nat == FX_NAT_HAIRPIN;
-		made += nat_in2out(nt, now, pkts[i], pk, &keys[j], map[j], made != 0);
+		/* the common case inline: a live mapping of its direction */
+		if (nat_mapping_serves(map[j], &keys[j], out))
+			nat_mapping_hit(nt, now, pkts[i], pk, map[j], out);
+		else if (!out)
+			nat_out2in(nt, now, pkts[i], pk, &keys[j], map[j]);
+		else
+			made += nat_in2out(nt, now, pkts[i], pk, &keys[j], map[j],
+					   made != 0);
 		j++;
 		if (hairpin && pk->nat == FX_NAT_FORWARD) {
 			/* from the sender's public endpoint now: inbound */

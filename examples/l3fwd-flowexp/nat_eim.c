@@ -55,17 +55,6 @@ not_this(uint16_t port, void *arg)
 	return port != *(const uint16_t *)arg;
 }
 
-/* give back a unit nat_eim_pick() took for a session never made */
-static void
-unit_put(struct fx_nat *nt, uint32_t pool_idx, enum nat_proto pc, uint16_t port,
-	 uint64_t now)
-{
-	if (nat_blocks_on(&nt->blocks))
-		nat_block_put(nt, pool_idx, pc, port, now);
-	else
-		nat_ports_put(&nt->ports, pool_idx, pc, port);
-}
-
 /* a new binding's port: among the ports no binding holds, in the share
  * or, with port blocks, in the inside host's blocks */
 static int
@@ -116,14 +105,14 @@ nat_eim_pick(struct fx_nat *nt, uint64_t now, const struct nat_mapping *tmpl,
 		bt.proto = tmpl->proto;
 		e = nat_bib_add(&nt->bib, &bt);
 		if (e == NULL) {
-			unit_put(nt, tmpl->pool_idx, pc, *port, now);
+			nat_unit_put(nt, tmpl->pool_idx, pc, *port, now);
 			return -ENOSPC;
 		}
 		FX_STAT_ADD(&nt->st, nat_bib_created, 1);
 		FX_STAT_SET(&nt->st, nat_bib_active, nt->st.nat_bib_active + 1);
 	}
 	if (!nat_bib_rem_take(&nt->bib, e, tmpl->rem_addr)) {
-		unit_put(nt, e->pool_idx, pc, *port, now);
+		nat_unit_put(nt, e->pool_idx, pc, *port, now);
 		if (e->refs == 0) {
 			nat_bib_remove(&nt->bib, e);
 			FX_STAT_SET(&nt->st, nat_bib_active, nt->st.nat_bib_active - 1);

@@ -222,11 +222,12 @@ nat_in2out(struct fx_nat *nt, uint64_t now, struct rte_mbuf *mb,
 	bool seen = m != NULL;
 
 	/* an earlier packet of this burst may have made it */
-	if (m == NULL && recheck)
+	if (m == NULL && recheck) {
 		nat_table_lookup_bulk(&nt->tbl, &k, 1, &m);
-	if (nat_mapping_serves(m, k, true)) {
-		nat_mapping_hit(nt, now, mb, pk, m, true);
-		return false;
+		if (nat_mapping_serves(m, k, true)) {
+			nat_mapping_hit(nt, now, mb, pk, m, true);
+			return false;
+		}
 	}
 	/* none, held, or a tuple of the other direction */
 	m = mapping_new(nt, now, pk, k, seen);

@@ -26,10 +26,6 @@ void
 nat_out2in(struct fx_nat *nt, uint64_t now, struct rte_mbuf *mb,
 	   struct fx_pkt *pk, const struct nat_key *k, struct nat_mapping *m)
 {
-	if (nat_mapping_serves(m, k, false)) {
-		nat_mapping_hit(nt, now, mb, pk, m, false);
-		return;
-	}
 	if (nat_bib_on(&nt->bib)) {
 		nat_filter_in(nt, now, mb, pk, k, m);   /* eim */
 		return;

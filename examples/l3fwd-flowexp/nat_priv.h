@@ -165,6 +165,21 @@ enum nat_unit_op {
 };
 
 /**
+ * Give back public unit (pool_idx, pc, port) taken for a mapping never
+ * made or ended at exit, through its block with port blocks; t is the
+ * time (a block's release).
+ */
+static inline void
+nat_unit_put(struct fx_nat *nt, uint32_t pool_idx, enum nat_proto pc,
+	     uint16_t port, uint64_t t)
+{
+	if (nat_blocks_on(&nt->blocks))
+		nat_block_put(nt, pool_idx, pc, port, t);
+	else
+		nat_ports_put(&nt->ports, pool_idx, pc, port);
+}
+
+/**
  * A mapping's public unit through its life (nat_ports.h), and with port
  * blocks its block's counts too (nat_block.h); t is the time of a put or
  * a release.
@@ -179,10 +194,7 @@ nat_unit(struct fx_nat *nt, const struct nat_mapping *m, enum nat_unit_op op,
 
 	switch (op) {
 	case NAT_UNIT_PUT:
-		if (blocks)
-			nat_block_put(nt, m->pool_idx, pc, port, t);
-		else
-			nat_ports_put(&nt->ports, m->pool_idx, pc, port);
+		nat_unit_put(nt, m->pool_idx, pc, port, t);
 		break;
 	case NAT_UNIT_HOLD:
 		if (blocks)
@@ -400,9 +412,11 @@ nat_mapping_hit(struct fx_nat *nt, uint64_t now, struct rte_mbuf *mb,
  */
 
 /**
- * Outbound packet with key k; m is what the burst's lookup found for k
- * (NULL: nothing), looked up again if recheck (an earlier packet of the
- * burst made a mapping). Returns whether it made a mapping (nat_in2out.c).
+ * Outbound packet with key k (or a hairpinned packet's outbound half) that
+ * m, what the burst's lookup found for k (NULL: nothing), does not serve
+ * (nat_mapping_serves()): k is looked up again if recheck (an earlier
+ * packet of the burst made a mapping), else a mapping is made. Returns
+ * whether it made one (nat_in2out.c).
  */
 bool nat_in2out(struct fx_nat *nt, uint64_t now, struct rte_mbuf *mb,
 		struct fx_pkt *pk, const struct nat_key *k, struct nat_mapping *m,
@@ -459,7 +473,8 @@ struct nat_mapping *nat_mapping_make(struct fx_nat *nt, uint64_t now,
 void nat_filter_in(struct fx_nat *nt, uint64_t now, struct rte_mbuf *mb,
 		   struct fx_pkt *pk, const struct nat_key *k, struct nat_mapping *m);
 
-/** Inbound packet with key k, m what the lookup found (nat_out2in.c). */
+/** Inbound packet with key k that m, what the lookup found, does not
+ * serve (nat_mapping_serves()) (nat_out2in.c). */
 void nat_out2in(struct fx_nat *nt, uint64_t now, struct rte_mbuf *mb,
 		struct fx_pkt *pk, const struct nat_key *k, struct nat_mapping *m);
 
