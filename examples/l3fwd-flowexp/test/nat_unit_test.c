@@ -36,7 +36,14 @@
  *     the inside host sent them, every checksum right;
  *   - the binding table's start-up estimate (nat_bib_bytes()) against
  *     what creating one took from the heap, with and without adf's
- *     address counts: at most 1 % under it.
+ *     address counts: at most 1 % under it;
+ *   - the binding table's remembered answer (nat_bib_inside()) against a
+ *     model over random adds, removes and lookups of a few endpoints:
+ *     every lookup right, as it must be when the answer it remembers was
+ *     "none" before an add or an entry before its remove;
+ *   - keys built in words (nat_key_make()) byte for byte as keys set
+ *     field by field, and the parser's address order (fx_addr_cmp()) as
+ *     memcmp()'s, on random values.
  * Exit 0 when every check passed; prints each failure.
  */
 
@@ -59,6 +66,7 @@
 #include "../nat_table.h"
 #include "../nat_tcp.h"
 #include "../nat_translate.h"
+#include "../parse.h"
 #include "test_check.h"
 
 /* ---- shares ---- */
@@ -1068,6 +1076,97 @@ test_bib_bytes(void)
 	}
 }
 
+/* the binding table's remembered answer against a model: NB endpoints,
+ * random adds, removes and lookups */
+static void
+test_bib_last(unsigned int ops)
+{
+	enum { NB = 4 };
+	struct nat_bib_entry *model[NB] = { NULL }, t, *e;
+	unsigned int i, k, wrong = 0;
+	struct nat_bib b;
+
+	if (nat_bib_create(&b, "biblast", 64, false, 0) != 0) {
+		CHECK(false, "binding table of 64");
+		return;
+	}
+	for (i = 0; i < ops; i++) {
+		k = (unsigned int)rte_rand_max(NB);
+		switch (rte_rand_max(3)) {
+		case 0:   /* add, if absent */
+			if (model[k] != NULL)
+				break;
+			memset(&t, 0, sizeof(t));
+			t.in_addr = rte_cpu_to_be_32(RTE_IPV4(10, 0, 0, 1));
+			t.in_port = rte_cpu_to_be_16((uint16_t)(1000 + k));
+			t.pub_addr = rte_cpu_to_be_32(RTE_IPV4(203, 0, 113, 1));
+			t.pub_port = rte_cpu_to_be_16((uint16_t)(2000 + i % 30000));
+			t.proto = IPPROTO_UDP;
+			model[k] = nat_bib_add(&b, &t);
+			if (model[k] == NULL)
+				wrong++;
+			break;
+		case 1:   /* remove, if present */
+			if (model[k] == NULL)
+				break;
+			nat_bib_remove(&b, model[k]);
+			model[k] = NULL;
+			break;
+		default:
+			break;
+		}
+		/* a lookup of a random endpoint after every step, so that the
+		 * next step finds either answer remembered */
+		k = (unsigned int)rte_rand_max(NB);
+		e = nat_bib_inside(&b, rte_cpu_to_be_32(RTE_IPV4(10, 0, 0, 1)),
+				   rte_cpu_to_be_16((uint16_t)(1000 + k)), IPPROTO_UDP);
+		if (e != model[k])
+			wrong++;
+	}
+	CHECK(wrong == 0, "binding lookups against the model: %u of %u wrong", wrong, ops);
+	printf("binding table's remembered answer: %u operations, %u wrong\n", ops, wrong);
+	nat_bib_free(&b);
+}
+
+/* nat_key_make() against a key set field by field; fx_addr_cmp() against
+ * memcmp() */
+static void
+test_key_words(unsigned int rounds)
+{
+	unsigned int i, j, alen, wrong_key = 0, wrong_cmp = 0;
+	uint8_t a[16], c[16];
+	struct nat_key x, y;
+	int m, f;
+
+	for (i = 0; i < rounds; i++) {
+		memset(&y, 0, sizeof(y));
+		y.src = (uint32_t)rte_rand();
+		y.dst = (uint32_t)rte_rand();
+		y.sport = (uint16_t)rte_rand();
+		y.dport = (uint16_t)rte_rand();
+		y.proto = (uint8_t)rte_rand();
+		x = nat_key_make(y.src, y.dst, y.sport, y.dport, y.proto);
+		if (memcmp(&x, &y, sizeof(x)) != 0)
+			wrong_key++;
+		/* few distinct byte values, so that equal prefixes are common */
+		alen = i & 1 ? 16 : 4;
+		for (j = 0; j < 16; j++) {
+			a[j] = (uint8_t)rte_rand_max(3);
+			c[j] = (uint8_t)rte_rand_max(3);
+		}
+		if (rte_rand_max(4) == 0)
+			memcpy(c, a, sizeof(c));
+		m = memcmp(a, c, alen);
+		f = fx_addr_cmp(a, c, alen);
+		if ((m < 0) != (f < 0) || (m > 0) != (f > 0))
+			wrong_cmp++;
+	}
+	CHECK(wrong_key == 0, "nat_key_make() against fields: %u of %u differ",
+	      wrong_key, rounds);
+	CHECK(wrong_cmp == 0, "fx_addr_cmp() against memcmp(): %u of %u differ",
+	      wrong_cmp, rounds);
+}
+
 /* a mapping's TCP connection stored in its record and the ends beside it
  * and loaded back is the same fx_tcp */
 static void
@@ -1128,6 +1227,8 @@ main(int argc, char **argv)
 	test_icmp_error(30000, true);
 	test_icmp_error(30000, false);
 	test_bib_bytes();
+	test_bib_last(100000);
+	test_key_words(1000000);
 	rte_eal_cleanup();
 	printf("%u checks, %u failed\n", checks, failures);
 	return failures == 0 ? 0 : 1;
