@@ -227,19 +227,7 @@ void fx_nat_fini(struct fx_nat *nt);
  */
 uint64_t fx_nat_bytes(uint32_t capacity, unsigned int nb_workers);
 
-/**
- * Receiving worker `self` of `nb_workers`: the NAT class of a parsed
- * packet received on `in_port`, routed with `rt`, and its owner if it is
- * inbound: the owner of its public port, or `self` for a port outside the
- * range (an inside host's ICMP error under handoff: the owner of the
- * connection it quotes; *owner unchanged otherwise). FX_NAT_DROP for a
- * packet the receive port and addresses refuse, its cause counted.
- * Counts nat_handoff.
- */
-uint8_t fx_nat_classify(struct fx_nat *nt, const struct fx_route_table *rt,
-			const struct rte_mbuf *m, const struct fx_pkt *pk,
-			uint16_t in_port, uint16_t self, uint16_t nb_workers,
-			uint16_t *owner);
+/* fx_nat_classify(), on the receiving worker: nat_classify.h. */
 
 /**
  * Owner: translate n packets of class FX_NAT_OUT / FX_NAT_IN at time now;

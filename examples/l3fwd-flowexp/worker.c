@@ -60,6 +60,7 @@
 #include "handoff.h"
 #include "lcore.h"
 #include "nat.h"
+#include "nat_classify.h"
 #include "parse.h"
 #include "route.h"
 #include "slowpath.h"
@@ -120,9 +121,15 @@ rx_parse(struct fx_lcore *lc, const struct fx_route_table *rt, uint16_t in_port,
 		}
 		if (unlikely(pk->fragment))
 			FX_STAT_ADD(st, fragments, 1);
-		pk->sig = ft_hash(&pk->key);
-		pk->owner = fx_affinity_mode == FX_AFF_HANDOFF ?
-			fx_affinity_owner(pk->sig, lc->ho.nb_workers) : lc->ho.self;
+		/* the flow key's hash: for the tracker, and under handoff
+		 * for every packet's owner (a NAT packet's table hashes
+		 * its own key) */
+		if (fx_affinity_mode == FX_AFF_HANDOFF) {
+			pk->sig = ft_hash(&pk->key);
+			pk->owner = fx_affinity_owner(pk->sig, lc->ho.nb_workers);
+		} else {
+			pk->owner = lc->ho.self;
+		}
 		pk->nat = fx_nat_enabled() ?
 			fx_nat_classify(&lc->nat, rt, m, pk, in_port, lc->ho.self,
 					lc->ho.nb_workers, &pk->owner) :
@@ -132,6 +139,8 @@ rx_parse(struct fx_lcore *lc, const struct fx_route_table *rt, uint16_t in_port,
 			fx_drop(lc, in_port, m);
 			continue;
 		}
+		if (fx_affinity_mode != FX_AFF_HANDOFF && pk->nat == FX_NAT_NONE)
+			pk->sig = ft_hash(&pk->key);
 		m->port = in_port;
 		pkts[nv++] = m;
 	}
