@@ -38,6 +38,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_common.h>
 #include <rte_prefetch.h>
 
 #include "fxhash.h"
@@ -121,15 +122,25 @@ fx_quota_hash(const struct fx_quota_key *k)
 	return fx_hash_words64(w, 2);
 }
 
+/** Slots a cache line holds. */
+#define FX_QUOTA_LINE_SLOTS (RTE_CACHE_LINE_SIZE / sizeof(fx_quota_slot_t))
+
 /**
  * Start reading the slot where a take, put or count of k begins, so that
- * a burst's misses overlap (the probes after it are nearly always on the
- * same line: eight slots a line, load at most one half).
+ * a burst's misses overlap; and the next line when the home is one of the
+ * last two slots of its line, as a take's probes and a put's shift of the
+ * run after the key (the next slots, nearly always one or two at a load
+ * of at most one half) then read it: without it, a take or put whose home
+ * was a line's last slot (one in eight) waited for a line from memory.
  */
 static inline void
 fx_quota_prefetch(const struct fx_quota *q, const struct fx_quota_key *k)
 {
-	rte_prefetch0(&q->slot[(uint32_t)fx_quota_hash(k) & q->mask]);
+	uint32_t home = (uint32_t)fx_quota_hash(k) & q->mask;
+
+	rte_prefetch0(&q->slot[home]);
+	if (home % FX_QUOTA_LINE_SLOTS >= FX_QUOTA_LINE_SLOTS - 2)
+		rte_prefetch0(&q->slot[(home + 2) & q->mask]);
 }
 
 /**
