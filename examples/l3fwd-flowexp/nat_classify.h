@@ -6,9 +6,8 @@
  * NAT classification, inline in the receiving worker's parse stage: the
  * rules of the table in nat_classify.c, which also has the ICMP part. A
  * TCP or UDP packet, nearly every packet, is classified here without a
- * call (a call and its register saves were a tenth of the stage); an ICMP
- * packet, whose error messages carry a quote to check, goes on to
- * fx_nat_classify_icmp().
+ * call and its register saves; an ICMP packet, whose error messages carry
+ * a quote to check, goes on to fx_nat_classify_icmp().
  */
 
 #ifndef _FX_NAT_CLASSIFY_H_

@@ -104,7 +104,9 @@ struct fx_tcp_seg {
  */
 struct fx_pkt {
 	struct fx_key key;
-	uint32_t sig;       /**< Hash of key (the flow table's, direction-independent): packets NAT does not translate, and every packet under handoff. */
+	uint32_t sig;       /**< Hash of key (the flow table's, direction-independent);
+			     *   set for packets NAT does not translate, and for
+			     *   every packet under handoff. */
 	uint8_t dir;        /**< 0: sent by endpoint 0 to endpoint 1; 1: reverse. */
 	uint8_t tcp_flags;  /**< FX_TCP_* seen in this packet. */
 	uint8_t fragment;   /**< 1: an IP fragment, tracked without ports. */

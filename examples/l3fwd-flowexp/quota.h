@@ -130,8 +130,8 @@ fx_quota_hash(const struct fx_quota_key *k)
  * a burst's misses overlap; and the next line when the home is one of the
  * last two slots of its line, as a take's probes and a put's shift of the
  * run after the key (the next slots, nearly always one or two at a load
- * of at most one half) then read it: without it, a take or put whose home
- * was a line's last slot (one in eight) waited for a line from memory.
+ * of at most one half) then read it; a home in a line's last slot (one
+ * in eight) would otherwise wait for that line from memory.
  */
 static inline void
 fx_quota_prefetch(const struct fx_quota *q, const struct fx_quota_key *k)
