@@ -13,7 +13,10 @@ main lcore, testpmd, every control thread and this script on CPU 1. For each --e
         calibration run), so that about 1M flows are live; of 12 one-second
         windows, those that ended with 0.8M..1.25M live flows count
   mpps  packets per second with 1M live flows (flowgen cycles 1M flows,
-        timeout 60 s), and the same with --expiry none (no flow tracking)
+        timeout 60 s), and the same with --expiry none (no flow tracking);
+        each run also gives the share of the worker's cycles spent in
+        iterations that had packets (busy: near 1 when the worker, not the
+        generator, is the limit) and those cycles per packet
   stages  the mpps workload with --bench: the worker's cycles per packet
         in each stage of a burst (rx, parse, lookup, flow, forward, tx...),
         in the expiry polls, and in the rest of the loop
@@ -429,11 +432,18 @@ def start_1m_live(app, mode, huge, args=()):
 def scen_mpps(app, mode, huge):
     r = start_1m_live(app, mode, huge)
     try:
+        s0, t0 = r.stats(), time.monotonic()
         rates, _, cpu, s = sample(r, 8, rx)
+        dt = time.monotonic() - t0
     finally:
         r.close()
     med = statistics.median(rates)
+    # whether the worker is saturated (the generator not the limit), and
+    # what a packet costs it: the cycles of its iterations that had packets
+    busy = s["totals"]["busy_cycles"] - s0["totals"]["busy_cycles"]
     return {"pps": med, "active": active(s), "cpu": cpu,
+            "busy": busy / float(s["tsc_hz"]) / dt,
+            "busy_cycles_per_pkt": busy / max(1, rx(s) - rx(s0)),
             "log_dropped": s["totals"].get("nat_log_dropped", 0),
             "pps_per_cpu_s": med / cpu if cpu > 0 else 0}
 
