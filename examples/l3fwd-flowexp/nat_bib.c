@@ -62,7 +62,7 @@ nat_bib_bytes(uint32_t capacity, bool adf)
 {
 	uint64_t b = (uint64_t)rte_align32pow2(RTE_MAX((capacity + 1) / 2, 2u)) *
 		sizeof(struct fx_ix_bucket) +
-		(uint64_t)capacity * (sizeof(struct nat_bib_entry) + sizeof(uint32_t));
+		(uint64_t)capacity * (sizeof(struct nat_bib_entry) + 2 * sizeof(uint32_t));
 
 	if (adf)
 		b += rte_align64pow2(2 * (uint64_t)capacity) * sizeof(fx_quota_slot_t);
@@ -90,7 +90,11 @@ nat_bib_create(struct nat_bib *b, const char *name, uint32_t capacity,
 	b->free_stack = rte_malloc_socket("nat_bib_free",
 					  (size_t)capacity * sizeof(uint32_t),
 					  RTE_CACHE_LINE_SIZE, socket);
-	if (b->e == NULL || b->free_stack == NULL) {
+	/* sessions are mapping records: as many as entries */
+	b->of_session = rte_zmalloc_socket("nat_bib_sess",
+					   (size_t)capacity * sizeof(uint32_t),
+					   RTE_CACHE_LINE_SIZE, socket);
+	if (b->e == NULL || b->free_stack == NULL || b->of_session == NULL) {
 		nat_bib_free(b);
 		return -ENOMEM;
 	}
@@ -113,6 +117,7 @@ void
 nat_bib_free(struct nat_bib *b)
 {
 	fx_quota_fini(&b->rem);
+	rte_free(b->of_session);
 	rte_free(b->free_stack);
 	rte_free(b->e);
 	fx_ix_free(&b->ix);

@@ -13,8 +13,12 @@
  * An entry is found by either endpoint: the index (fx_index.h, as the
  * mapping table's) holds two keys per entry, the inside endpoint (outbound
  * packets: which public port) and the public endpoint (inbound packets
- * under adf and eif filtering, and the port allocator's "is this public
- * port taken"). A key is a struct nat_key with the address in src, the
+ * under adf and eif filtering, and with port blocks the allocator's "is
+ * this public port taken"; without blocks the port's unit answers that,
+ * nat_eim.c). A session record knows its entry without a lookup: the
+ * table keeps each record's entry by record index (nat_bib_of()), which
+ * the reaper reads, and prefetches, instead of looking the inside
+ * endpoint up when the session is held and when it leaves. A key is a struct nat_key with the address in src, the
  * port in sport and which endpoint it is in dport, hashed with the keyed
  * hash. The entry counts its sessions, live and held (refs), and its live
  * ones (live): it is removed with its last session record, so a public
@@ -28,8 +32,8 @@
  *
  * Memory, allocated at start-up under eim only: 24 bytes an entry, at
  * least 1.75 index pairs per key (32 bytes), a free-stack slot (4 bytes),
- * and for the address counts 32 bytes a session: about 92 bytes a session
- * at most (doc/nat.md). Only the owner lcore reads or changes it.
+ * a session's entry index (4 bytes), and for the address counts 32 bytes
+ * a session: about 96 bytes a session at most (doc/nat.md). Only the owner lcore reads or changes it.
  */
 
 #ifndef _FX_NAT_BIB_H_
@@ -37,6 +41,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include <rte_prefetch.h>
 
 #include "fx_index.h"
 #include "nat_table.h"
@@ -58,6 +64,7 @@ struct nat_bib_entry {
 struct nat_bib {
 	struct fx_index ix;           /**< key hash -> entry << 1 | public */
 	struct nat_bib_entry *e;
+	uint32_t *of_session;         /**< a session record's entry, by record index */
 	uint32_t *free_stack;
 	uint32_t nb_free;
 	uint32_t capacity;
@@ -83,7 +90,8 @@ nat_bib_key(uint32_t addr, uint16_t port, uint8_t proto, uint16_t pub)
 }
 
 /**
- * Create a table for `capacity` entries on `socket` (with the address
+ * Create a table for `capacity` entries, and as many session records
+ * (the mapping table's capacity), on `socket` (with the address
  * counts if adf); `name` at most 20 characters. 0, -EINVAL or -ENOMEM.
  */
 int nat_bib_create(struct nat_bib *b, const char *name, uint32_t capacity,
@@ -141,6 +149,34 @@ void nat_bib_rem_put(struct nat_bib *b, const struct nat_bib_entry *e,
 		     uint32_t rem_addr);
 bool nat_bib_rem_seen(const struct nat_bib *b, const struct nat_bib_entry *e,
 		      uint32_t rem_addr);
+
+/** Session record `rec` (its index in the mapping table) is under e. */
+static inline void
+nat_bib_attach(struct nat_bib *b, uint32_t rec, const struct nat_bib_entry *e)
+{
+	b->of_session[rec] = (uint32_t)(e - b->e);
+}
+
+/** The entry session record `rec` is under (nat_bib_attach()). */
+static inline struct nat_bib_entry *
+nat_bib_of(const struct nat_bib *b, uint32_t rec)
+{
+	return &b->e[b->of_session[rec]];
+}
+
+/** Start reading where nat_bib_of() finds record rec's entry. */
+static inline void
+nat_bib_prefetch_of(const struct nat_bib *b, uint32_t rec)
+{
+	rte_prefetch0(&b->of_session[rec]);
+}
+
+/** Once that has come: start reading record rec's entry. */
+static inline void
+nat_bib_prefetch_entry(const struct nat_bib *b, uint32_t rec)
+{
+	rte_prefetch0(nat_bib_of(b, rec));
+}
 
 /** Entries in the table. */
 static inline uint32_t

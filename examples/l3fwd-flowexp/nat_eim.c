@@ -34,18 +34,32 @@
 #include "tcp_track.h"
 
 struct pub_ctx {
-	const struct nat_bib *bib;
+	const struct fx_nat *nt;
 	const struct nat_mapping *tmpl;   /* the session: address, proto */
+	enum nat_proto pc;
 };
 
-/* a new binding's candidate: taken while any binding holds it */
+/* a new binding's candidate in a port block: taken while any binding
+ * holds it */
 static bool
 pub_taken(uint16_t port, void *arg)
 {
 	const struct pub_ctx *c = arg;
 
-	return nat_bib_public(c->bib, c->tmpl->pub_addr, rte_cpu_to_be_16(port),
+	return nat_bib_public(&c->nt->bib, c->tmpl->pub_addr, rte_cpu_to_be_16(port),
 			      c->tmpl->proto) != NULL;
+}
+
+/* the same without port blocks, from the candidate's unit, which the
+ * allocator reads anyway: every session record holds its unit, live or
+ * held, and its binding lives as long as a session record under it, so
+ * a unit in use or held is a bound port, and a free one is not */
+static bool
+unit_taken(uint16_t port, void *arg)
+{
+	const struct pub_ctx *c = arg;
+
+	return !nat_ports_unit_free(&c->nt->ports, c->tmpl->pool_idx, c->pc, port);
 }
 
 /* a session under a binding: its port is the only candidate */
@@ -61,13 +75,13 @@ static int
 binding_port(struct fx_nat *nt, uint64_t now, const struct nat_mapping *tmpl,
 	     enum nat_proto pc, uint16_t *port, enum nat_log_refusal *why)
 {
-	struct pub_ctx c = { .bib = &nt->bib, .tmpl = tmpl };
+	struct pub_ctx c = { .nt = nt, .tmpl = tmpl, .pc = pc };
 	uint16_t in_port = rte_be_to_cpu_16(tmpl->in_port);
 
 	if (nat_blocks_on(&nt->blocks))
 		return nat_block_port(nt, now, tmpl->in_addr, tmpl->pool_idx, pc,
 				      in_port, pub_taken, &c, port, why);
-	return nat_ports_alloc(&nt->ports, tmpl->pool_idx, pc, in_port, pub_taken,
+	return nat_ports_alloc(&nt->ports, tmpl->pool_idx, pc, in_port, unit_taken,
 			       &c, port) != 0 ? -EADDRINUSE : 0;
 }
 
@@ -144,10 +158,10 @@ nat_eim_unpick(struct fx_nat *nt, struct nat_bib_entry *be,
 static inline struct nat_bib_entry *
 binding_of(struct fx_nat *nt, const struct nat_mapping *m)
 {
-	struct nat_bib_entry *be = nat_bib_inside(&nt->bib, m->in_addr, m->in_port,
-						  m->proto);
+	struct nat_bib_entry *be = nat_bib_of(&nt->bib, nat_table_index(&nt->tbl, m));
 
-	RTE_ASSERT(be != NULL && be->pub_port == m->pub_port);
+	RTE_ASSERT(be->used && be->in_addr == m->in_addr &&
+		   be->in_port == m->in_port && be->pub_port == m->pub_port);
 	return be;
 }
 
@@ -183,7 +197,7 @@ nat_eim_prefetch_session(struct fx_nat *nt, const struct nat_key *k)
 
 	e = nat_bib_inside(&nt->bib, k->src, k->sport, k->proto);
 	if (e == NULL)
-		return;   /* a new binding: nat_eim_prefetch() had its candidate */
+		return;   /* a new binding: its candidate's unit is on its way */
 	nat_table_prefetch_tuple(&nt->tbl, e->pub_addr, e->pub_port, k->dst,
 				 k->dport, k->proto);
 	nat_ports_prefetch(&nt->ports, e->pool_idx, nat_proto_class(k->proto),

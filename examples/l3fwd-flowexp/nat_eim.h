@@ -73,11 +73,13 @@ int nat_eim_pick(struct fx_nat *nt, uint64_t now, const struct nat_mapping *tmpl
 void nat_eim_unpick(struct fx_nat *nt, struct nat_bib_entry *be,
 		    const struct nat_mapping *tmpl);
 
-/** Session m under binding be was made (live) at now: a binding's first
- * is its create (logged). */
+/** Session m under binding be was made (live) at now: noted as be's
+ * (nat_bib_attach()); a binding's first is its create (logged). */
 static inline void
-nat_eim_attach(struct fx_nat *nt, struct nat_bib_entry *be, uint64_t now)
+nat_eim_attach(struct fx_nat *nt, struct nat_bib_entry *be,
+	       const struct nat_mapping *m, uint64_t now)
 {
+	nat_bib_attach(&nt->bib, nat_table_index(&nt->tbl, m), be);
 	if (be->refs++ == 0)
 		nat_log_binding(nt, true, be, now);
 	be->live++;
@@ -122,9 +124,10 @@ nat_eim_owner(uint32_t addr, uint16_t port, uint8_t proto, uint16_t nb_workers)
 }
 
 /**
- * Start reading what nat_eim_pick() for inside endpoint k reads first:
- * its binding's bucket and, for a new binding, the bucket of the first
- * candidate public endpoint (pub_addr, pub_port, network order).
+ * Start reading what nat_eim_pick() for inside endpoint k reads: its
+ * binding's bucket and, for a new binding, the bucket its public key
+ * goes in if it takes the first candidate (pub_addr, pub_port, network
+ * order), whose unit the caller prefetches.
  */
 static inline void
 nat_eim_prefetch(const struct fx_nat *nt, const struct nat_key *k,

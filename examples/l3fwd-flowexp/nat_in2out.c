@@ -140,7 +140,7 @@ nat_mapping_make(struct fx_nat *nt, uint64_t now, const struct fx_pkt *pk,
 	}
 	nat_table_publish(m, id);
 	if (be != NULL)
-		nat_eim_attach(nt, be, now);
+		nat_eim_attach(nt, be, m, now);
 	FX_STAT_ADD(&nt->st, nat_created, 1);
 	FX_STAT_SET(&nt->st, nat_active, nt->st.nat_active + 1);
 	nat_log_created(nt, m, now);

@@ -71,10 +71,21 @@ mapping_end(struct fx_nat *nt, struct nat_mapping *m, uint64_t at)
 		mapping_release(nt, m, at);
 }
 
+/* start reading Due record m's line and, under eim, where its binding is
+ * noted (both by its place in the table, without reading it) */
+static inline void
+fetch(struct fx_nat *nt, void *payload)
+{
+	rte_prefetch0(payload);
+	if (nat_bib_on(&nt->bib) && nat_block_of(payload) == NULL)
+		nat_bib_prefetch_of(&nt->bib, nat_table_index(&nt->tbl, payload));
+}
+
 /* start reading what handling Due record m will touch: the bucket of the
- * key it loses next, its port unit, under eim its binding's bucket(s) and,
- * when its hold-down ends, its quota slots (its own line was prefetched
- * before) */
+ * key it loses next, its port unit, under eim its binding and, as a
+ * released session's binding may go with it, the binding's buckets, and
+ * when its hold-down ends, its quota slots (its own line, and where its
+ * binding is noted, were prefetched before) */
 static inline void
 warm(struct fx_nat *nt, void *payload)
 {
@@ -86,12 +97,13 @@ warm(struct fx_nat *nt, void *payload)
 	nat_ports_prefetch(&nt->ports, m->pool_idx, nat_proto_class(m->proto),
 			   rte_be_to_cpu_16(m->pub_port));
 	if (nat_bib_on(&nt->bib)) {
-		nat_bib_prefetch_inside(&nt->bib, m->in_addr, m->in_port, m->proto);
-		/* a released session's binding may go with it: its public
-		 * key's bucket */
-		if (m->state == NAT_HELD)
+		nat_bib_prefetch_entry(&nt->bib, nat_table_index(&nt->tbl, m));
+		if (m->state == NAT_HELD) {
+			nat_bib_prefetch_inside(&nt->bib, m->in_addr, m->in_port,
+						m->proto);
 			nat_bib_prefetch_public(&nt->bib, m->pub_addr, m->pub_port,
 						m->proto);
+		}
 	}
 	if (m->state == NAT_HELD)
 		nat_quota_prefetch(nt, m->in_addr, m->rem_addr, m->rem_port, m->proto);
@@ -113,12 +125,12 @@ records(struct fx_nat *nt, const struct twheel_fired *f, unsigned int n,
 	uint64_t lag;
 
 	for (i = 0; i < n && i < 2 * REAP_AHEAD; i++)
-		rte_prefetch0(f[i].payload);
+		fetch(nt, f[i].payload);
 	for (i = 0; i < n && i < REAP_AHEAD; i++)
 		warm(nt, f[i].payload);
 	for (i = 0; i < n; i++) {
 		if (i + 2 * REAP_AHEAD < n)
-			rte_prefetch0(f[i + 2 * REAP_AHEAD].payload);
+			fetch(nt, f[i + 2 * REAP_AHEAD].payload);
 		if (i + REAP_AHEAD < n)
 			warm(nt, f[i + REAP_AHEAD].payload);
 		if (unlikely(nat_block_of(f[i].payload) != NULL)) {
