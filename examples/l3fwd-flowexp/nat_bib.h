@@ -15,25 +15,29 @@
  * packets: which public port) and the public endpoint (inbound packets
  * under adf and eif filtering, and with port blocks the allocator's "is
  * this public port taken"; without blocks the port's unit answers that,
- * nat_eim.c). A session record knows its entry without a lookup: the
- * table keeps each record's entry by record index (nat_bib_of()), which
- * the reaper reads, and prefetches, instead of looking the inside
- * endpoint up when the session is held and when it leaves. A key is a struct nat_key with the address in src, the
- * port in sport and which endpoint it is in dport, hashed with the keyed
- * hash. The entry counts its sessions, live and held (refs), and its live
- * ones (live): it is removed with its last session record, so a public
- * port stays bound to one inside endpoint while any session under it,
- * held ones included, holds the port unit; it filters inbound packets only
+ * nat_eim.c). A key is a struct nat_key with the address in src, the port
+ * in sport and which endpoint it is in dport, hashed with the keyed hash.
+ * A session record knows its entry without a lookup: the table keeps
+ * each record's entry by record index (nat_bib_of()), which the reaper
+ * reads, and prefetches, instead of looking the inside endpoint up when
+ * the session is held and when it leaves.
+ *
+ * The entry counts its sessions, live and held (refs), and its live ones
+ * (live): it is removed with its last session record, so a public port
+ * stays bound to one inside endpoint while any session under it, held
+ * ones included, holds the port unit; it filters inbound packets only
  * while a session is live (the mapping's life is its sessions').
  *
  * Address-dependent filtering asks whether the inside endpoint has sent
  * to a remote address: a per-worker count of session records per (entry,
  * remote address), a quota table (quota.h) with no limit.
  *
- * Memory, allocated at start-up under eim only: 24 bytes an entry, at
- * least 1.75 index pairs per key (32 bytes), a free-stack slot (4 bytes),
- * a session's entry index (4 bytes), and for the address counts 32 bytes
- * a session: about 96 bytes a session at most (doc/nat.md). Only the owner lcore reads or changes it.
+ * Memory, allocated at start-up under eim only, per session record: 24
+ * bytes of entry, 32-64 bytes of index (half a bucket, the buckets a power
+ * of two: at least 1.75 pairs a key), a free-stack slot and the record's
+ * entry index (4 bytes each), and for the address counts 16-32 bytes (two
+ * 8-byte quota slots, the table a power of two): 64-128 bytes
+ * (nat_bib_bytes(), doc/nat.md). Only the owner lcore reads or changes it.
  */
 
 #ifndef _FX_NAT_BIB_H_
