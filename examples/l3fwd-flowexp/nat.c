@@ -144,7 +144,7 @@ fx_nat_init(struct fx_nat *nt, unsigned int lcore_id, unsigned int w,
 	if (fx_nat_conf.mapping == NAT_MAP_EIM) {
 		/* at most one binding a session */
 		snprintf(name, sizeof(name), "natbib%u", lcore_id);
-		rc = nat_bib_create(&nt->bib, name, capacity,
+		rc = nat_bib_create(&nt->bib, name, capacity, (uint32_t)nt->ports.units,
 				    fx_nat_conf.filtering == NAT_FILTER_ADF, socket);
 		if (rc != 0)
 			goto fail;

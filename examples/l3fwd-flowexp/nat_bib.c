@@ -4,8 +4,9 @@
 
 /*
  * The binding table of endpoint-independent mapping (nat_bib.h has the
- * design): entries in a slab with a free stack, found by either endpoint
- * through a bucket index, and the per-address session counts of
+ * design): entries in a slab with a free stack, found by their inside
+ * endpoint through a bucket index and by their public one through the
+ * slots of its port unit, and the per-address session counts of
  * address-dependent filtering.
  */
 
@@ -27,10 +28,9 @@
 #define BIB_REM_KIND 0xffu
 
 static inline struct nat_key
-entry_key(const struct nat_bib_entry *e, uint32_t pub)
+entry_key(const struct nat_bib_entry *e)
 {
-	return pub ? nat_bib_key(e->pub_addr, e->pub_port, e->proto, 1) :
-		nat_bib_key(e->in_addr, e->in_port, e->proto, 0);
+	return nat_bib_key(e->in_addr, e->in_port, e->proto);
 }
 
 struct bib_arg {
@@ -42,8 +42,8 @@ static bool
 key_at(uint32_t ref, const void *arg)
 {
 	const struct bib_arg *a = arg;
-	const struct nat_bib_entry *e = &a->b->e[ref >> 1];
-	struct nat_key k = entry_key(e, ref & 1);
+	const struct nat_bib_entry *e = &a->b->e[ref];
+	struct nat_key k = entry_key(e);
 
 	return e->used && nat_key_eq(&k, a->key);
 }
@@ -54,15 +54,24 @@ find(const struct nat_bib *b, const struct nat_key *k)
 	struct bib_arg a = { .b = b, .key = k };
 	int64_t ref = fx_ix_find(&b->ix, nat_key_hash(k), key_at, &a);
 
-	return ref >= 0 ? &b->e[ref >> 1] : NULL;
+	return ref >= 0 ? &b->e[ref] : NULL;
+}
+
+/* one key an entry: a quarter as many buckets as entries, 1.75 pairs a
+ * key (fx_index.h) */
+static inline uint32_t
+buckets(uint32_t capacity)
+{
+	return RTE_MAX((capacity + 3) / 4, 2u);
 }
 
 uint64_t
-nat_bib_bytes(uint32_t capacity, bool adf)
+nat_bib_bytes(uint32_t capacity, uint64_t units, bool adf)
 {
-	uint64_t b = (uint64_t)rte_align32pow2(RTE_MAX((capacity + 1) / 2, 2u)) *
+	uint64_t b = (uint64_t)rte_align32pow2(buckets(capacity)) *
 		sizeof(struct fx_ix_bucket) +
-		(uint64_t)capacity * (sizeof(struct nat_bib_entry) + 2 * sizeof(uint32_t));
+		(uint64_t)capacity * (sizeof(struct nat_bib_entry) + sizeof(uint32_t)) +
+		units * sizeof(uint32_t);
 
 	if (adf)
 		b += rte_align64pow2(2 * (uint64_t)capacity) * sizeof(fx_quota_slot_t);
@@ -71,18 +80,18 @@ nat_bib_bytes(uint32_t capacity, bool adf)
 
 int
 nat_bib_create(struct nat_bib *b, const char *name, uint32_t capacity,
-	       bool adf, int socket)
+	       uint32_t units, bool adf, int socket)
 {
 	char qname[32];
 	uint32_t i;
 	int rc;
 
 	memset(b, 0, sizeof(*b));
-	if (capacity == 0 || capacity > UINT32_MAX / 2 || strlen(name) > 20)
+	if (capacity == 0 || capacity == UINT32_MAX || units == 0 ||
+	    strlen(name) > 20)
 		return -EINVAL;
-	/* two keys an entry, as the mapping table: half as many buckets
-	 * (nat_bib_bytes() counts what is allocated here) */
-	rc = fx_ix_create(&b->ix, "nat_bib_buckets", (capacity + 1) / 2, socket);
+	/* nat_bib_bytes() counts what is allocated here */
+	rc = fx_ix_create(&b->ix, "nat_bib_buckets", buckets(capacity), socket);
 	if (rc != 0)
 		return rc;
 	b->e = rte_zmalloc_socket(name, (size_t)capacity * sizeof(*b->e),
@@ -90,11 +99,9 @@ nat_bib_create(struct nat_bib *b, const char *name, uint32_t capacity,
 	b->free_stack = rte_malloc_socket("nat_bib_free",
 					  (size_t)capacity * sizeof(uint32_t),
 					  RTE_CACHE_LINE_SIZE, socket);
-	/* sessions are mapping records: as many as entries */
-	b->of_session = rte_zmalloc_socket("nat_bib_sess",
-					   (size_t)capacity * sizeof(uint32_t),
-					   RTE_CACHE_LINE_SIZE, socket);
-	if (b->e == NULL || b->free_stack == NULL || b->of_session == NULL) {
+	b->of_unit = rte_zmalloc_socket("nat_bib_unit", (size_t)units * sizeof(uint32_t),
+					RTE_CACHE_LINE_SIZE, socket);
+	if (b->e == NULL || b->free_stack == NULL || b->of_unit == NULL) {
 		nat_bib_free(b);
 		return -ENOMEM;
 	}
@@ -102,6 +109,7 @@ nat_bib_create(struct nat_bib *b, const char *name, uint32_t capacity,
 		b->free_stack[i] = capacity - 1 - i;
 	b->nb_free = capacity;
 	b->capacity = capacity;
+	b->units = units;
 	if (adf) {
 		snprintf(qname, sizeof(qname), "%s_rem", name);
 		rc = fx_quota_init(&b->rem, qname, capacity, socket);
@@ -117,7 +125,7 @@ void
 nat_bib_free(struct nat_bib *b)
 {
 	fx_quota_fini(&b->rem);
-	rte_free(b->of_session);
+	rte_free(b->of_unit);
 	rte_free(b->free_stack);
 	rte_free(b->e);
 	fx_ix_free(&b->ix);
@@ -128,7 +136,7 @@ struct nat_bib_entry *
 nat_bib_inside(struct nat_bib *b, uint32_t in_addr, uint16_t in_port,
 	       uint8_t proto)
 {
-	struct nat_key k = nat_bib_key(in_addr, in_port, proto, 0);
+	struct nat_key k = nat_bib_key(in_addr, in_port, proto);
 	struct nat_bib_entry *e;
 
 	if (b->last_valid && nat_key_eq(&k, &b->last_key))
@@ -140,40 +148,23 @@ nat_bib_inside(struct nat_bib *b, uint32_t in_addr, uint16_t in_port,
 	return e;
 }
 
-struct nat_bib_entry *
-nat_bib_public(const struct nat_bib *b, uint32_t pub_addr, uint16_t pub_port,
-	       uint8_t proto)
-{
-	struct nat_key k = nat_bib_key(pub_addr, pub_port, proto, 1);
-
-	return find(b, &k);
-}
-
 void
 nat_bib_prefetch_inside(const struct nat_bib *b, uint32_t in_addr,
 			uint16_t in_port, uint8_t proto)
 {
-	struct nat_key k = nat_bib_key(in_addr, in_port, proto, 0);
-
-	fx_ix_prefetch(&b->ix, nat_key_hash(&k));
-}
-
-void
-nat_bib_prefetch_public(const struct nat_bib *b, uint32_t pub_addr,
-			uint16_t pub_port, uint8_t proto)
-{
-	struct nat_key k = nat_bib_key(pub_addr, pub_port, proto, 1);
+	struct nat_key k = nat_bib_key(in_addr, in_port, proto);
 
 	fx_ix_prefetch(&b->ix, nat_key_hash(&k));
 }
 
 struct nat_bib_entry *
-nat_bib_add(struct nat_bib *b, const struct nat_bib_entry *tmpl)
+nat_bib_add(struct nat_bib *b, const struct nat_bib_entry *tmpl, uint32_t unit)
 {
 	struct nat_bib_entry *e;
-	struct nat_key in, pub;
-	uint32_t idx, sig_in;
+	struct nat_key in;
+	uint32_t idx;
 
+	RTE_ASSERT(unit < b->units && b->of_unit[unit] == 0);
 	if (b->nb_free == 0)
 		return NULL;
 	idx = b->free_stack[b->nb_free - 1];
@@ -181,15 +172,10 @@ nat_bib_add(struct nat_bib *b, const struct nat_bib_entry *tmpl)
 	*e = *tmpl;
 	e->refs = 0;
 	e->live = 0;
-	in = entry_key(e, 0);
-	pub = entry_key(e, 1);
-	sig_in = nat_key_hash(&in);
-	if (fx_ix_insert(&b->ix, sig_in, idx << 1) != 0)
+	in = entry_key(e);
+	if (fx_ix_insert(&b->ix, nat_key_hash(&in), idx) != 0)
 		return NULL;
-	if (fx_ix_insert(&b->ix, nat_key_hash(&pub), idx << 1 | 1) != 0) {
-		fx_ix_remove(&b->ix, sig_in, idx << 1);
-		return NULL;
-	}
+	b->of_unit[unit] = idx + 1;
 	e->used = 1;
 	b->nb_free--;
 	b->last = e;
@@ -202,14 +188,14 @@ nat_bib_add(struct nat_bib *b, const struct nat_bib_entry *tmpl)
 }
 
 void
-nat_bib_remove(struct nat_bib *b, struct nat_bib_entry *e)
+nat_bib_remove(struct nat_bib *b, struct nat_bib_entry *e, uint32_t unit)
 {
 	uint32_t idx = (uint32_t)(e - b->e);
-	struct nat_key in = entry_key(e, 0), pub = entry_key(e, 1);
+	struct nat_key in = entry_key(e);
 
-	RTE_ASSERT(e->used && e->refs == 0);
-	fx_ix_remove(&b->ix, nat_key_hash(&in), idx << 1);
-	fx_ix_remove(&b->ix, nat_key_hash(&pub), idx << 1 | 1);
+	RTE_ASSERT(e->used && e->refs == 0 && b->of_unit[unit] == idx + 1);
+	fx_ix_remove(&b->ix, nat_key_hash(&in), idx);
+	b->of_unit[unit] = 0;
 	e->used = 0;
 	if (b->last == e)
 		b->last_valid = false;

@@ -10,17 +10,22 @@
  * which are the records of the mapping table (nat_table.h), each with its
  * own wheel entry.
  *
- * An entry is found by either endpoint: the index (fx_index.h, as the
- * mapping table's) holds two keys per entry, the inside endpoint (outbound
- * packets: which public port) and the public endpoint (inbound packets
- * under adf and eif filtering, and with port blocks the allocator's "is
- * this public port taken"; without blocks the port's unit answers that,
- * nat_eim.c). A key is a struct nat_key with the address in src, the port
- * in sport and which endpoint it is in dport, hashed with the keyed hash.
- * A session record knows its entry without a lookup: the table keeps
- * each record's entry by record index (nat_bib_of()), which the reaper
- * reads, and prefetches, instead of looking the inside endpoint up when
- * the session is held and when it leaves.
+ * An entry is found by either endpoint. By its inside endpoint (outbound
+ * packets: which public port) through an index (fx_index.h, as the
+ * mapping table's) of one key per entry, a struct nat_key with the
+ * address in src, the port in sport and 0 in dport, hashed with the keyed
+ * hash. By its public endpoint (inbound packets under adf and eif
+ * filtering, and with port blocks the allocator's "is this public port
+ * bound") through an array beside the port allocator's units, one slot
+ * per unit of the worker's share (nat_ports_unit_index()): a public
+ * endpoint is a unit, and under eim a unit is bound to at most one inside
+ * endpoint, so no hash, no probe and no key compare, and a new binding
+ * writes one slot where a second key would have taken a bucket insert
+ * and its removal a bucket search.
+ * A session record finds its entry without a lookup too: its public
+ * endpoint is its binding's, so its unit's slot names the entry, which
+ * the reaper reads, and prefetches, when the session is held and when it
+ * leaves.
  *
  * The entry counts its sessions, live and held (refs), and its live ones
  * (live): it is removed with its last session record, so a public port
@@ -33,11 +38,12 @@
  * remote address), a quota table (quota.h) with no limit.
  *
  * Memory, allocated at start-up under eim only, per session record: 24
- * bytes of entry, 32-64 bytes of index (half a bucket, the buckets a power
- * of two: at least 1.75 pairs a key), a free-stack slot and the record's
- * entry index (4 bytes each), and for the address counts 16-32 bytes (two
- * 8-byte quota slots, the table a power of two): 64-128 bytes
- * (nat_bib_bytes(), doc/nat.md). Only the owner lcore reads or changes it.
+ * bytes of entry, 16-32 bytes of index (a quarter of a bucket, the
+ * buckets a power of two: at least 1.75 pairs a key), a free-stack slot
+ * (4 bytes), and for the address counts 16-32 bytes (two 8-byte quota
+ * slots, the table a power of two): 44-92 bytes; and 4 bytes per port
+ * unit of the share (nat_bib_bytes(),
+ * doc/nat.md). Only the owner lcore reads or changes it.
  */
 
 #ifndef _FX_NAT_BIB_H_
@@ -46,6 +52,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_debug.h>
 #include <rte_prefetch.h>
 
 #include "fx_index.h"
@@ -66,9 +73,10 @@ struct nat_bib_entry {
 };
 
 struct nat_bib {
-	struct fx_index ix;           /**< key hash -> entry << 1 | public */
+	struct fx_index ix;           /**< inside key hash -> entry */
 	struct nat_bib_entry *e;
-	uint32_t *of_session;         /**< a session record's entry, by record index */
+	uint32_t *of_unit;            /**< a public unit's entry + 1 (0: unbound), by unit index */
+	uint32_t units;
 	uint32_t *free_stack;
 	uint32_t nb_free;
 	uint32_t capacity;
@@ -83,27 +91,27 @@ struct nat_bib {
 };
 
 /**
- * The index key of an endpoint: inside (pub 0) or public (pub 1), address
- * and port in network order; its nat_key_hash() is also the inside
- * endpoint's owner (nat_eim.h).
+ * The index key of an inside endpoint, address and port in network
+ * order; its nat_key_hash() is also the inside endpoint's owner
+ * (nat_eim.h).
  */
 static inline struct nat_key
-nat_bib_key(uint32_t addr, uint16_t port, uint8_t proto, uint16_t pub)
+nat_bib_key(uint32_t addr, uint16_t port, uint8_t proto)
 {
-	return nat_key_make(addr, 0, port, pub, proto);
+	return nat_key_make(addr, 0, port, 0, proto);
 }
 
 /**
- * Create a table for `capacity` entries, and as many session records
- * (the mapping table's capacity), on `socket` (with the address
- * counts if adf); `name` at most 20 characters. 0, -EINVAL or -ENOMEM.
+ * Create a table for `capacity` entries, whose public endpoints are among
+ * `units` port units (nat_ports.h), on `socket` (with the address counts
+ * if adf); `name` at most 20 characters. 0, -EINVAL or -ENOMEM.
  */
 int nat_bib_create(struct nat_bib *b, const char *name, uint32_t capacity,
-		   bool adf, int socket);
+		   uint32_t units, bool adf, int socket);
 
-/** The bytes nat_bib_create() allocates for `capacity` entries (the
- * start-up estimate, preflight.c). */
-uint64_t nat_bib_bytes(uint32_t capacity, bool adf);
+/** The bytes nat_bib_create() allocates for `capacity` entries and
+ * `units` units (the start-up estimate, preflight.c). */
+uint64_t nat_bib_bytes(uint32_t capacity, uint64_t units, bool adf);
 
 /** Free it; one never created is a no-op. */
 void nat_bib_free(struct nat_bib *b);
@@ -120,28 +128,41 @@ nat_bib_on(const struct nat_bib *b)
 struct nat_bib_entry *nat_bib_inside(struct nat_bib *b, uint32_t in_addr,
 				     uint16_t in_port, uint8_t proto);
 
-/** The entry of a public endpoint, or NULL. */
-struct nat_bib_entry *nat_bib_public(const struct nat_bib *b, uint32_t pub_addr,
-				     uint16_t pub_port, uint8_t proto);
+/** The entry bound to the public endpoint of port unit `unit`
+ * (nat_ports_unit_index()), or NULL. */
+static inline struct nat_bib_entry *
+nat_bib_public(const struct nat_bib *b, uint32_t unit)
+{
+	uint32_t v = b->of_unit[unit];
+
+	RTE_ASSERT(unit < b->units);
+	return v != 0 ? &b->e[v - 1] : NULL;
+}
 
 /** Start reading the bucket nat_bib_inside() of this endpoint reads. */
 void nat_bib_prefetch_inside(const struct nat_bib *b, uint32_t in_addr,
 			     uint16_t in_port, uint8_t proto);
 
-/** Start reading the bucket nat_bib_public() of this endpoint reads. */
-void nat_bib_prefetch_public(const struct nat_bib *b, uint32_t pub_addr,
-			     uint16_t pub_port, uint8_t proto);
+/** Start reading the slot of unit `unit` that nat_bib_public() reads and
+ * nat_bib_add() and nat_bib_remove() write. */
+static inline void
+nat_bib_prefetch_public(const struct nat_bib *b, uint32_t unit)
+{
+	rte_prefetch0(&b->of_unit[unit]);
+}
 
 /**
  * Add an entry from tmpl (endpoints, proto, pool_idx), with no session
- * yet; its endpoints must be absent. NULL when no entry is free or a key
- * finds no pair within the probe bound.
+ * yet, bound to `unit`, the unit of its public endpoint; both endpoints
+ * must be unbound. NULL when no entry is free or the inside key finds no
+ * pair within the probe bound.
  */
 struct nat_bib_entry *nat_bib_add(struct nat_bib *b,
-				  const struct nat_bib_entry *tmpl);
+				  const struct nat_bib_entry *tmpl, uint32_t unit);
 
-/** Remove an entry (its last session record went, or none was made). */
-void nat_bib_remove(struct nat_bib *b, struct nat_bib_entry *e);
+/** Remove entry e, bound to `unit` (its last session record went, or
+ * none was made). */
+void nat_bib_remove(struct nat_bib *b, struct nat_bib_entry *e, uint32_t unit);
 
 /**
  * Address counts (adf): a session record of e towards rem_addr was made
@@ -153,34 +174,6 @@ void nat_bib_rem_put(struct nat_bib *b, const struct nat_bib_entry *e,
 		     uint32_t rem_addr);
 bool nat_bib_rem_seen(const struct nat_bib *b, const struct nat_bib_entry *e,
 		      uint32_t rem_addr);
-
-/** Session record `rec` (its index in the mapping table) is under e. */
-static inline void
-nat_bib_attach(struct nat_bib *b, uint32_t rec, const struct nat_bib_entry *e)
-{
-	b->of_session[rec] = (uint32_t)(e - b->e);
-}
-
-/** The entry session record `rec` is under (nat_bib_attach()). */
-static inline struct nat_bib_entry *
-nat_bib_of(const struct nat_bib *b, uint32_t rec)
-{
-	return &b->e[b->of_session[rec]];
-}
-
-/** Start reading where nat_bib_of() finds record rec's entry. */
-static inline void
-nat_bib_prefetch_of(const struct nat_bib *b, uint32_t rec)
-{
-	rte_prefetch0(&b->of_session[rec]);
-}
-
-/** Once that has come: start reading record rec's entry. */
-static inline void
-nat_bib_prefetch_entry(const struct nat_bib *b, uint32_t rec)
-{
-	rte_prefetch0(nat_bib_of(b, rec));
-}
 
 /** Entries in the table. */
 static inline uint32_t

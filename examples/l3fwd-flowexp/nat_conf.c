@@ -134,6 +134,7 @@ nat_conf_add_pool(struct nat_conf *c, const char *s, char *err, size_t len)
 			 s, NAT_POOL_ADDRS_MAX);
 		return -EINVAL;
 	}
+	c->pool_first[c->nb_pool_pfx] = c->nb_pool;
 	for (i = 0; i < n; i++)
 		c->pool[c->nb_pool++] = rte_cpu_to_be_32(p.addr + (uint32_t)i);
 	c->pool_pfx[c->nb_pool_pfx++] = p;

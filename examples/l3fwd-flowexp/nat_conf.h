@@ -64,6 +64,7 @@ struct nat_prefix {
 struct nat_conf {
 	bool enabled;                              /**< --nat-pool given */
 	struct nat_prefix pool_pfx[NAT_PREFIXES_MAX];
+	uint32_t pool_first[NAT_PREFIXES_MAX];     /**< pool index of each one's first address */
 	uint32_t nb_pool_pfx;
 	struct nat_prefix inside[NAT_PREFIXES_MAX];
 	uint32_t nb_inside;
@@ -173,6 +174,19 @@ static inline bool
 nat_is_outside_port(const struct nat_conf *c, uint16_t port)
 {
 	return port < 32 && (c->outside_mask & (UINT32_C(1) << port)) != 0;
+}
+
+/** Pool index of public address addr (network order), or -1 if not in the pool. */
+static inline int32_t
+nat_pool_find(const struct nat_conf *c, uint32_t addr_be)
+{
+	uint32_t a = rte_be_to_cpu_32(addr_be);
+	uint32_t i;
+
+	for (i = 0; i < c->nb_pool_pfx; i++)
+		if ((a & c->pool_pfx[i].mask) == c->pool_pfx[i].addr)
+			return (int32_t)(c->pool_first[i] + (a - c->pool_pfx[i].addr));
+	return -1;
 }
 
 /** Pool index of the public address of inside host addr (paired pooling). */

@@ -27,6 +27,7 @@
 #include "nat.h"
 #include "nat_bib.h"
 #include "nat_block.h"
+#include "nat_conf.h"
 #include "nat_eim.h"
 #include "nat_ports.h"
 #include "nat_priv.h"
@@ -39,6 +40,14 @@ struct pub_ctx {
 	enum nat_proto pc;
 };
 
+/* the unit of binding e's public endpoint */
+static inline uint32_t
+unit_of(const struct fx_nat *nt, const struct nat_bib_entry *e)
+{
+	return nat_ports_unit_index(&nt->ports, e->pool_idx, nat_proto_class(e->proto),
+				    rte_be_to_cpu_16(e->pub_port));
+}
+
 /* a new binding's candidate in a port block: taken while any binding
  * holds it */
 static bool
@@ -46,8 +55,9 @@ pub_taken(uint16_t port, void *arg)
 {
 	const struct pub_ctx *c = arg;
 
-	return nat_bib_public(&c->nt->bib, c->tmpl->pub_addr, rte_cpu_to_be_16(port),
-			      c->tmpl->proto) != NULL;
+	return nat_bib_public(&c->nt->bib,
+			      nat_ports_unit_index(&c->nt->ports, c->tmpl->pool_idx,
+						   c->pc, port)) != NULL;
 }
 
 /* the same without port blocks, from the candidate's unit, which the
@@ -117,7 +127,7 @@ nat_eim_pick(struct fx_nat *nt, uint64_t now, const struct nat_mapping *tmpl,
 		bt.pub_port = rte_cpu_to_be_16(*port);
 		bt.pool_idx = tmpl->pool_idx;
 		bt.proto = tmpl->proto;
-		e = nat_bib_add(&nt->bib, &bt);
+		e = nat_bib_add(&nt->bib, &bt, unit_of(nt, &bt));
 		if (e == NULL) {
 			nat_unit_put(nt, tmpl->pool_idx, pc, *port, now);
 			return -ENOSPC;
@@ -128,7 +138,7 @@ nat_eim_pick(struct fx_nat *nt, uint64_t now, const struct nat_mapping *tmpl,
 	if (!nat_bib_rem_take(&nt->bib, e, tmpl->rem_addr)) {
 		nat_unit_put(nt, e->pool_idx, pc, *port, now);
 		if (e->refs == 0) {
-			nat_bib_remove(&nt->bib, e);
+			nat_bib_remove(&nt->bib, e, unit_of(nt, e));
 			FX_STAT_SET(&nt->st, nat_bib_active, nt->st.nat_bib_active - 1);
 		}
 		return -ENOSPC;
@@ -143,7 +153,7 @@ unbind(struct fx_nat *nt, struct nat_bib_entry *be)
 {
 	if (be->refs != 0)
 		return;
-	nat_bib_remove(&nt->bib, be);
+	nat_bib_remove(&nt->bib, be, unit_of(nt, be));
 	FX_STAT_SET(&nt->st, nat_bib_active, nt->st.nat_bib_active - 1);
 }
 
@@ -158,9 +168,9 @@ nat_eim_unpick(struct fx_nat *nt, struct nat_bib_entry *be,
 static inline struct nat_bib_entry *
 binding_of(struct fx_nat *nt, const struct nat_mapping *m)
 {
-	struct nat_bib_entry *be = nat_bib_of(&nt->bib, nat_table_index(&nt->tbl, m));
+	struct nat_bib_entry *be = nat_bib_public(&nt->bib, nat_eim_unit(nt, m));
 
-	RTE_ASSERT(be->used && be->in_addr == m->in_addr &&
+	RTE_ASSERT(be != NULL && be->used && be->in_addr == m->in_addr &&
 		   be->in_port == m->in_port && be->pub_port == m->pub_port);
 	return be;
 }
@@ -188,6 +198,19 @@ nat_eim_session_gone(struct fx_nat *nt, const struct nat_mapping *m, bool live,
 	if (be->refs == 0)
 		nat_log_binding(nt, false, be, at);
 	unbind(nt, be);
+}
+
+struct nat_bib_entry *
+nat_eim_public(const struct fx_nat *nt, uint32_t pub_addr, uint16_t pub_port,
+	       uint8_t proto)
+{
+	int32_t a = nat_pool_find(&fx_nat_conf, pub_addr);
+	uint16_t port = rte_be_to_cpu_16(pub_port);
+
+	if (a < 0 || !nat_ports_mine(&nt->ports, port))
+		return NULL;
+	return nat_bib_public(&nt->bib, nat_ports_unit_index(&nt->ports, (uint32_t)a,
+							     nat_proto_class(proto), port));
 }
 
 void

@@ -46,11 +46,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_byteorder.h>
+
 #include "affinity.h"
 #include "nat.h"
 #include "nat_bib.h"
 #include "nat_log.h"
 #include "nat_ports.h"
+#include "nat_priv.h"
 #include "nat_table.h"
 #include "parse.h"
 
@@ -69,17 +72,25 @@ int nat_eim_pick(struct fx_nat *nt, uint64_t now, const struct nat_mapping *tmpl
 		 enum nat_proto pc, uint16_t *port, struct nat_bib_entry **be,
 		 enum nat_log_refusal *why);
 
+/** The unit of session m's public endpoint, which is its binding's:
+ * where the binding table finds the binding (nat_bib_public()). */
+static inline uint32_t
+nat_eim_unit(const struct fx_nat *nt, const struct nat_mapping *m)
+{
+	return nat_ports_unit_index(&nt->ports, m->pool_idx, nat_proto_class(m->proto),
+				    rte_be_to_cpu_16(m->pub_port));
+}
+
 /** Undo nat_eim_pick() (the session was not made); not the port unit. */
 void nat_eim_unpick(struct fx_nat *nt, struct nat_bib_entry *be,
 		    const struct nat_mapping *tmpl);
 
-/** Session m under binding be was made (live) at now: noted as be's
- * (nat_bib_attach()); a binding's first is its create (logged). */
+/** A session under binding be was made (live) at now, which its public
+ * endpoint's unit names (nat_bib_public()); a binding's first is its
+ * create (logged). */
 static inline void
-nat_eim_attach(struct fx_nat *nt, struct nat_bib_entry *be,
-	       const struct nat_mapping *m, uint64_t now)
+nat_eim_attach(struct fx_nat *nt, struct nat_bib_entry *be, uint64_t now)
 {
-	nat_bib_attach(&nt->bib, nat_table_index(&nt->tbl, m), be);
 	if (be->refs++ == 0)
 		nat_log_binding(nt, true, be, now);
 	be->live++;
@@ -118,24 +129,29 @@ struct nat_mapping *nat_eim_revive(struct fx_nat *nt, struct nat_mapping *m,
 static inline uint16_t
 nat_eim_owner(uint32_t addr, uint16_t port, uint8_t proto, uint16_t nb_workers)
 {
-	struct nat_key k = nat_bib_key(addr, port, proto, 0);
+	struct nat_key k = nat_bib_key(addr, port, proto);
 
 	return fx_affinity_owner(nat_key_hash(&k), nb_workers);
 }
 
 /**
  * Start reading what nat_eim_pick() for inside endpoint k reads: its
- * binding's bucket and, for a new binding, the bucket its public key
- * goes in if it takes the first candidate (pub_addr, pub_port, network
- * order), whose unit the caller prefetches.
+ * binding's bucket and, for a new binding, the public slot of `unit`,
+ * its first candidate's, whose unit the caller prefetches.
  */
 static inline void
-nat_eim_prefetch(const struct fx_nat *nt, const struct nat_key *k,
-		 uint32_t pub_addr, uint16_t pub_port)
+nat_eim_prefetch(const struct fx_nat *nt, const struct nat_key *k, uint32_t unit)
 {
 	nat_bib_prefetch_inside(&nt->bib, k->src, k->sport, k->proto);
-	nat_bib_prefetch_public(&nt->bib, pub_addr, pub_port, k->proto);
+	nat_bib_prefetch_public(&nt->bib, unit);
 }
+
+/**
+ * The binding of public endpoint (pub_addr, pub_port, proto), network
+ * order, or NULL: none, or not an endpoint of this worker's pool share.
+ */
+struct nat_bib_entry *nat_eim_public(const struct fx_nat *nt, uint32_t pub_addr,
+				     uint16_t pub_port, uint8_t proto);
 
 /**
  * After nat_eim_prefetch() of a burst's new sessions, for new session k

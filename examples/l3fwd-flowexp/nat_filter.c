@@ -69,7 +69,7 @@ nat_filter_in(struct fx_nat *nt, uint64_t now, struct rte_mbuf *mb,
 	const struct nat_bib_entry *be;
 	struct nat_mapping tmpl;
 
-	be = nat_bib_public(&nt->bib, k->dst, k->dport, k->proto);
+	be = nat_eim_public(nt, k->dst, k->dport, k->proto);
 	if (be == NULL || be->live == 0) {
 		refuse(pk, &nt->st.nat_in_nomatch);
 		return;

@@ -140,7 +140,7 @@ nat_mapping_make(struct fx_nat *nt, uint64_t now, const struct fx_pkt *pk,
 	}
 	nat_table_publish(m, id);
 	if (be != NULL)
-		nat_eim_attach(nt, be, m, now);
+		nat_eim_attach(nt, be, now);
 	FX_STAT_ADD(&nt->st, nat_created, 1);
 	FX_STAT_SET(&nt->st, nat_active, nt->st.nat_active + 1);
 	nat_log_created(nt, m, now);
@@ -207,7 +207,8 @@ nat_in2out_prefetch(struct fx_nat *nt, const struct fx_pkt *pk,
 	}
 	pool_idx = nat_pool_index(c, k->src);
 	if (nat_bib_on(&nt->bib))
-		nat_eim_prefetch(nt, k, c->pool[pool_idx], rte_cpu_to_be_16(port));
+		nat_eim_prefetch(nt, k, nat_ports_unit_index(&nt->ports, pool_idx,
+							     nat_proto_class(k->proto), port));
 	nat_ports_prefetch(&nt->ports, pool_idx, nat_proto_class(k->proto), port);
 	nat_table_prefetch_tuple(&nt->tbl, c->pool[pool_idx], rte_cpu_to_be_16(port),
 				 k->dst, k->dport, k->proto);

@@ -120,16 +120,25 @@ nat_ports_mine(const struct nat_ports *np, uint16_t port)
 	return (uint16_t)(port - np->first) < np->share;
 }
 
+/**
+ * The index of unit (address index, protocol, port of the share), in
+ * [0, units): its place in the unit array and in any array beside it
+ * (the binding table's, nat_bib.h).
+ */
+static inline uint32_t
+nat_ports_unit_index(const struct nat_ports *np, uint32_t addr, enum nat_proto proto,
+		     uint16_t port)
+{
+	RTE_ASSERT(addr < np->nb_addrs && nat_ports_mine(np, port));
+	return (addr * NAT_PROTO_MAX + proto) * np->share + (uint16_t)(port - np->first);
+}
+
 /** The unit of (address index, protocol, port of the share). */
 static inline struct nat_port_unit *
 nat_ports_unit(const struct nat_ports *np, uint32_t addr, enum nat_proto proto,
 	       uint16_t port)
 {
-	uint64_t i = ((uint64_t)addr * NAT_PROTO_MAX + proto) * np->share +
-		(uint16_t)(port - np->first);
-
-	RTE_ASSERT(addr < np->nb_addrs && nat_ports_mine(np, port));
-	return &np->unit[i];
+	return &np->unit[nat_ports_unit_index(np, addr, proto, port)];
 }
 
 /** Start reading the unit a later call for (addr, proto, port) needs. */

@@ -9,7 +9,8 @@
  * its port unit and its place in the host's quotas are released (a held
  * mapping still counts against them); a cancelled one (a control-path
  * flush) is held from now. A sweep's records are handled in a pipeline of
- * prefetches (the record, then its key's bucket and its port unit). At
+ * prefetches (the record, then its key's bucket and its port unit, under
+ * eim then its binding). At
  * exit every mapping ends and every port comes back. Each poll keeps the
  * reaper's maxima: the most records one poll handled (nat_poll_max) and
  * the expiry lag of a live mapping, its deadline to the poll that ended
@@ -71,21 +72,18 @@ mapping_end(struct fx_nat *nt, struct nat_mapping *m, uint64_t at)
 		mapping_release(nt, m, at);
 }
 
-/* start reading Due record m's line and, under eim, where its binding is
- * noted (both by its place in the table, without reading it) */
+/* start reading Due record m's line */
 static inline void
-fetch(struct fx_nat *nt, void *payload)
+fetch(void *payload)
 {
 	rte_prefetch0(payload);
-	if (nat_bib_on(&nt->bib) && nat_block_of(payload) == NULL)
-		nat_bib_prefetch_of(&nt->bib, nat_table_index(&nt->tbl, payload));
 }
 
 /* start reading what handling Due record m will touch: the bucket of the
- * key it loses next, its port unit, under eim its binding and, as a
- * released session's binding may go with it, the binding's buckets, and
- * when its hold-down ends, its quota slots (its own line, and where its
- * binding is noted, were prefetched before) */
+ * key it loses next, its port unit, under eim its unit's slot in the
+ * binding table (which names its binding) and, as a released session's
+ * binding may go with it, the binding's bucket, and when its hold-down
+ * ends, its quota slots (its own line was prefetched before) */
 static inline void
 warm(struct fx_nat *nt, void *payload)
 {
@@ -97,24 +95,37 @@ warm(struct fx_nat *nt, void *payload)
 	nat_ports_prefetch(&nt->ports, m->pool_idx, nat_proto_class(m->proto),
 			   rte_be_to_cpu_16(m->pub_port));
 	if (nat_bib_on(&nt->bib)) {
-		nat_bib_prefetch_entry(&nt->bib, nat_table_index(&nt->tbl, m));
-		if (m->state == NAT_HELD) {
+		nat_bib_prefetch_public(&nt->bib, nat_eim_unit(nt, m));
+		if (m->state == NAT_HELD)
 			nat_bib_prefetch_inside(&nt->bib, m->in_addr, m->in_port,
 						m->proto);
-			nat_bib_prefetch_public(&nt->bib, m->pub_addr, m->pub_port,
-						m->proto);
-		}
 	}
 	if (m->state == NAT_HELD)
 		nat_quota_prefetch(nt, m->in_addr, m->rem_addr, m->rem_port, m->proto);
 }
 
+/* eim: once its unit's slot has come, start reading session m's binding */
+static inline void
+warm_binding(struct fx_nat *nt, void *payload)
+{
+	const struct nat_bib_entry *be;
+
+	if (!nat_bib_on(&nt->bib) || nat_block_of(payload) != NULL)
+		return;
+	be = nat_bib_public(&nt->bib, nat_eim_unit(nt, payload));
+	if (be != NULL)
+		rte_prefetch0(be);
+}
+
 /*
  * The records of a sweep, in a pipeline so that their cache misses
  * overlap: a record's line is prefetched REAP_AHEAD records before what it
- * points to is warmed, and that REAP_AHEAD records before it is handled.
+ * points to is warmed, that REAP_AHEAD records before it is handled, and
+ * under eim its binding REAP_BIND records before (its unit's slot came
+ * meanwhile).
  */
 #define REAP_AHEAD 8
+#define REAP_BIND (REAP_AHEAD / 2)
 
 static void
 records(struct fx_nat *nt, const struct twheel_fired *f, unsigned int n,
@@ -125,14 +136,18 @@ records(struct fx_nat *nt, const struct twheel_fired *f, unsigned int n,
 	uint64_t lag;
 
 	for (i = 0; i < n && i < 2 * REAP_AHEAD; i++)
-		fetch(nt, f[i].payload);
+		fetch(f[i].payload);
 	for (i = 0; i < n && i < REAP_AHEAD; i++)
 		warm(nt, f[i].payload);
+	for (i = 0; i < n && i < REAP_BIND; i++)
+		warm_binding(nt, f[i].payload);
 	for (i = 0; i < n; i++) {
 		if (i + 2 * REAP_AHEAD < n)
-			fetch(nt, f[i + 2 * REAP_AHEAD].payload);
+			fetch(f[i + 2 * REAP_AHEAD].payload);
 		if (i + REAP_AHEAD < n)
 			warm(nt, f[i + REAP_AHEAD].payload);
+		if (i + REAP_BIND < n)
+			warm_binding(nt, f[i + REAP_BIND].payload);
 		if (unlikely(nat_block_of(f[i].payload) != NULL)) {
 			nat_block_due(nt, nat_block_of(f[i].payload), f[i].deadline);
 			continue;

@@ -95,10 +95,14 @@ worker_bytes(double *m)
 	if (fx_nat_enabled())
 		m[M_NAT] += (double)(fx_nat_bytes(fx_conf.max_flows, fx_nb_workers) +
 				     f * WHEEL_ENTRY_BYTES);
-	/* eim: the binding table, one binding a session at most (nat.c) */
+	/* eim: the binding table, one binding a session at most, and a slot
+	 * per port unit of the largest share (nat.c) */
 	if (fx_nat_enabled() && fx_nat_conf.mapping == NAT_MAP_EIM)
 		m[M_NAT] += (double)nat_bib_bytes((uint32_t)f,
-						  fx_nat_conf.filtering == NAT_FILTER_ADF);
+				(uint64_t)fx_nat_conf.nb_pool * NAT_PROTO_MAX *
+				((((uint64_t)fx_nat_conf.port_hi - fx_nat_conf.port_lo) /
+				  fx_nb_workers) + 1),
+				fx_nat_conf.filtering == NAT_FILTER_ADF);
 	/* port blocks of the largest share: each block, its two free-list
 	 * places, two host slots and its wheel entry (nat_block.h) */
 	if (fx_nat_enabled() && fx_nat_conf.port_block != 0)

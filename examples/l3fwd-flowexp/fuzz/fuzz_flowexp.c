@@ -114,6 +114,7 @@
 #include "lcore.h"
 #include "nat.h"
 #include "nat_conf.h"
+#include "nat_eim.h"
 #include "neigh.h"
 #include "ports.h"
 #include "route.h"
@@ -396,7 +397,7 @@ check_bib(void)
 {
 	struct nat_bib *b = &lc->nat.bib;   /* a lookup remembers its answer */
 	const struct nat_bib_entry *e;
-	uint64_t refs = 0, live = 0, used = 0;
+	uint64_t refs = 0, live = 0, used = 0, bound;
 	uint32_t i;
 
 	if (!nat_bib_on(b))
@@ -409,7 +410,7 @@ check_bib(void)
 		if (e->refs == 0 || e->live > e->refs)
 			fail("a binding with sessions, live ones among them", e->live, e->refs);
 		if (nat_bib_inside(b, e->in_addr, e->in_port, e->proto) != e ||
-		    nat_bib_public(b, e->pub_addr, e->pub_port, e->proto) != e)
+		    nat_eim_public(&lc->nat, e->pub_addr, e->pub_port, e->proto) != e)
 			fail("a binding found by both endpoints", i, i);
 		/* with port blocks its port lies in a block its host owns */
 		if (nat_blocks_on(&lc->nat.blocks) &&
@@ -420,6 +421,11 @@ check_bib(void)
 		refs += e->refs;
 		live += e->live;
 	}
+	/* and no public slot names any other */
+	for (i = 0, bound = 0; i < b->units; i++)
+		bound += b->of_unit[i] != 0;
+	if (bound != used)
+		fail("public slots bound against bindings", bound, used);
 	if (used != nat_bib_count(b) || used != lc->nat.st.nat_bib_active)
 		fail("bindings in the table against nat_bib_active", used,
 		     lc->nat.st.nat_bib_active);

@@ -40,7 +40,9 @@
  *   - the binding table's remembered answer (nat_bib_inside()) against a
  *     model over random adds, removes and lookups of a few endpoints:
  *     every lookup right, as it must be when the answer it remembers was
- *     "none" before an add or an entry before its remove;
+ *     "none" before an add or an entry before its remove, and each
+ *     public slot (nat_bib_public()) naming its entry while it lives and
+ *     none after;
  *   - keys built in words (nat_key_make()) byte for byte as keys set
  *     field by field, and the parser's address order (fx_addr_cmp()) as
  *     memcmp()'s, on random values.
@@ -1060,13 +1062,13 @@ test_bib_bytes(void)
 
 	for (adf = 0; adf < 2; adf++) {
 		rte_malloc_get_socket_stats(0, &before);
-		if (nat_bib_create(&b, "bibsz", 131072, adf, 0) != 0) {
+		if (nat_bib_create(&b, "bibsz", 131072, 3 * 65536, adf, 0) != 0) {
 			CHECK(false, "binding table of 131072 (adf %u)", adf);
 			return;
 		}
 		rte_malloc_get_socket_stats(0, &after);
 		got = after.heap_allocsz_bytes - before.heap_allocsz_bytes;
-		est = nat_bib_bytes(131072, adf);
+		est = nat_bib_bytes(131072, 3 * 65536, adf);
 		CHECK(est <= got && got - est <= got / 100,
 		      "binding table (adf %u): estimate %" PRIu64 " B, heap %" PRIu64 " B",
 		      adf, est, got);
@@ -1086,7 +1088,7 @@ test_bib_last(unsigned int ops)
 	unsigned int i, k, wrong = 0;
 	struct nat_bib b;
 
-	if (nat_bib_create(&b, "biblast", 64, false, 0) != 0) {
+	if (nat_bib_create(&b, "biblast", 64, NB, false, 0) != 0) {
 		CHECK(false, "binding table of 64");
 		return;
 	}
@@ -1102,15 +1104,17 @@ test_bib_last(unsigned int ops)
 			t.pub_addr = rte_cpu_to_be_32(RTE_IPV4(203, 0, 113, 1));
 			t.pub_port = rte_cpu_to_be_16((uint16_t)(2000 + i % 30000));
 			t.proto = IPPROTO_UDP;
-			model[k] = nat_bib_add(&b, &t);
-			if (model[k] == NULL)
+			model[k] = nat_bib_add(&b, &t, k);
+			if (model[k] == NULL || nat_bib_public(&b, k) != model[k])
 				wrong++;
 			break;
 		case 1:   /* remove, if present */
 			if (model[k] == NULL)
 				break;
-			nat_bib_remove(&b, model[k]);
+			nat_bib_remove(&b, model[k], k);
 			model[k] = NULL;
+			if (nat_bib_public(&b, k) != NULL)
+				wrong++;
 			break;
 		default:
 			break;
