@@ -10,22 +10,20 @@
  * which are the records of the mapping table (nat_table.h), each with its
  * own wheel entry.
  *
- * An entry is found by either endpoint. By its inside endpoint (outbound
- * packets: which public port) through an index (fx_index.h, as the
- * mapping table's) of one key per entry, a struct nat_key with the
- * address in src, the port in sport and 0 in dport, hashed with the keyed
- * hash. By its public endpoint (inbound packets under adf and eif
+ * An entry is found by either endpoint. By its inside endpoint
+ * (outbound packets: which public port) through an index (fx_index.h,
+ * as the mapping table's) of one key per entry, a struct nat_key with
+ * the address in src, the port in sport and 0 in dport, hashed with the
+ * keyed hash. By its public endpoint (inbound packets under adf and eif
  * filtering, and with port blocks the allocator's "is this public port
  * bound") through an array beside the port allocator's units, one slot
  * per unit of the worker's share (nat_ports_unit_index()): a public
- * endpoint is a unit, and under eim a unit is bound to at most one inside
- * endpoint, so no hash, no probe and no key compare, and a new binding
- * writes one slot where a second key would have taken a bucket insert
- * and its removal a bucket search.
- * A session record finds its entry without a lookup too: its public
- * endpoint is its binding's, so its unit's slot names the entry, which
- * the reaper reads, and prefetches, when the session is held and when it
- * leaves.
+ * endpoint is a unit, and under eim a unit is bound to at most one
+ * inside endpoint, so it takes no hash, no probe and no key compare: a
+ * new binding writes its slot and its removal clears it. A session
+ * record finds its entry without a lookup too: its public endpoint is
+ * its binding's, so its unit's slot names the entry, which the reaper
+ * reads, and prefetches, when the session is held and when it leaves.
  *
  * The entry counts its sessions, live and held (refs), and its live ones
  * (live): it is removed with its last session record, so a public port
@@ -42,8 +40,8 @@
  * buckets a power of two: at least 1.75 pairs a key), a free-stack slot
  * (4 bytes), and for the address counts 16-32 bytes (two 8-byte quota
  * slots, the table a power of two): 44-92 bytes; and 4 bytes per port
- * unit of the share (nat_bib_bytes(),
- * doc/nat.md). Only the owner lcore reads or changes it.
+ * unit of the share (nat_bib_bytes(), doc/nat.md). Only the owner lcore
+ * reads or changes it.
  */
 
 #ifndef _FX_NAT_BIB_H_
@@ -133,9 +131,10 @@ struct nat_bib_entry *nat_bib_inside(struct nat_bib *b, uint32_t in_addr,
 static inline struct nat_bib_entry *
 nat_bib_public(const struct nat_bib *b, uint32_t unit)
 {
-	uint32_t v = b->of_unit[unit];
+	uint32_t v;
 
 	RTE_ASSERT(unit < b->units);
+	v = b->of_unit[unit];
 	return v != 0 ? &b->e[v - 1] : NULL;
 }
 

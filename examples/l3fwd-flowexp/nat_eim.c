@@ -44,8 +44,7 @@ struct pub_ctx {
 static inline uint32_t
 unit_of(const struct fx_nat *nt, const struct nat_bib_entry *e)
 {
-	return nat_ports_unit_index(&nt->ports, e->pool_idx, nat_proto_class(e->proto),
-				    rte_be_to_cpu_16(e->pub_port));
+	return nat_eim_unit(nt, e->pool_idx, e->proto, e->pub_port);
 }
 
 /* a new binding's candidate in a port block: taken while any binding
@@ -168,7 +167,8 @@ nat_eim_unpick(struct fx_nat *nt, struct nat_bib_entry *be,
 static inline struct nat_bib_entry *
 binding_of(struct fx_nat *nt, const struct nat_mapping *m)
 {
-	struct nat_bib_entry *be = nat_bib_public(&nt->bib, nat_eim_unit(nt, m));
+	struct nat_bib_entry *be = nat_bib_public(&nt->bib,
+			nat_eim_unit(nt, m->pool_idx, m->proto, m->pub_port));
 
 	RTE_ASSERT(be != NULL && be->used && be->in_addr == m->in_addr &&
 		   be->in_port == m->in_port && be->pub_port == m->pub_port);
@@ -205,12 +205,10 @@ nat_eim_public(const struct fx_nat *nt, uint32_t pub_addr, uint16_t pub_port,
 	       uint8_t proto)
 {
 	int32_t a = nat_pool_find(&fx_nat_conf, pub_addr);
-	uint16_t port = rte_be_to_cpu_16(pub_port);
 
-	if (a < 0 || !nat_ports_mine(&nt->ports, port))
+	if (a < 0 || !nat_ports_mine(&nt->ports, rte_be_to_cpu_16(pub_port)))
 		return NULL;
-	return nat_bib_public(&nt->bib, nat_ports_unit_index(&nt->ports, (uint32_t)a,
-							     nat_proto_class(proto), port));
+	return nat_bib_public(&nt->bib, nat_eim_unit(nt, (uint32_t)a, proto, pub_port));
 }
 
 void

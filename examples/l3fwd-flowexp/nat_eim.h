@@ -72,13 +72,15 @@ int nat_eim_pick(struct fx_nat *nt, uint64_t now, const struct nat_mapping *tmpl
 		 enum nat_proto pc, uint16_t *port, struct nat_bib_entry **be,
 		 enum nat_log_refusal *why);
 
-/** The unit of session m's public endpoint, which is its binding's:
- * where the binding table finds the binding (nat_bib_public()). */
+/** The unit of public endpoint (pool index, proto, port in network
+ * order) of a binding or of a session under it, which share it: where the
+ * binding table finds the binding (nat_bib_public()). */
 static inline uint32_t
-nat_eim_unit(const struct fx_nat *nt, const struct nat_mapping *m)
+nat_eim_unit(const struct fx_nat *nt, uint32_t pool_idx, uint8_t proto,
+	     uint16_t pub_port)
 {
-	return nat_ports_unit_index(&nt->ports, m->pool_idx, nat_proto_class(m->proto),
-				    rte_be_to_cpu_16(m->pub_port));
+	return nat_ports_unit_index(&nt->ports, pool_idx, nat_proto_class(proto),
+				    rte_be_to_cpu_16(pub_port));
 }
 
 /** Undo nat_eim_pick() (the session was not made); not the port unit. */

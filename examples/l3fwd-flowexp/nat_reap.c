@@ -3,23 +3,23 @@
  */
 
 /*
- * The mapping reaper on the worker's own wheel (nat.h has the design): a
- * Due LIVE mapping becomes HELD for the hold-down, counted from its
- * deadline, not from when the sweep got to it; a Due HELD one leaves and
- * its port unit and its place in the host's quotas are released (a held
- * mapping still counts against them); a cancelled one (a control-path
- * flush) is held from now. A sweep's records are handled in a pipeline of
- * prefetches (the record, then its key's bucket and its port unit, under
- * eim then its binding). At
- * exit every mapping ends and every port comes back. Each poll keeps the
- * reaper's maxima: the most records one poll handled (nat_poll_max) and
- * the expiry lag of a live mapping, its deadline to the poll that ended
- * it (nat_lag_*). The log's delete event of a mapping (nat_log.h) is its
- * release, at the hold-down's end, or at exit: the time its public tuple
- * is free for reuse. Under eim a session's binding counts its sessions
- * as they are held and leave (nat_eim.h). With port blocks the wheel holds the blocks' entries
- * too (nat_block.h), handed to nat_block_due(), and a mapping's unit
- * changes go through its block (nat_unit(), nat_priv.h).
+ * The mapping reaper on the worker's own wheel (nat.h has the design):
+ * a Due LIVE mapping becomes HELD for the hold-down, counted from its
+ * deadline, not from when the sweep got to it; a Due HELD one leaves
+ * and its port unit and its place in the host's quotas are released (a
+ * held mapping still counts against them); a cancelled one (a
+ * control-path flush) is held from now. A sweep's records are handled in a
+ * pipeline of prefetches (the record, then its key's bucket and its
+ * port unit, under eim then its binding). At exit every mapping ends
+ * and every port comes back. Each poll keeps the reaper's maxima: the
+ * most records one poll handled (nat_poll_max) and the expiry lag of a
+ * live mapping, its deadline to the poll that ended it (nat_lag_*). The
+ * log's delete event of a mapping (nat_log.h) is its release, at the
+ * hold-down's end, or at exit: the time its public tuple is free for
+ * reuse. Under eim a session's binding counts its sessions as they are
+ * held and leave (nat_eim.h). With port blocks the wheel holds the
+ * blocks' entries too (nat_block.h), handed to nat_block_due(), and a
+ * mapping's unit changes go through its block (nat_unit(), nat_priv.h).
  */
 
 #include <stdbool.h>
@@ -95,7 +95,8 @@ warm(struct fx_nat *nt, void *payload)
 	nat_ports_prefetch(&nt->ports, m->pool_idx, nat_proto_class(m->proto),
 			   rte_be_to_cpu_16(m->pub_port));
 	if (nat_bib_on(&nt->bib)) {
-		nat_bib_prefetch_public(&nt->bib, nat_eim_unit(nt, m));
+		nat_bib_prefetch_public(&nt->bib, nat_eim_unit(nt, m->pool_idx, m->proto,
+							     m->pub_port));
 		if (m->state == NAT_HELD)
 			nat_bib_prefetch_inside(&nt->bib, m->in_addr, m->in_port,
 						m->proto);
@@ -108,11 +109,12 @@ warm(struct fx_nat *nt, void *payload)
 static inline void
 warm_binding(struct fx_nat *nt, void *payload)
 {
+	const struct nat_mapping *m = payload;
 	const struct nat_bib_entry *be;
 
 	if (!nat_bib_on(&nt->bib) || nat_block_of(payload) != NULL)
 		return;
-	be = nat_bib_public(&nt->bib, nat_eim_unit(nt, payload));
+	be = nat_bib_public(&nt->bib, nat_eim_unit(nt, m->pool_idx, m->proto, m->pub_port));
 	if (be != NULL)
 		rte_prefetch0(be);
 }

@@ -79,6 +79,9 @@ worker_bytes(double *m)
 	uint64_t f = fx_conf.max_flows;
 	uint64_t cap = f + RTE_MAX(f / FX_FT_HEADROOM, 64u);
 	uint64_t nb = rte_align64pow2(RTE_MAX((cap + 3) / 4, 2u));
+	/* NAT: the ports of the largest worker share */
+	uint64_t share = ((uint64_t)fx_nat_conf.port_hi - fx_nat_conf.port_lo) /
+		RTE_MAX(fx_nb_workers, 1u) + 1;
 
 	if (fx_conf.expiry != FX_EXPIRY_NONE) {
 		m[M_FLOWS] += (double)(nb * 64 + cap * (sizeof(struct fx_flow) + sizeof(uint32_t) +
@@ -99,15 +102,12 @@ worker_bytes(double *m)
 	 * per port unit of the largest share (nat.c) */
 	if (fx_nat_enabled() && fx_nat_conf.mapping == NAT_MAP_EIM)
 		m[M_NAT] += (double)nat_bib_bytes((uint32_t)f,
-				(uint64_t)fx_nat_conf.nb_pool * NAT_PROTO_MAX *
-				((((uint64_t)fx_nat_conf.port_hi - fx_nat_conf.port_lo) /
-				  fx_nb_workers) + 1),
+				(uint64_t)fx_nat_conf.nb_pool * NAT_PROTO_MAX * share,
 				fx_nat_conf.filtering == NAT_FILTER_ADF);
 	/* port blocks of the largest share: each block, its two free-list
 	 * places, two host slots and its wheel entry (nat_block.h) */
 	if (fx_nat_enabled() && fx_nat_conf.port_block != 0)
-		m[M_NAT] += (double)((((uint64_t)fx_nat_conf.port_hi - fx_nat_conf.port_lo) /
-				      fx_nb_workers + 1) / fx_nat_conf.port_block *
+		m[M_NAT] += (double)(share / fx_nat_conf.port_block *
 				     fx_nat_conf.nb_pool *
 				     (sizeof(struct nat_block) + 2 * sizeof(uint32_t) +
 				      2 * sizeof(struct nat_block_host) + WHEEL_ENTRY_BYTES));
