@@ -107,8 +107,11 @@ fx_nat_init(struct fx_nat *nt, unsigned int lcore_id, unsigned int w,
 	rc = nat_table_create(&nt->tbl, name, capacity, socket);
 	if (rc != 0)
 		return rc;
+	/* eim: each unit's binding entry beside its counts (nat_bib.h) */
 	rc = nat_ports_init(&nt->ports, fx_nat_conf.port_lo, fx_nat_conf.port_hi,
-			    nb_workers, w, fx_nat_conf.nb_pool, socket);
+			    nb_workers, w, fx_nat_conf.nb_pool,
+			    fx_nat_conf.mapping == NAT_MAP_EIM ?
+			    sizeof(struct nat_bib_entry) : 0, socket);
 	if (rc != 0)
 		goto fail;
 	rc = nat_blocks_init(&nt->blocks, &nt->ports, fx_nat_conf.port_block,
@@ -144,7 +147,7 @@ fx_nat_init(struct fx_nat *nt, unsigned int lcore_id, unsigned int w,
 	if (fx_nat_conf.mapping == NAT_MAP_EIM) {
 		/* at most one binding a session */
 		snprintf(name, sizeof(name), "natbib%u", lcore_id);
-		rc = nat_bib_create(&nt->bib, name, capacity, (uint32_t)nt->ports.units,
+		rc = nat_bib_create(&nt->bib, name, capacity, &nt->ports,
 				    fx_nat_conf.filtering == NAT_FILTER_ADF, socket);
 		if (rc != 0)
 			goto fail;

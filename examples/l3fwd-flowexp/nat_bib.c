@@ -4,10 +4,9 @@
 
 /*
  * The binding table of endpoint-independent mapping (nat_bib.h has the
- * design): entries in a slab with a free stack, found by their inside
- * endpoint through a bucket index and by their public one through the
- * slots of its port unit, and the per-address session counts of
- * address-dependent filtering.
+ * design): entries by the port unit of their public endpoint, found by
+ * their inside endpoint through a bucket index, and the per-address
+ * session counts of address-dependent filtering.
  */
 
 #include <errno.h>
@@ -42,19 +41,19 @@ static bool
 key_at(uint32_t ref, const void *arg)
 {
 	const struct bib_arg *a = arg;
-	const struct nat_bib_entry *e = &a->b->e[ref];
+	const struct nat_bib_entry *e = nat_bib_at(a->b, ref);
 	struct nat_key k = entry_key(e);
 
 	return e->used && nat_key_eq(&k, a->key);
 }
 
 static struct nat_bib_entry *
-find(const struct nat_bib *b, const struct nat_key *k)
+find(const struct nat_bib *b, const struct nat_key *k, uint32_t sig)
 {
 	struct bib_arg a = { .b = b, .key = k };
-	int64_t ref = fx_ix_find(&b->ix, nat_key_hash(k), key_at, &a);
+	int64_t ref = fx_ix_find(&b->ix, sig, key_at, &a);
 
-	return ref >= 0 ? &b->e[ref] : NULL;
+	return ref >= 0 ? nat_bib_at(b, (uint32_t)ref) : NULL;
 }
 
 /* one key an entry: a quarter as many buckets as entries, 1.75 pairs a
@@ -70,8 +69,7 @@ nat_bib_bytes(uint32_t capacity, uint64_t units, bool adf)
 {
 	uint64_t b = (uint64_t)rte_align32pow2(buckets(capacity)) *
 		sizeof(struct fx_ix_bucket) +
-		(uint64_t)capacity * (sizeof(struct nat_bib_entry) + sizeof(uint32_t)) +
-		units * sizeof(uint32_t);
+		units * sizeof(struct nat_bib_entry);
 
 	if (adf)
 		b += rte_align64pow2(2 * (uint64_t)capacity) * sizeof(fx_quota_slot_t);
@@ -80,36 +78,26 @@ nat_bib_bytes(uint32_t capacity, uint64_t units, bool adf)
 
 int
 nat_bib_create(struct nat_bib *b, const char *name, uint32_t capacity,
-	       uint32_t units, bool adf, int socket)
+	       const struct nat_ports *np, bool adf, int socket)
 {
 	char qname[32];
-	uint32_t i;
 	int rc;
 
 	memset(b, 0, sizeof(*b));
-	if (capacity == 0 || capacity == UINT32_MAX || units == 0 ||
-	    strlen(name) > 20)
+	if (capacity == 0 || capacity == UINT32_MAX || np->unit == NULL ||
+	    np->unit_shift != 4 || np->units > UINT32_MAX || strlen(name) > 20)
 		return -EINVAL;
-	/* nat_bib_bytes() counts what is allocated here */
+	/* nat_bib_bytes() counts what is allocated here, and the entries in
+	 * the allocator's array */
 	rc = fx_ix_create(&b->ix, "nat_bib_buckets", buckets(capacity), socket);
 	if (rc != 0)
 		return rc;
-	b->e = rte_zmalloc_socket(name, (size_t)capacity * sizeof(*b->e),
-				  RTE_CACHE_LINE_SIZE, socket);
-	b->free_stack = rte_malloc_socket("nat_bib_free",
-					  (size_t)capacity * sizeof(uint32_t),
-					  RTE_CACHE_LINE_SIZE, socket);
-	b->of_unit = rte_zmalloc_socket("nat_bib_unit", (size_t)units * sizeof(uint32_t),
-					RTE_CACHE_LINE_SIZE, socket);
-	if (b->e == NULL || b->free_stack == NULL || b->of_unit == NULL) {
-		nat_bib_free(b);
-		return -ENOMEM;
-	}
-	for (i = 0; i < capacity; i++)
-		b->free_stack[i] = capacity - 1 - i;
-	b->nb_free = capacity;
+	/* an entry fills the room beside its unit's counts */
+	RTE_BUILD_BUG_ON(sizeof(struct nat_bib_entry) != sizeof(struct nat_port_unit));
+	b->base = (uintptr_t)nat_ports_beside(np, 0);
+	b->shift = np->unit_shift;
+	b->units = (uint32_t)np->units;
 	b->capacity = capacity;
-	b->units = units;
 	if (adf) {
 		snprintf(qname, sizeof(qname), "%s_rem", name);
 		rc = fx_quota_init(&b->rem, qname, capacity, socket);
@@ -125,9 +113,6 @@ void
 nat_bib_free(struct nat_bib *b)
 {
 	fx_quota_fini(&b->rem);
-	rte_free(b->of_unit);
-	rte_free(b->free_stack);
-	rte_free(b->e);
 	fx_ix_free(&b->ix);
 	memset(b, 0, sizeof(*b));
 }
@@ -138,12 +123,15 @@ nat_bib_inside(struct nat_bib *b, uint32_t in_addr, uint16_t in_port,
 {
 	struct nat_key k = nat_bib_key(in_addr, in_port, proto);
 	struct nat_bib_entry *e;
+	uint32_t sig;
 
 	if (b->last_valid && nat_key_eq(&k, &b->last_key))
 		return b->last;
-	e = find(b, &k);
+	sig = nat_key_hash(&k);
+	e = find(b, &k, sig);
 	b->last = e;
 	b->last_key = k;
+	b->last_sig = sig;
 	b->last_valid = true;
 	return e;
 }
@@ -158,55 +146,49 @@ nat_bib_prefetch_inside(const struct nat_bib *b, uint32_t in_addr,
 }
 
 struct nat_bib_entry *
-nat_bib_add(struct nat_bib *b, const struct nat_bib_entry *tmpl, uint32_t unit)
+nat_bib_add(struct nat_bib *b, uint32_t in_addr, uint16_t in_port, uint8_t proto,
+	    uint32_t unit)
 {
-	struct nat_bib_entry *e;
-	struct nat_key in;
-	uint32_t idx;
+	struct nat_key in = nat_bib_key(in_addr, in_port, proto);
+	struct nat_bib_entry *e = nat_bib_at(b, unit);
+	uint32_t sig;
 
-	RTE_ASSERT(unit < b->units && b->of_unit[unit] == 0);
-	if (b->nb_free == 0)
+	RTE_ASSERT(!e->used);
+	/* the lookup that found it unbound hashed it (nat_eim_pick()) */
+	sig = b->last_valid && nat_key_eq(&in, &b->last_key) ? b->last_sig :
+		nat_key_hash(&in);
+	if (b->nb == b->capacity || fx_ix_insert(&b->ix, sig, unit) != 0)
 		return NULL;
-	idx = b->free_stack[b->nb_free - 1];
-	e = &b->e[idx];
-	*e = *tmpl;
-	e->refs = 0;
-	e->live = 0;
-	in = entry_key(e);
-	if (fx_ix_insert(&b->ix, nat_key_hash(&in), idx) != 0)
-		return NULL;
-	b->of_unit[unit] = idx + 1;
+	e->in_addr = in_addr;
+	e->in_port = in_port;
+	e->proto = proto;
 	e->used = 1;
-	b->nb_free--;
+	b->nb++;
 	b->last = e;
 	b->last_key = in;
+	b->last_sig = sig;
 	b->last_valid = true;
-	/* the next new binding's entry, on its way meanwhile */
-	if (b->nb_free != 0)
-		rte_prefetch0(&b->e[b->free_stack[b->nb_free - 1]]);
 	return e;
 }
 
 void
-nat_bib_remove(struct nat_bib *b, struct nat_bib_entry *e, uint32_t unit)
+nat_bib_remove(struct nat_bib *b, struct nat_bib_entry *e)
 {
-	uint32_t idx = (uint32_t)(e - b->e);
 	struct nat_key in = entry_key(e);
 
-	RTE_ASSERT(e->used && e->refs == 0 && b->of_unit[unit] == idx + 1);
-	fx_ix_remove(&b->ix, nat_key_hash(&in), idx);
-	b->of_unit[unit] = 0;
+	RTE_ASSERT(e->used);
+	fx_ix_remove(&b->ix, nat_key_hash(&in), nat_bib_unit(b, e));
 	e->used = 0;
+	b->nb--;
 	if (b->last == e)
 		b->last_valid = false;
-	b->free_stack[b->nb_free++] = idx;
 }
 
 static inline struct fx_quota_key
 rem_key(const struct nat_bib *b, const struct nat_bib_entry *e, uint32_t rem_addr)
 {
 	struct fx_quota_key k = {
-		.k0 = (uint64_t)(uint32_t)(e - b->e) | (uint64_t)rem_addr << 32,
+		.k0 = (uint64_t)nat_bib_unit(b, e) | (uint64_t)rem_addr << 32,
 		.k1 = BIB_REM_KIND << 24,
 	};
 

@@ -10,38 +10,43 @@
  * which are the records of the mapping table (nat_table.h), each with its
  * own wheel entry.
  *
- * An entry is found by either endpoint. By its inside endpoint
- * (outbound packets: which public port) through an index (fx_index.h,
- * as the mapping table's) of one key per entry, a struct nat_key with
- * the address in src, the port in sport and 0 in dport, hashed with the
- * keyed hash. By its public endpoint (inbound packets under adf and eif
- * filtering, and with port blocks the allocator's "is this public port
- * bound") through an array beside the port allocator's units, one slot
- * per unit of the worker's share (nat_ports_unit_index()): a public
- * endpoint is a unit, and under eim a unit is bound to at most one
- * inside endpoint, so it takes no hash, no probe and no key compare: a
- * new binding writes its slot and its removal clears it. A session
- * record finds its entry without a lookup too: its public endpoint is
- * its binding's, so its unit's slot names the entry, which the reaper
- * reads, and prefetches, when the session is held and when it leaves.
+ * An entry per port unit of the worker's share, beside the unit's counts
+ * in the allocator's array (nat_ports_beside()): a public endpoint is a
+ * unit, and under eim a unit is bound to at most one inside endpoint, so
+ * an entry holds only that inside endpoint (8 bytes) and its public
+ * endpoint is its unit's index (nat_ports_unit_of()). It lies in the line
+ * that choosing, taking, holding and releasing the port read anyway, so a
+ * binding costs no line of its own there. By its public endpoint (inbound
+ * packets under adf and eif filtering, and with port blocks the
+ * allocator's "is this public port bound") an entry is its unit's: no
+ * hash, no probe, no key compare. By its inside endpoint (outbound
+ * packets: which public port) it is found through an index (fx_index.h,
+ * as the mapping table's) of one key per entry, a struct nat_key with the
+ * address in src, the port in sport and 0 in dport, hashed with the keyed
+ * hash, whose references are unit indices. A session record finds its
+ * entry without a lookup too: its public endpoint is its binding's, so
+ * its unit is the entry's.
  *
- * The entry counts its sessions, live and held (refs), and its live ones
- * (live): it is removed with its last session record, so a public port
- * stays bound to one inside endpoint while any session under it, held
- * ones included, holds the port unit; it filters inbound packets only
- * while a session is live (the mapping's life is its sessions').
+ * An entry keeps no counts: every session record of a binding, live or
+ * held, is counted on the binding's port unit (nat_ports.h), and no
+ * other mapping is, so the unit's live and held counts are the binding's
+ * live sessions and all its sessions (nat_eim.h reads them). A binding
+ * is removed when its unit's counts fall to zero, so a public port stays
+ * bound to one inside endpoint while any session under it, held ones
+ * included, holds the port unit; it filters inbound packets only while
+ * a session is live (the mapping's life is its sessions').
  *
  * Address-dependent filtering asks whether the inside endpoint has sent
  * to a remote address: a per-worker count of session records per (entry,
  * remote address), a quota table (quota.h) with no limit.
  *
- * Memory, allocated at start-up under eim only, per session record: 24
- * bytes of entry, 16-32 bytes of index (a quarter of a bucket, the
- * buckets a power of two: at least 1.75 pairs a key), a free-stack slot
- * (4 bytes), and for the address counts 16-32 bytes (two 8-byte quota
- * slots, the table a power of two): 44-92 bytes; and 4 bytes per port
- * unit of the share (nat_bib_bytes(), doc/nat.md). Only the owner lcore
- * reads or changes it.
+ * Memory, allocated at start-up under eim only: 8 bytes of entry beside
+ * each port unit of the share (its counts take 8 more in either mode);
+ * per session record 16-32 bytes of index (a
+ * quarter of a bucket, the buckets a power of two: at least 1.75 pairs
+ * a key), and for the address counts 16-32 bytes (two 8-byte quota
+ * slots, the table a power of two) (nat_bib_bytes(), doc/nat.md). Only
+ * the owner lcore reads or changes it.
  */
 
 #ifndef _FX_NAT_BIB_H_
@@ -54,37 +59,34 @@
 #include <rte_prefetch.h>
 
 #include "fx_index.h"
+#include "nat_ports.h"
 #include "nat_table.h"
 #include "quota.h"
 
-/** One binding; fields in network order but pool_idx and the counts. */
+/** One binding: the inside endpoint bound to the port unit of the
+ * entry's index, in network order. */
 struct nat_bib_entry {
 	uint32_t in_addr;
-	uint32_t pub_addr;
 	uint16_t in_port;
-	uint16_t pub_port;
-	uint16_t pool_idx;
 	uint8_t proto;
-	uint8_t used;        /**< 0: free */
-	uint32_t refs;       /**< session records, live and held */
-	uint32_t live;       /**< live sessions */
+	uint8_t used;        /**< 0: the unit is unbound */
 };
 
 struct nat_bib {
-	struct fx_index ix;           /**< inside key hash -> entry */
-	struct nat_bib_entry *e;
-	uint32_t *of_unit;            /**< a public unit's entry + 1 (0: unbound), by unit index */
+	struct fx_index ix;           /**< inside key hash -> unit index */
+	uintptr_t base;               /**< unit 0's entry, beside its counts (nat_ports_beside()) */
+	uint32_t shift;               /**< log2 of the bytes from one unit's entry to the next */
 	uint32_t units;
-	uint32_t *free_stack;
-	uint32_t nb_free;
-	uint32_t capacity;
+	uint32_t nb;                  /**< entries in use */
+	uint32_t capacity;            /**< most entries in use */
 	struct fx_quota rem;          /**< adf: sessions per (entry, remote address) */
-	/* the answer nat_bib_inside() gave last (an entry or NULL) and its
-	 * key, while last_valid: a session's steps (its prefetch, its held
+	/* the answer nat_bib_inside() gave last (an entry or NULL), its key
+	 * and hash, while last_valid: a session's steps (its prefetch, its held
 	 * check, its port, its hold and release) each ask it; an add makes
 	 * the new entry the answer, a remove forgets it */
 	struct nat_bib_entry *last;
 	struct nat_key last_key;
+	uint32_t last_sig;            /**< last_key's hash, for an add of it */
 	bool last_valid;
 };
 
@@ -100,16 +102,26 @@ nat_bib_key(uint32_t addr, uint16_t port, uint8_t proto)
 }
 
 /**
- * Create a table for `capacity` entries, whose public endpoints are among
- * `units` port units (nat_ports.h), on `socket` (with the address counts
- * if adf); `name` at most 20 characters. 0, -EINVAL or -ENOMEM.
+ * Create a table for at most `capacity` entries in use at once, whose
+ * entries lie beside the units of allocator np, made with room for them
+ * (nat_ports_init()'s `beside`), on `socket` (with the address counts if
+ * adf); `name` at most 20 characters. 0, -EINVAL or -ENOMEM.
  */
 int nat_bib_create(struct nat_bib *b, const char *name, uint32_t capacity,
-		   uint32_t units, bool adf, int socket);
+		   const struct nat_ports *np, bool adf, int socket);
 
-/** The bytes nat_bib_create() allocates for `capacity` entries and
- * `units` units (the start-up estimate, preflight.c). */
+/** The bytes nat_bib_create() allocates for `capacity` entries, and with
+ * `units` units the room beside them it needs in the allocator's array
+ * (the start-up estimate, preflight.c). */
 uint64_t nat_bib_bytes(uint32_t capacity, uint64_t units, bool adf);
+
+/** The entry of port unit `unit`, bound or not. */
+static inline struct nat_bib_entry *
+nat_bib_at(const struct nat_bib *b, uint32_t unit)
+{
+	RTE_ASSERT(unit < b->units);
+	return (struct nat_bib_entry *)(b->base + ((uintptr_t)unit << b->shift));
+}
 
 /** Free it; one never created is a no-op. */
 void nat_bib_free(struct nat_bib *b);
@@ -118,7 +130,7 @@ void nat_bib_free(struct nat_bib *b);
 static inline bool
 nat_bib_on(const struct nat_bib *b)
 {
-	return b->e != NULL;
+	return b->base != 0;
 }
 
 /** The entry of an inside endpoint, or NULL (the last answer is
@@ -131,37 +143,35 @@ struct nat_bib_entry *nat_bib_inside(struct nat_bib *b, uint32_t in_addr,
 static inline struct nat_bib_entry *
 nat_bib_public(const struct nat_bib *b, uint32_t unit)
 {
-	uint32_t v;
+	struct nat_bib_entry *e = nat_bib_at(b, unit);
 
-	RTE_ASSERT(unit < b->units);
-	v = b->of_unit[unit];
-	return v != 0 ? &b->e[v - 1] : NULL;
+	return e->used ? e : NULL;
 }
 
-/** Start reading the bucket nat_bib_inside() of this endpoint reads. */
+/** The port unit entry e is bound to (its index). */
+static inline uint32_t
+nat_bib_unit(const struct nat_bib *b, const struct nat_bib_entry *e)
+{
+	return (uint32_t)(((uintptr_t)e - b->base) >> b->shift);
+}
+
+/** Start reading the bucket nat_bib_inside() of this endpoint reads
+ * (and nat_bib_remove() of its entry). */
 void nat_bib_prefetch_inside(const struct nat_bib *b, uint32_t in_addr,
 			     uint16_t in_port, uint8_t proto);
 
-/** Start reading the slot of unit `unit` that nat_bib_public() reads and
- * nat_bib_add() and nat_bib_remove() write. */
-static inline void
-nat_bib_prefetch_public(const struct nat_bib *b, uint32_t unit)
-{
-	rte_prefetch0(&b->of_unit[unit]);
-}
-
 /**
- * Add an entry from tmpl (endpoints, proto, pool_idx), with no session
- * yet, bound to `unit`, the unit of its public endpoint; both endpoints
- * must be unbound. NULL when no entry is free or the inside key finds no
- * pair within the probe bound.
+ * Bind inside endpoint (in_addr, in_port, proto), network order, to the
+ * public endpoint of port unit `unit`; both must be unbound. The new
+ * entry, or NULL when `capacity` entries are in use or the inside key
+ * finds no pair within the probe bound (nothing changed then).
  */
-struct nat_bib_entry *nat_bib_add(struct nat_bib *b,
-				  const struct nat_bib_entry *tmpl, uint32_t unit);
+struct nat_bib_entry *nat_bib_add(struct nat_bib *b, uint32_t in_addr,
+				  uint16_t in_port, uint8_t proto, uint32_t unit);
 
-/** Remove entry e, bound to `unit` (its last session record went, or
- * none was made). */
-void nat_bib_remove(struct nat_bib *b, struct nat_bib_entry *e, uint32_t unit);
+/** Remove entry e (its unit's last session record went, or none was
+ * made). */
+void nat_bib_remove(struct nat_bib *b, struct nat_bib_entry *e);
 
 /**
  * Address counts (adf): a session record of e towards rem_addr was made
@@ -178,7 +188,7 @@ bool nat_bib_rem_seen(const struct nat_bib *b, const struct nat_bib_entry *e,
 static inline uint32_t
 nat_bib_count(const struct nat_bib *b)
 {
-	return b->capacity - b->nb_free;
+	return b->nb;
 }
 
 #endif /* _FX_NAT_BIB_H_ */

@@ -40,11 +40,13 @@ struct pub_ctx {
 	enum nat_proto pc;
 };
 
-/* the unit of binding e's public endpoint */
+/* the session records under binding e, live and held: its unit's */
 static inline uint32_t
-unit_of(const struct fx_nat *nt, const struct nat_bib_entry *e)
+refs(const struct fx_nat *nt, const struct nat_bib_entry *e)
 {
-	return nat_eim_unit(nt, e->pool_idx, e->proto, e->pub_port);
+	const struct nat_port_unit *u = nat_eim_counts(nt, e);
+
+	return u->live + u->held;
 }
 
 /* a new binding's candidate in a port block: taken while any binding
@@ -99,19 +101,26 @@ nat_eim_pick(struct fx_nat *nt, uint64_t now, const struct nat_mapping *tmpl,
 	     enum nat_proto pc, uint16_t *port, struct nat_bib_entry **be,
 	     enum nat_log_refusal *why)
 {
-	struct nat_bib_entry *e, bt;
+	uint32_t pool_idx = tmpl->pool_idx;
+	struct nat_bib_entry *e;
+	struct nat_eim_pub p;
 	uint16_t want;
 	int err;
 
 	*why = NAT_LOG_NO_PORT;
 	e = nat_bib_inside(&nt->bib, tmpl->in_addr, tmpl->in_port, tmpl->proto);
 	if (e != NULL) {
-		want = rte_be_to_cpu_16(e->pub_port);
+		/* its unit names its public endpoint (paired pooling gave the
+		 * host that address: the session's own) */
+		p = nat_eim_pub_of(nt, e);
+		RTE_ASSERT(p.pool_idx == tmpl->pool_idx && p.addr == tmpl->pub_addr);
+		pool_idx = p.pool_idx;
+		want = rte_be_to_cpu_16(p.port);
 		if (nat_blocks_on(&nt->blocks)) {
 			/* the binding's sessions keep its block owned */
-			nat_block_get(nt, e->pool_idx, pc, want);
+			nat_block_get(nt, pool_idx, pc, want);
 			*port = want;
-		} else if (nat_ports_alloc(&nt->ports, e->pool_idx, pc, want,
+		} else if (nat_ports_alloc(&nt->ports, pool_idx, pc, want,
 					   not_this, &want, port) != 0) {
 			return -EADDRINUSE;   /* cannot happen: the port is ours */
 		}
@@ -119,25 +128,19 @@ nat_eim_pick(struct fx_nat *nt, uint64_t now, const struct nat_mapping *tmpl,
 		err = binding_port(nt, now, tmpl, pc, port, why);
 		if (err != 0)
 			return err;
-		memset(&bt, 0, sizeof(bt));
-		bt.in_addr = tmpl->in_addr;
-		bt.in_port = tmpl->in_port;
-		bt.pub_addr = tmpl->pub_addr;
-		bt.pub_port = rte_cpu_to_be_16(*port);
-		bt.pool_idx = tmpl->pool_idx;
-		bt.proto = tmpl->proto;
-		e = nat_bib_add(&nt->bib, &bt, unit_of(nt, &bt));
+		e = nat_bib_add(&nt->bib, tmpl->in_addr, tmpl->in_port, tmpl->proto,
+				nat_ports_unit_index(&nt->ports, pool_idx, pc, *port));
 		if (e == NULL) {
-			nat_unit_put(nt, tmpl->pool_idx, pc, *port, now);
+			nat_unit_put(nt, pool_idx, pc, *port, now);
 			return -ENOSPC;
 		}
 		FX_STAT_ADD(&nt->st, nat_bib_created, 1);
 		FX_STAT_SET(&nt->st, nat_bib_active, nt->st.nat_bib_active + 1);
 	}
 	if (!nat_bib_rem_take(&nt->bib, e, tmpl->rem_addr)) {
-		nat_unit_put(nt, e->pool_idx, pc, *port, now);
-		if (e->refs == 0) {
-			nat_bib_remove(&nt->bib, e, unit_of(nt, e));
+		nat_unit_put(nt, pool_idx, pc, *port, now);
+		if (refs(nt, e) == 0) {
+			nat_bib_remove(&nt->bib, e);
 			FX_STAT_SET(&nt->st, nat_bib_active, nt->st.nat_bib_active - 1);
 		}
 		return -ENOSPC;
@@ -150,9 +153,9 @@ nat_eim_pick(struct fx_nat *nt, uint64_t now, const struct nat_mapping *tmpl,
 static void
 unbind(struct fx_nat *nt, struct nat_bib_entry *be)
 {
-	if (be->refs != 0)
+	if (refs(nt, be) != 0)
 		return;
-	nat_bib_remove(&nt->bib, be, unit_of(nt, be));
+	nat_bib_remove(&nt->bib, be);
 	FX_STAT_SET(&nt->st, nat_bib_active, nt->st.nat_bib_active - 1);
 }
 
@@ -170,33 +173,22 @@ binding_of(struct fx_nat *nt, const struct nat_mapping *m)
 	struct nat_bib_entry *be = nat_bib_public(&nt->bib,
 			nat_eim_unit(nt, m->pool_idx, m->proto, m->pub_port));
 
-	RTE_ASSERT(be != NULL && be->used && be->in_addr == m->in_addr &&
-		   be->in_port == m->in_port && be->pub_port == m->pub_port);
+	RTE_ASSERT(be != NULL && be->in_addr == m->in_addr &&
+		   be->in_port == m->in_port && be->proto == m->proto);
 	return be;
 }
 
 void
-nat_eim_session_end(struct fx_nat *nt, const struct nat_mapping *m)
-{
-	if (nat_bib_on(&nt->bib))
-		binding_of(nt, m)->live--;
-}
-
-void
-nat_eim_session_gone(struct fx_nat *nt, const struct nat_mapping *m, bool live,
-		     uint64_t at)
+nat_eim_session_gone(struct fx_nat *nt, const struct nat_mapping *m, uint64_t at)
 {
 	struct nat_bib_entry *be;
 
 	if (!nat_bib_on(&nt->bib))
 		return;
 	be = binding_of(nt, m);
-	if (live)
-		be->live--;
-	be->refs--;
 	nat_bib_rem_put(&nt->bib, be, m->rem_addr);
-	if (be->refs == 0)
-		nat_log_binding(nt, false, be, at);
+	if (refs(nt, be) == 0)
+		nat_log_binding(nt, false, m, at);
 	unbind(nt, be);
 }
 
@@ -215,14 +207,14 @@ void
 nat_eim_prefetch_session(struct fx_nat *nt, const struct nat_key *k)
 {
 	const struct nat_bib_entry *e;
+	struct nat_eim_pub p;
 
 	e = nat_bib_inside(&nt->bib, k->src, k->sport, k->proto);
 	if (e == NULL)
 		return;   /* a new binding: its candidate's unit is on its way */
-	nat_table_prefetch_tuple(&nt->tbl, e->pub_addr, e->pub_port, k->dst,
-				 k->dport, k->proto);
-	nat_ports_prefetch(&nt->ports, e->pool_idx, nat_proto_class(k->proto),
-			   rte_be_to_cpu_16(e->pub_port));
+	p = nat_eim_pub_of(nt, e);
+	nat_table_prefetch_tuple(&nt->tbl, p.addr, p.port, k->dst, k->dport, k->proto);
+	rte_prefetch0(nat_eim_counts(nt, e));
 }
 
 struct nat_mapping *
@@ -232,11 +224,13 @@ nat_eim_held(struct fx_nat *nt, const struct nat_key *k)
 	struct nat_mapping *m;
 	struct nat_key in;
 	const struct nat_key *kp = &in;
+	struct nat_eim_pub p;
 
 	be = nat_bib_inside(&nt->bib, k->src, k->sport, k->proto);
 	if (be == NULL)
 		return NULL;
-	in = nat_tuple_key(be->pub_addr, be->pub_port, k->dst, k->dport, k->proto);
+	p = nat_eim_pub_of(nt, be);
+	in = nat_tuple_key(p.addr, p.port, k->dst, k->dport, k->proto);
 	nat_table_lookup_bulk(&nt->tbl, &kp, 1, &m);
 	return m != NULL && m->state == NAT_HELD ? m : NULL;
 }
@@ -269,7 +263,6 @@ nat_eim_revive(struct fx_nat *nt, struct nat_mapping *m, const struct fx_pkt *pk
 		nat_tcp_open(nt, m, side, &pk->tcp);
 	twheel_move(nt->wheel, m->id, nat_mapping_deadline(m, nt));
 	nat_table_publish(m, m->id);
-	binding_of(nt, m)->live++;
 	FX_STAT_ADD(&nt->st, nat_revived, 1);
 	FX_STAT_SET(&nt->st, nat_held, nt->st.nat_held - 1);
 	FX_STAT_SET(&nt->st, nat_active, nt->st.nat_active + 1);

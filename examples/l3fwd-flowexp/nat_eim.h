@@ -5,20 +5,25 @@
 /*
  * Sessions under endpoint-independent mappings (--nat-mapping eim), for
  * the NAT step's files: which public port a new session takes (its
- * inside endpoint's binding's, or a new binding's), the binding's counts
- * as its sessions are made, expire and leave, and a held session brought
- * back to life by its own inside endpoint or by an inbound packet the
- * filter lets in (nat_eim.c). Without eim every function here is a no-op
- * or the endpoint-dependent path. nat_bib.h has the binding table.
+ * inside endpoint's binding's, or a new binding's), the binding's log
+ * events and removal as its sessions are made and leave, and a held
+ * session brought back to life by its own inside endpoint or by an
+ * inbound packet the filter lets in (nat_eim.c). Without eim every
+ * function here is a no-op or the endpoint-dependent path. nat_bib.h has
+ * the binding table.
  *
- * A binding is removed with the last session record under it, held ones
- * included, so its public port is never overlapped by another inside
- * endpoint while a session holds the port unit. A held session's public
- * 5-tuple is its binding's with the same remote endpoint: a new session
- * of the same inside endpoint to that remote would need exactly that
- * tuple, so the held session is revived instead (the hold-down protects
- * a public tuple from another host; this is the same host, the same
- * tuple, and no create or delete is logged for it).
+ * A binding's counts are its port unit's (nat_eim_counts()): a session
+ * takes the unit when its port is picked, so from nat_eim_pick() to
+ * nat_eim_attach() (or nat_eim_unpick()) the unit counts it before it
+ * exists, and a session's unit is held, put back or released before the
+ * binding hears of it. A binding is removed with the last session record
+ * under it, held ones included, so its public port is never overlapped
+ * by another inside endpoint while a session holds the port unit. A held
+ * session's public 5-tuple is its binding's with the same remote
+ * endpoint: a new session of the same inside endpoint to that remote
+ * would need exactly that tuple, so the held session is revived instead
+ * (the hold-down protects a public tuple from another host; this is the
+ * same host, the same tuple, and no create or delete is logged for it).
  *
  * On several workers a binding holds only if every session of its inside
  * endpoint is made on one worker: under eim the outbound packets (and an
@@ -51,6 +56,7 @@
 #include "affinity.h"
 #include "nat.h"
 #include "nat_bib.h"
+#include "nat_conf.h"
 #include "nat_log.h"
 #include "nat_ports.h"
 #include "nat_priv.h"
@@ -83,28 +89,61 @@ nat_eim_unit(const struct fx_nat *nt, uint32_t pool_idx, uint8_t proto,
 				    rte_be_to_cpu_16(pub_port));
 }
 
-/** Undo nat_eim_pick() (the session was not made); not the port unit. */
+/** The public endpoint of a binding. */
+struct nat_eim_pub {
+	uint32_t addr;        /**< network order */
+	uint16_t port;        /**< network order */
+	uint16_t pool_idx;
+};
+
+/** The public endpoint of binding be, from its unit (nat_ports_unit_of()). */
+static inline struct nat_eim_pub
+nat_eim_pub_of(const struct fx_nat *nt, const struct nat_bib_entry *be)
+{
+	struct nat_eim_pub p;
+	enum nat_proto pc;
+	uint32_t a;
+	uint16_t port;
+
+	nat_ports_unit_of(&nt->ports, nat_bib_unit(&nt->bib, be), &a, &pc, &port);
+	p.addr = fx_nat_conf.pool[a];
+	p.port = rte_cpu_to_be_16(port);
+	p.pool_idx = (uint16_t)a;
+	return p;
+}
+
+/** The counts of binding be, its unit's: live sessions (live) and session
+ * records, live or held (live + held). */
+static inline const struct nat_port_unit *
+nat_eim_counts(const struct fx_nat *nt, const struct nat_bib_entry *be)
+{
+	return nat_ports_unit_at(&nt->ports, nat_bib_unit(&nt->bib, be));
+}
+
+/** Undo nat_eim_pick() (the session was not made), after its unit was
+ * put back. */
 void nat_eim_unpick(struct fx_nat *nt, struct nat_bib_entry *be,
 		    const struct nat_mapping *tmpl);
 
-/** A session under binding be was made (live) at now, which its public
- * endpoint's unit names (nat_bib_public()); a binding's first is its
+/** Session m under binding be was made at now; a binding's first is its
  * create (logged). */
 static inline void
-nat_eim_attach(struct fx_nat *nt, struct nat_bib_entry *be, uint64_t now)
+nat_eim_attach(struct fx_nat *nt, const struct nat_bib_entry *be,
+	       const struct nat_mapping *m, uint64_t now)
 {
-	if (be->refs++ == 0)
-		nat_log_binding(nt, true, be, now);
-	be->live++;
+	const struct nat_port_unit *u;
+
+	if (nt->log == NULL)
+		return;
+	u = nat_eim_counts(nt, be);
+	if (u->live + u->held == 1)   /* m's own */
+		nat_log_binding(nt, true, m, now);
 }
 
-/** Live session m expired or was flushed: held now (no-op without eim). */
-void nat_eim_session_end(struct fx_nat *nt, const struct nat_mapping *m);
-
-/** Session m (live or held) leaves the table at `at` (no-op without eim);
- * a binding's last is its delete (logged). */
+/** Session m (live or held) left the table at `at`, its unit put back or
+ * released (no-op without eim); a binding's last is its delete (logged). */
 void nat_eim_session_gone(struct fx_nat *nt, const struct nat_mapping *m,
-			  bool live, uint64_t at);
+			  uint64_t at);
 
 /**
  * The held session of inside endpoint k towards k's remote, if any (eim:
@@ -138,14 +177,13 @@ nat_eim_owner(uint32_t addr, uint16_t port, uint8_t proto, uint16_t nb_workers)
 
 /**
  * Start reading what nat_eim_pick() for inside endpoint k reads: its
- * binding's bucket and, for a new binding, the public slot of `unit`,
- * its first candidate's, whose unit the caller prefetches.
+ * binding's bucket (for a new binding, the entry it writes lies in its
+ * first candidate's port unit's line, which the caller prefetches).
  */
 static inline void
-nat_eim_prefetch(const struct fx_nat *nt, const struct nat_key *k, uint32_t unit)
+nat_eim_prefetch(const struct fx_nat *nt, const struct nat_key *k)
 {
 	nat_bib_prefetch_inside(&nt->bib, k->src, k->sport, k->proto);
-	nat_bib_prefetch_public(&nt->bib, unit);
 }
 
 /**

@@ -70,7 +70,7 @@ nat_filter_in(struct fx_nat *nt, uint64_t now, struct rte_mbuf *mb,
 	struct nat_mapping tmpl;
 
 	be = nat_eim_public(nt, k->dst, k->dport, k->proto);
-	if (be == NULL || be->live == 0) {
+	if (be == NULL || nat_eim_counts(nt, be)->live == 0) {
 		refuse(pk, &nt->st.nat_in_nomatch);
 		return;
 	}
@@ -86,7 +86,8 @@ nat_filter_in(struct fx_nat *nt, uint64_t now, struct rte_mbuf *mb,
 		m = nat_eim_revive(nt, m, pk, 1, now);
 	} else {
 		nat_mapping_tmpl(&tmpl, be->in_addr, be->in_port, k->src,
-				 k->sport, k->proto, be->pool_idx, be->pub_addr);
+				 k->sport, k->proto, nat_eim_pub_of(nt, be).pool_idx,
+				 k->dst);
 		/* the out key was not looked up: the checked insert */
 		m = nat_mapping_make(nt, now, pk, &tmpl, 1, true);
 		if (m != NULL)

@@ -140,15 +140,16 @@ nat_mapping_make(struct fx_nat *nt, uint64_t now, const struct fx_pkt *pk,
 	}
 	nat_table_publish(m, id);
 	if (be != NULL)
-		nat_eim_attach(nt, be, now);
+		nat_eim_attach(nt, be, m, now);
 	FX_STAT_ADD(&nt->st, nat_created, 1);
 	FX_STAT_SET(&nt->st, nat_active, nt->st.nat_active + 1);
 	nat_log_created(nt, m, now);
 	return m;
 full:
+	/* the unit first: a binding goes when its unit counts no session */
+	nat_unit(nt, tmpl, NAT_UNIT_PUT, now);
 	if (be != NULL)
 		nat_eim_unpick(nt, be, tmpl);
-	nat_unit(nt, tmpl, NAT_UNIT_PUT, now);
 	nat_quota_put(nt, k.src, k.dst, tmpl->rem_port, k.proto);
 	FX_STAT_ADD(&nt->st, nat_table_full, 1);
 	nat_log_refused(nt, NAT_LOG_TABLE_FULL, &k, tmpl->pub_addr, now);
@@ -207,8 +208,7 @@ nat_in2out_prefetch(struct fx_nat *nt, const struct fx_pkt *pk,
 	}
 	pool_idx = nat_pool_index(c, k->src);
 	if (nat_bib_on(&nt->bib))
-		nat_eim_prefetch(nt, k, nat_ports_unit_index(&nt->ports, pool_idx,
-							     nat_proto_class(k->proto), port));
+		nat_eim_prefetch(nt, k);
 	nat_ports_prefetch(&nt->ports, pool_idx, nat_proto_class(k->proto), port);
 	nat_table_prefetch_tuple(&nt->tbl, c->pool[pool_idx], rte_cpu_to_be_16(port),
 				 k->dst, k->dport, k->proto);

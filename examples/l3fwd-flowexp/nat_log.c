@@ -121,13 +121,14 @@ nat_log_session(struct fx_nat *nt, uint8_t event, const struct nat_mapping *m,
 }
 
 void
-nat_log_bib(struct fx_nat *nt, uint8_t event, const struct nat_bib_entry *be,
+nat_log_bib(struct fx_nat *nt, uint8_t event, const struct nat_mapping *m,
 	    uint64_t t)
 {
 	struct ipfix_nat_event ev;
 
-	endpoints(&ev, event, t, be->in_addr, be->in_port, be->pub_addr, be->pub_port,
-		  be->proto);
+	/* the binding's endpoints, which its sessions share: no remote */
+	endpoints(&ev, event, t, m->in_addr, m->in_port, m->pub_addr, m->pub_port,
+		  m->proto);
 	nat_log_push(nt, &ev);
 }
 

@@ -129,8 +129,9 @@ void nat_log_push(struct fx_nat *nt, struct ipfix_nat_event *ev);
 void nat_log_session(struct fx_nat *nt, uint8_t event,
 		     const struct nat_mapping *m, uint64_t t);
 
-/** A binding event (BIB create, delete) of binding be at time t. */
-void nat_log_bib(struct fx_nat *nt, uint8_t event, const struct nat_bib_entry *be,
+/** A binding event (BIB create, delete) at time t of the binding of
+ * session m, whose endpoints are the binding's. */
+void nat_log_bib(struct fx_nat *nt, uint8_t event, const struct nat_mapping *m,
 		 uint64_t t);
 
 /** A refusal of a mapping for packet key k (public address pub_addr) at t. */
@@ -174,15 +175,16 @@ nat_log_released(struct fx_nat *nt, const struct nat_mapping *m, uint64_t at)
 		nat_log_session(nt, IPFIX_NAT44_SESSION_DELETE, m, at);
 }
 
-/** Binding be got its first session (create) or lost its last, at t; with
- * port blocks, nothing: its block's allocation and release are the events. */
+/** The binding of session m (its inside and public endpoints) got its
+ * first session, m (create), or lost its last, m (delete), at t; with port
+ * blocks, nothing: its block's allocation and release are the events. */
 static inline void
-nat_log_binding(struct fx_nat *nt, bool create, const struct nat_bib_entry *be,
+nat_log_binding(struct fx_nat *nt, bool create, const struct nat_mapping *m,
 		uint64_t t)
 {
 	if (nt->log != NULL && !nat_blocks_on(&nt->blocks))
 		nat_log_bib(nt, create ? IPFIX_NAT44_BIB_CREATE : IPFIX_NAT44_BIB_DELETE,
-			    be, t);
+			    m, t);
 }
 
 /** A new mapping for key k was refused at time now (nat_in2out.c, nat_priv.h). */

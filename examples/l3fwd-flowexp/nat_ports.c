@@ -59,21 +59,26 @@ nat_ports_owner_table(uint16_t lo, uint16_t hi, unsigned int nb_workers,
 int
 nat_ports_init(struct nat_ports *np, uint16_t lo, uint16_t hi,
 	       unsigned int nb_workers, unsigned int w, uint32_t nb_addrs,
-	       int socket)
+	       uint32_t beside, int socket)
 {
 	unsigned int i;
 	int rc;
 
 	memset(np, 0, sizeof(*np));
-	if (nb_addrs == 0 || nb_addrs > NAT_POOL_ADDRS_MAX)
+	if (nb_addrs == 0 || nb_addrs > NAT_POOL_ADDRS_MAX ||
+	    (beside != 0 && beside != sizeof(struct nat_port_unit)))
 		return -EINVAL;
+	/* 8 or 16 bytes a unit: whole units a line, none across two */
+	RTE_BUILD_BUG_ON(sizeof(struct nat_port_unit) != 8);
+	np->unit_shift = beside != 0 ? 4 : 3;
 	rc = nat_ports_share(lo, hi, nb_workers, w, &np->first, &np->last);
 	if (rc != 0)
 		return rc;
 	np->share = (uint32_t)np->last - np->first + 1;
+	np->share_rcp = rte_reciprocal_value(np->share);
 	np->nb_addrs = nb_addrs;
 	np->units = (uint64_t)nb_addrs * NAT_PROTO_MAX * np->share;
-	np->unit = rte_zmalloc_socket("nat_ports", np->units * sizeof(*np->unit),
+	np->unit = rte_zmalloc_socket("nat_ports", np->units << np->unit_shift,
 				      RTE_CACHE_LINE_SIZE, socket);
 	if (np->unit == NULL)
 		return -ENOMEM;
@@ -198,9 +203,9 @@ nat_ports_check(const struct nat_ports *np)
 	uint64_t i, nb_free = 0, nb_held = 0;
 
 	for (i = 0; i < np->units; i++) {
-		if (np->unit[i].live != 0)
+		if (nat_ports_unit_at(np, (uint32_t)i)->live != 0)
 			continue;
-		if (np->unit[i].held == 0)
+		if (nat_ports_unit_at(np, (uint32_t)i)->held == 0)
 			nb_free++;
 		else
 			nb_held++;

@@ -48,6 +48,7 @@
 
 #include <rte_debug.h>
 #include <rte_prefetch.h>
+#include <rte_reciprocal.h>
 
 /** Protocol classes that own separate port spaces. */
 enum nat_proto {
@@ -77,11 +78,13 @@ struct nat_ports {
 	uint16_t first;               /**< First port of the share. */
 	uint16_t last;                /**< Last port of the share. */
 	uint32_t share;               /**< last - first + 1. */
+	struct rte_reciprocal share_rcp;  /**< share as a divisor (nat_ports_unit_of()). */
 	uint32_t nb_addrs;            /**< Public addresses in the pool. */
 	uint64_t units;               /**< nb_addrs * NAT_PROTO_MAX * share. */
 	uint64_t nb_free;             /**< Units free. */
 	uint64_t nb_held;             /**< Units held (and not in use). */
-	struct nat_port_unit *unit;   /**< [addr][proto][port - first]. */
+	struct nat_port_unit *unit;   /**< [addr][proto][port - first], 1 << unit_shift bytes apart. */
+	uint32_t unit_shift;          /**< log2 of a unit's bytes, with the caller's beside it. */
 	uint32_t ahead_next;          /**< Next of ahead[] a draw takes (mod NAT_PORTS_AHEAD). */
 	uint16_t ahead[NAT_PORTS_AHEAD];  /**< Random ports of the share, drawn ahead. */
 };
@@ -103,12 +106,15 @@ int nat_ports_owner_table(uint16_t lo, uint16_t hi, unsigned int nb_workers,
 
 /**
  * Set up worker `w`'s allocator: its share and a unit array for nb_addrs
- * addresses on `socket`. 0, -EINVAL (bad share, nb_addrs 0 or over
- * NAT_POOL_ADDRS_MAX) or -ENOMEM.
+ * addresses on `socket`, with `beside` bytes (0 or 8, zeroed) after each
+ * unit's counts for the caller (the binding table's entry,
+ * nat_ports_beside()), so that a unit and what is kept of it share a
+ * line. 0, -EINVAL (bad share, nb_addrs 0 or over NAT_POOL_ADDRS_MAX,
+ * another `beside`) or -ENOMEM.
  */
 int nat_ports_init(struct nat_ports *np, uint16_t lo, uint16_t hi,
 		   unsigned int nb_workers, unsigned int w, uint32_t nb_addrs,
-		   int socket);
+		   uint32_t beside, int socket);
 
 /** Release the unit array. */
 void nat_ports_fini(struct nat_ports *np);
@@ -133,12 +139,45 @@ nat_ports_unit_index(const struct nat_ports *np, uint32_t addr, enum nat_proto p
 	return (addr * NAT_PROTO_MAX + proto) * np->share + (uint16_t)(port - np->first);
 }
 
+/**
+ * The unit of index `idx` (< units), nat_ports_unit_index()'s inverse:
+ * its address index, protocol and port (host order). A multiply and
+ * shifts, no divide instruction.
+ */
+static inline void
+nat_ports_unit_of(const struct nat_ports *np, uint32_t idx, uint32_t *addr,
+		  enum nat_proto *proto, uint16_t *port)
+{
+	uint32_t q = rte_reciprocal_divide(idx, np->share_rcp);
+
+	RTE_ASSERT(idx < np->units);
+	*port = (uint16_t)(np->first + (idx - q * np->share));
+	*proto = (enum nat_proto)(q % NAT_PROTO_MAX);
+	*addr = q / NAT_PROTO_MAX;
+}
+
+/** The unit of index `idx` (< units). */
+static inline struct nat_port_unit *
+nat_ports_unit_at(const struct nat_ports *np, uint32_t idx)
+{
+	return (struct nat_port_unit *)((uintptr_t)np->unit +
+					((uintptr_t)idx << np->unit_shift));
+}
+
+/** The caller's bytes beside the unit of index `idx` (nat_ports_init()'s
+ * `beside`), in the unit's line. */
+static inline void *
+nat_ports_beside(const struct nat_ports *np, uint32_t idx)
+{
+	return nat_ports_unit_at(np, idx) + 1;
+}
+
 /** The unit of (address index, protocol, port of the share). */
 static inline struct nat_port_unit *
 nat_ports_unit(const struct nat_ports *np, uint32_t addr, enum nat_proto proto,
 	       uint16_t port)
 {
-	return &np->unit[nat_ports_unit_index(np, addr, proto, port)];
+	return nat_ports_unit_at(np, nat_ports_unit_index(np, addr, proto, port));
 }
 
 /** Start reading the unit a later call for (addr, proto, port) needs. */

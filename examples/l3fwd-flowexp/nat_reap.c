@@ -10,7 +10,7 @@
  * held mapping still counts against them); a cancelled one (a
  * control-path flush) is held from now. A sweep's records are handled in a
  * pipeline of prefetches (the record, then its key's bucket and its
- * port unit, under eim then its binding). At exit every mapping ends
+ * port unit, under eim then a binding that goes). At exit every mapping ends
  * and every port comes back. Each poll keeps the reaper's maxima: the
  * most records one poll handled (nat_poll_max) and the expiry lag of a
  * live mapping, its deadline to the poll that ended it (nat_lag_*). The
@@ -49,7 +49,7 @@ mapping_release(struct fx_nat *nt, struct nat_mapping *m, uint64_t at)
 	nat_log_released(nt, m, at);
 	nat_unit(nt, m, NAT_UNIT_RELEASE, at);
 	nat_quota_put(nt, m->in_addr, m->rem_addr, m->rem_port, m->proto);
-	nat_eim_session_gone(nt, m, false, at);
+	nat_eim_session_gone(nt, m, at);
 	nat_table_remove(&nt->tbl, m);
 	FX_STAT_ADD(&nt->st, nat_released, 1);
 	FX_STAT_SET(&nt->st, nat_held, nt->st.nat_held - 1);
@@ -63,7 +63,6 @@ mapping_end(struct fx_nat *nt, struct nat_mapping *m, uint64_t at)
 
 	m->held_until = at + nt->holddown_cycles;
 	nat_unit(nt, m, NAT_UNIT_HOLD, 0);
-	nat_eim_session_end(nt, m);
 	FX_STAT_SET(&nt->st, nat_active, nt->st.nat_active - 1);
 	FX_STAT_SET(&nt->st, nat_held, nt->st.nat_held + 1);
 	id = twheel_schedule(nt->wheel, m->held_until, m);
@@ -80,10 +79,8 @@ fetch(void *payload)
 }
 
 /* start reading what handling Due record m will touch: the bucket of the
- * key it loses next, its port unit, under eim its unit's slot in the
- * binding table (which names its binding) and, as a released session's
- * binding may go with it, the binding's bucket, and when its hold-down
- * ends, its quota slots (its own line was prefetched before) */
+ * key it loses next, its port unit, and when its hold-down ends, its
+ * quota slots (its own line was prefetched before) */
 static inline void
 warm(struct fx_nat *nt, void *payload)
 {
@@ -94,36 +91,35 @@ warm(struct fx_nat *nt, void *payload)
 	nat_table_warm(&nt->tbl, &m, 1);
 	nat_ports_prefetch(&nt->ports, m->pool_idx, nat_proto_class(m->proto),
 			   rte_be_to_cpu_16(m->pub_port));
-	if (nat_bib_on(&nt->bib)) {
-		nat_bib_prefetch_public(&nt->bib, nat_eim_unit(nt, m->pool_idx, m->proto,
-							     m->pub_port));
-		if (m->state == NAT_HELD)
-			nat_bib_prefetch_inside(&nt->bib, m->in_addr, m->in_port,
-						m->proto);
-	}
 	if (m->state == NAT_HELD)
 		nat_quota_prefetch(nt, m->in_addr, m->rem_addr, m->rem_port, m->proto);
 }
 
-/* eim: once its unit's slot has come, start reading session m's binding */
+/* eim: once its port unit, and with it its binding's entry, has come, and
+ * if session m is its binding's last record and held, so that the binding
+ * goes with it, start reading the binding's bucket (a live session's end
+ * does not touch its binding) */
 static inline void
 warm_binding(struct fx_nat *nt, void *payload)
 {
 	const struct nat_mapping *m = payload;
-	const struct nat_bib_entry *be;
+	const struct nat_port_unit *u;
 
-	if (!nat_bib_on(&nt->bib) || nat_block_of(payload) != NULL)
+	if (!nat_bib_on(&nt->bib) || nat_block_of(payload) != NULL ||
+	    m->state != NAT_HELD)
 		return;
-	be = nat_bib_public(&nt->bib, nat_eim_unit(nt, m->pool_idx, m->proto, m->pub_port));
-	if (be != NULL)
-		rte_prefetch0(be);
+	u = nat_ports_unit_at(&nt->ports, nat_eim_unit(nt, m->pool_idx, m->proto,
+						       m->pub_port));
+	if (u->live + u->held != 1)
+		return;
+	nat_bib_prefetch_inside(&nt->bib, m->in_addr, m->in_port, m->proto);
 }
 
 /*
  * The records of a sweep, in a pipeline so that their cache misses
  * overlap: a record's line is prefetched REAP_AHEAD records before what it
  * points to is warmed, that REAP_AHEAD records before it is handled, and
- * under eim its binding REAP_BIND records before (its unit's slot came
+ * under eim its binding REAP_BIND records before (its unit came
  * meanwhile).
  */
 #define REAP_AHEAD 8
@@ -211,7 +207,7 @@ fx_nat_drain(struct fx_nat *nt, uint64_t now)
 				nat_unit(nt, m, NAT_UNIT_PUT, now);
 				nat_quota_put(nt, m->in_addr, m->rem_addr,
 					      m->rem_port, m->proto);
-				nat_eim_session_gone(nt, m, true, now);
+				nat_eim_session_gone(nt, m, now);
 				nat_table_remove(&nt->tbl, m);
 				FX_STAT_SET(&nt->st, nat_active, nt->st.nat_active - 1);
 			} else {

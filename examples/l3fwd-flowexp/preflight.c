@@ -98,8 +98,8 @@ worker_bytes(double *m)
 	if (fx_nat_enabled())
 		m[M_NAT] += (double)(fx_nat_bytes(fx_conf.max_flows, fx_nb_workers) +
 				     f * WHEEL_ENTRY_BYTES);
-	/* eim: the binding table, one binding a session at most, and a slot
-	 * per port unit of the largest share (nat.c) */
+	/* eim: the binding table, one binding a session at most, and an entry
+	 * beside each port unit of the largest share (nat.c) */
 	if (fx_nat_enabled() && fx_nat_conf.mapping == NAT_MAP_EIM)
 		m[M_NAT] += (double)nat_bib_bytes((uint32_t)f,
 				(uint64_t)fx_nat_conf.nb_pool * NAT_PROTO_MAX * share,

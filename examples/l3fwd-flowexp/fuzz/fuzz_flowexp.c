@@ -391,51 +391,64 @@ frame(struct reader *r, uint8_t flags, uint16_t tci)
  */
 #define FUZZ_NO_COVERAGE __attribute__((no_sanitize("coverage")))
 
-/* eim: the bindings' counts against the sessions (nat_bib.h) */
+/* eim: the bindings against their port units and the sessions (nat_bib.h):
+ * a unit is bound exactly while it counts a session record, each binding
+ * is found by both its endpoints, and every session is on its inside
+ * endpoint's binding, so the unit's counts are the binding's */
 FUZZ_NO_COVERAGE static void
 check_bib(void)
 {
 	struct nat_bib *b = &lc->nat.bib;   /* a lookup remembers its answer */
+	const struct nat_ports *np = &lc->nat.ports;
+	const struct nat_port_unit *u;
 	const struct nat_bib_entry *e;
-	uint64_t refs = 0, live = 0, used = 0, bound;
+	const struct nat_mapping *m;
+	struct nat_eim_pub p;
+	uint64_t used = 0, sessions = 0;
 	uint32_t i;
 
 	if (!nat_bib_on(b))
 		return;
-	for (i = 0; i < b->capacity; i++) {
-		e = &b->e[i];
+	for (i = 0; i < b->units; i++) {
+		e = nat_bib_at(b, i);
+		u = nat_ports_unit_at(np, i);
+		if ((e->used != 0) != (u->live + u->held != 0))
+			fail("a unit bound exactly while it counts a session record", i,
+			     u->live + u->held);
 		if (!e->used)
 			continue;
 		used++;
-		if (e->refs == 0 || e->live > e->refs)
-			fail("a binding with sessions, live ones among them", e->live, e->refs);
+		p = nat_eim_pub_of(&lc->nat, e);
 		if (nat_bib_inside(b, e->in_addr, e->in_port, e->proto) != e ||
-		    nat_eim_public(&lc->nat, e->pub_addr, e->pub_port, e->proto) != e)
-			fail("a binding found by both endpoints", i, i);
+		    nat_eim_public(&lc->nat, p.addr, p.port, e->proto) != e ||
+		    nat_eim_unit(&lc->nat, p.pool_idx, e->proto, p.port) != i)
+			fail("a binding found by both endpoints, at its unit", i, i);
 		/* with port blocks its port lies in a block its host owns */
 		if (nat_blocks_on(&lc->nat.blocks) &&
-		    !nat_block_owns(&lc->nat.blocks, &lc->nat.ports, e->in_addr,
-				    e->pool_idx, rte_be_to_cpu_16(e->pub_port)))
-			fail("a binding's port in a block of its host", e->pool_idx,
-			     rte_be_to_cpu_16(e->pub_port));
-		refs += e->refs;
-		live += e->live;
+		    !nat_block_owns(&lc->nat.blocks, np, e->in_addr, p.pool_idx,
+				    rte_be_to_cpu_16(p.port)))
+			fail("a binding's port in a block of its host", p.pool_idx,
+			     rte_be_to_cpu_16(p.port));
 	}
-	/* and no public slot names any other */
-	for (i = 0, bound = 0; i < b->units; i++)
-		bound += b->of_unit[i] != 0;
-	if (bound != used)
-		fail("public slots bound against bindings", bound, used);
 	if (used != nat_bib_count(b) || used != lc->nat.st.nat_bib_active)
 		fail("bindings in the table against nat_bib_active", used,
 		     lc->nat.st.nat_bib_active);
-	if (refs != nat_table_count(&lc->nat.tbl))
-		fail("sessions of the bindings against the mappings", refs,
+	for (i = 0; i < lc->nat.tbl.capacity; i++) {
+		m = &lc->nat.tbl.rec[i];
+		if (m->state == NAT_FREE)
+			continue;
+		sessions++;
+		e = nat_bib_public(b, nat_eim_unit(&lc->nat, m->pool_idx, m->proto,
+						   m->pub_port));
+		p = e != NULL ? nat_eim_pub_of(&lc->nat, e) : (struct nat_eim_pub){ 0 };
+		if (e == NULL || e->in_addr != m->in_addr || e->in_port != m->in_port ||
+		    e->proto != m->proto || p.addr != m->pub_addr)
+			fail("a session on its inside endpoint's binding", i, e != NULL);
+	}
+	if (sessions != nat_table_count(&lc->nat.tbl))
+		fail("sessions in the table against its count", sessions,
 		     nat_table_count(&lc->nat.tbl));
-	if (live != lc->nat.st.nat_active)
-		fail("live sessions of the bindings against nat_active", live,
-		     lc->nat.st.nat_active);
-	if (refs == 0 && b->rem.keys != 0)
+	if (sessions == 0 && b->rem.keys != 0)
 		fail("adf address counts with no session", b->rem.keys, 0);
 }
 
@@ -454,9 +467,9 @@ check_ports(void)
 		fail("NAT port blocks owned against nat_blocks_active",
 		     lc->nat.blocks.nb_owned, lc->nat.st.nat_blocks_active);
 	for (i = 0; i < np->units; i++) {
-		live += np->unit[i].live;
-		held += np->unit[i].held;
-		used += np->unit[i].live != 0;
+		live += nat_ports_unit_at(np, (uint32_t)i)->live;
+		held += nat_ports_unit_at(np, (uint32_t)i)->held;
+		used += nat_ports_unit_at(np, (uint32_t)i)->live != 0;
 	}
 	if (np->nb_free + np->nb_held + used != np->units)
 		fail("NAT port units free + held + in use", np->nb_free + np->nb_held + used,

@@ -12,7 +12,9 @@
  *     preservation, random ports inside the share only, exhaustion with
  *     nothing changed, free/held/in-use counts exact at every step; a
  *     share no larger than the tries tried whole (its one free port
- *     always found);
+ *     always found); a unit's index decoded back to its address,
+ *     protocol and port (nat_ports_unit_of()) for every unit of shares
+ *     of several sizes;
  *   - the mapping table: both keys find the record, the public tuple is
  *     taken while live or held, hold-down drops the out key only,
  *     conflicts and a full table change nothing, and a random run against
@@ -34,15 +36,16 @@
  *     a full recomputation; ICMP errors quoting a translated packet, with
  *     8 bytes or the whole L4 header quoted, come back byte for byte as
  *     the inside host sent them, every checksum right;
- *   - the binding table's start-up estimate (nat_bib_bytes()) against
- *     what creating one took from the heap, with and without adf's
- *     address counts: at most 1 % under it;
+ *   - the binding table's start-up estimate (nat_bib_bytes(), with the
+ *     port units beside whose counts its entries lie) against what
+ *     creating both took from the heap, with and without adf's address
+ *     counts: at most 1 % under it; no table over units without room;
  *   - the binding table's remembered answer (nat_bib_inside()) against a
  *     model over random adds, removes and lookups of a few endpoints:
  *     every lookup right, as it must be when the answer it remembers was
  *     "none" before an add or an entry before its remove, and each
- *     public slot (nat_bib_public()) naming its entry while it lives and
- *     none after;
+ *     unit's entry (nat_bib_public()) bound while it lives and not
+ *     after;
  *   - keys built in words (nat_key_make()) byte for byte as keys set
  *     field by field, and the parser's address order (fx_addr_cmp()) as
  *     memcmp()'s, on random values.
@@ -202,7 +205,7 @@ test_alloc_model(uint16_t lo, uint16_t hi, unsigned int nw, unsigned int w,
 	int rc;
 
 	memset(&m, 0, sizeof(m));
-	rc = nat_ports_init(&np, lo, hi, nw, w, M_ADDRS, SOCKET_ID_ANY);
+	rc = nat_ports_init(&np, lo, hi, nw, w, M_ADDRS, 0, SOCKET_ID_ANY);
 	CHECK(rc == 0, "init %u-%u worker %u/%u: %d", lo, hi, w, nw, rc);
 	if (rc != 0)
 		return;
@@ -283,12 +286,54 @@ test_alloc_errors(void)
 {
 	struct nat_ports np;
 
-	CHECK(nat_ports_init(&np, 1024, 2047, 2, 0, 0, SOCKET_ID_ANY) == -EINVAL,
+	CHECK(nat_ports_init(&np, 1024, 2047, 2, 0, 0, 0, SOCKET_ID_ANY) == -EINVAL,
 	      "an empty pool accepted");
 	CHECK(nat_ports_init(&np, 1024, 2047, 2, 0, NAT_POOL_ADDRS_MAX + 1,
-			     SOCKET_ID_ANY) == -EINVAL, "too large a pool accepted");
-	CHECK(nat_ports_init(&np, 2000, 1000, 1, 0, 1, SOCKET_ID_ANY) == -EINVAL,
+			     0, SOCKET_ID_ANY) == -EINVAL, "too large a pool accepted");
+	CHECK(nat_ports_init(&np, 1024, 2047, 2, 0, 1, 4, SOCKET_ID_ANY) == -EINVAL,
+	      "4 bytes beside a unit accepted");
+	CHECK(nat_ports_init(&np, 2000, 1000, 1, 0, 1, 0, SOCKET_ID_ANY) == -EINVAL,
 	      "an empty range accepted");
+}
+
+/* a unit's index and back (nat_ports_unit_of()), and its place in the
+ * array, for every unit of shares of several sizes (the one-port share,
+ * small and odd ones, a worker's of the whole range, the whole range),
+ * with and without room beside the units */
+static void
+test_unit_of(void)
+{
+	static const struct { uint16_t lo, hi; unsigned int workers, w; } sh[] = {
+		{ 100, 100, 1, 0 }, { 40000, 40002, 1, 0 }, { 1024, 65535, 3, 2 },
+		{ 1024, 65535, 7, 0 }, { 0, 65535, 1, 0 },
+	};
+	struct nat_ports np;
+	unsigned int i, wrong = 0;
+	enum nat_proto pc;
+	uint64_t idx, n = 0;
+	uint32_t a;
+	uint16_t port;
+
+	for (i = 0; i < RTE_DIM(sh); i++) {
+		/* with and without the binding table's room beside each unit */
+		if (nat_ports_init(&np, sh[i].lo, sh[i].hi, sh[i].workers, sh[i].w, 5,
+				   i % 2 ? sizeof(struct nat_port_unit) : 0,
+				   SOCKET_ID_ANY) != 0) {
+			CHECK(false, "init of share %u", i);
+			continue;
+		}
+		for (idx = 0; idx < np.units; idx++, n++) {
+			nat_ports_unit_of(&np, (uint32_t)idx, &a, &pc, &port);
+			if (a >= np.nb_addrs || pc >= NAT_PROTO_MAX || !nat_ports_mine(&np, port) ||
+			    nat_ports_unit_index(&np, a, pc, port) != idx ||
+			    (uintptr_t)nat_ports_unit(&np, a, pc, port) - (uintptr_t)np.unit !=
+			    (idx << np.unit_shift))
+				wrong++;
+		}
+		nat_ports_fini(&np);
+	}
+	CHECK(wrong == 0, "units back from their index: %u of %" PRIu64 " wrong", wrong, n);
+	printf("units back from their index: %" PRIu64 " units, %u wrong\n", n, wrong);
 }
 
 /* exhaustion: every tuple of a one-port share taken, nothing changes */
@@ -307,7 +352,7 @@ test_alloc_exhausted(void)
 	unsigned int calls = 0;
 	uint16_t port = 0;
 
-	if (nat_ports_init(&np, 7000, 7000, 1, 0, 1, SOCKET_ID_ANY) != 0) {
+	if (nat_ports_init(&np, 7000, 7000, 1, 0, 1, 0, SOCKET_ID_ANY) != 0) {
 		CHECK(false, "init of a one-port share");
 		return;
 	}
@@ -318,7 +363,7 @@ test_alloc_exhausted(void)
 	      "a failed allocation changed the counts");
 	nat_ports_fini(&np);
 	calls = 0;
-	if (nat_ports_init(&np, 7000, 7999, 1, 0, 1, SOCKET_ID_ANY) != 0) {
+	if (nat_ports_init(&np, 7000, 7999, 1, 0, 1, 0, SOCKET_ID_ANY) != 0) {
 		CHECK(false, "init of a 1000-port share");
 		return;
 	}
@@ -343,7 +388,7 @@ test_alloc_small_share(void)
 	uint16_t port, free_port = hi;
 	unsigned int i, found = 0;
 
-	if (nat_ports_init(&np, lo, hi, 1, 0, 1, SOCKET_ID_ANY) != 0) {
+	if (nat_ports_init(&np, lo, hi, 1, 0, 1, 0, SOCKET_ID_ANY) != 0) {
 		CHECK(false, "init of a %u-port share", NAT_PORT_TRIES);
 		return;
 	}
@@ -1051,31 +1096,41 @@ test_table_collide(unsigned int ops)
 	nat_table_free(&t);
 }
 
-/* the binding table's start-up estimate (preflight.c) against the heap */
+/* the binding table's start-up estimate (preflight.c) against the heap:
+ * the table and the allocator that makes room for its entries, against
+ * the allocator's units and nat_bib_bytes() */
 static void
 test_bib_bytes(void)
 {
 	struct rte_malloc_socket_stats before, after;
+	struct nat_ports np;
 	struct nat_bib b;
 	uint64_t got, est;
 	unsigned int adf;
 
 	for (adf = 0; adf < 2; adf++) {
 		rte_malloc_get_socket_stats(0, &before);
-		if (nat_bib_create(&b, "bibsz", 131072, 3 * 65536, adf, 0) != 0) {
+		if (nat_ports_init(&np, 0, 65535, 1, 0, 1, sizeof(struct nat_bib_entry), 0) != 0 ||
+		    nat_bib_create(&b, "bibsz", 131072, &np, adf, 0) != 0) {
 			CHECK(false, "binding table of 131072 (adf %u)", adf);
 			return;
 		}
 		rte_malloc_get_socket_stats(0, &after);
 		got = after.heap_allocsz_bytes - before.heap_allocsz_bytes;
-		est = nat_bib_bytes(131072, 3 * 65536, adf);
+		est = np.units * sizeof(struct nat_port_unit) +
+			nat_bib_bytes(131072, np.units, adf);
 		CHECK(est <= got && got - est <= got / 100,
 		      "binding table (adf %u): estimate %" PRIu64 " B, heap %" PRIu64 " B",
 		      adf, est, got);
-		printf("binding table of 131072, adf %u: estimate %" PRIu64 " B, heap %"
-		       PRIu64 " B\n", adf, est, got);
+		printf("binding table of 131072 and %" PRIu64 " units, adf %u: estimate %"
+		       PRIu64 " B, heap %" PRIu64 " B\n", np.units, adf, est, got);
 		nat_bib_free(&b);
+		nat_ports_fini(&np);
 	}
+	CHECK(nat_ports_init(&np, 0, 65535, 1, 0, 1, 0, 0) == 0 &&
+	      nat_bib_create(&b, "bibnoroom", 64, &np, false, 0) == -EINVAL,
+	      "a binding table over units with no room for it");
+	nat_ports_fini(&np);
 }
 
 /* the binding table's remembered answer against a model: NB endpoints,
@@ -1084,12 +1139,16 @@ static void
 test_bib_last(unsigned int ops)
 {
 	enum { NB = 4 };
-	struct nat_bib_entry *model[NB] = { NULL }, t, *e;
+	struct nat_bib_entry *model[NB] = { NULL }, *e;
 	unsigned int i, k, wrong = 0;
+	struct nat_ports np;
 	struct nat_bib b;
 
-	if (nat_bib_create(&b, "biblast", 64, NB, false, 0) != 0) {
-		CHECK(false, "binding table of 64");
+	/* NB ports: 3 NB units, the first NB of them bound */
+	if (nat_ports_init(&np, 2000, 2000 + NB - 1, 1, 0, 1, sizeof(struct nat_bib_entry),
+			   0) != 0 ||
+	    nat_bib_create(&b, "biblast", NB, &np, false, 0) != 0) {
+		CHECK(false, "binding table of %u", NB);
 		return;
 	}
 	for (i = 0; i < ops; i++) {
@@ -1098,20 +1157,16 @@ test_bib_last(unsigned int ops)
 		case 0:   /* add, if absent */
 			if (model[k] != NULL)
 				break;
-			memset(&t, 0, sizeof(t));
-			t.in_addr = rte_cpu_to_be_32(RTE_IPV4(10, 0, 0, 1));
-			t.in_port = rte_cpu_to_be_16((uint16_t)(1000 + k));
-			t.pub_addr = rte_cpu_to_be_32(RTE_IPV4(203, 0, 113, 1));
-			t.pub_port = rte_cpu_to_be_16((uint16_t)(2000 + i % 30000));
-			t.proto = IPPROTO_UDP;
-			model[k] = nat_bib_add(&b, &t, k);
+			model[k] = nat_bib_add(&b, rte_cpu_to_be_32(RTE_IPV4(10, 0, 0, 1)),
+					       rte_cpu_to_be_16((uint16_t)(1000 + k)),
+					       IPPROTO_UDP, k);
 			if (model[k] == NULL || nat_bib_public(&b, k) != model[k])
 				wrong++;
 			break;
 		case 1:   /* remove, if present */
 			if (model[k] == NULL)
 				break;
-			nat_bib_remove(&b, model[k], k);
+			nat_bib_remove(&b, model[k]);
 			model[k] = NULL;
 			if (nat_bib_public(&b, k) != NULL)
 				wrong++;
@@ -1130,6 +1185,7 @@ test_bib_last(unsigned int ops)
 	CHECK(wrong == 0, "binding lookups against the model: %u of %u wrong", wrong, ops);
 	printf("binding table's remembered answer: %u operations, %u wrong\n", ops, wrong);
 	nat_bib_free(&b);
+	nat_ports_fini(&np);
 }
 
 /* nat_key_make() against a key set field by field; fx_addr_cmp() against
@@ -1215,6 +1271,7 @@ main(int argc, char **argv)
 	rte_srand(0x7a7);
 	test_shares();
 	test_alloc_errors();
+	test_unit_of();
 	test_alloc_exhausted();
 	test_alloc_small_share();
 	test_alloc_model(1024, 65535, 1024, 5, 20000);  /* 63 ports */
