@@ -42,11 +42,11 @@
  *
  * Memory, allocated at start-up under eim only: 8 bytes of entry beside
  * each port unit of the share (its counts take 8 more in either mode);
- * per session record 16-32 bytes of index (a
- * quarter of a bucket, the buckets a power of two: at least 1.75 pairs
- * a key), and for the address counts 16-32 bytes (two 8-byte quota
- * slots, the table a power of two) (nat_bib_bytes(), doc/nat.md). Only
- * the owner lcore reads or changes it.
+ * per session record 16-32 bytes of index (a quarter of a bucket, the
+ * buckets a power of two: at least 1.75 pairs a key), and for the
+ * address counts 16-32 bytes (two 8-byte quota slots, the table a power
+ * of two) (nat_bib_bytes(), doc/nat.md). Only the owner lcore reads or
+ * changes it.
  */
 
 #ifndef _FX_NAT_BIB_H_

@@ -96,6 +96,16 @@ binding_port(struct fx_nat *nt, uint64_t now, const struct nat_mapping *tmpl,
 			       &c, port) != 0 ? -EADDRINUSE : 0;
 }
 
+/* a binding with no session record left goes */
+static void
+unbind(struct fx_nat *nt, struct nat_bib_entry *be)
+{
+	if (refs(nt, be) != 0)
+		return;
+	nat_bib_remove(&nt->bib, be);
+	FX_STAT_SET(&nt->st, nat_bib_active, nt->st.nat_bib_active - 1);
+}
+
 int
 nat_eim_pick(struct fx_nat *nt, uint64_t now, const struct nat_mapping *tmpl,
 	     enum nat_proto pc, uint16_t *port, struct nat_bib_entry **be,
@@ -139,24 +149,11 @@ nat_eim_pick(struct fx_nat *nt, uint64_t now, const struct nat_mapping *tmpl,
 	}
 	if (!nat_bib_rem_take(&nt->bib, e, tmpl->rem_addr)) {
 		nat_unit_put(nt, pool_idx, pc, *port, now);
-		if (refs(nt, e) == 0) {
-			nat_bib_remove(&nt->bib, e);
-			FX_STAT_SET(&nt->st, nat_bib_active, nt->st.nat_bib_active - 1);
-		}
+		unbind(nt, e);   /* a new one goes */
 		return -ENOSPC;
 	}
 	*be = e;
 	return 0;
-}
-
-/* a binding with no session record left goes */
-static void
-unbind(struct fx_nat *nt, struct nat_bib_entry *be)
-{
-	if (refs(nt, be) != 0)
-		return;
-	nat_bib_remove(&nt->bib, be);
-	FX_STAT_SET(&nt->st, nat_bib_active, nt->st.nat_bib_active - 1);
 }
 
 void

@@ -80,7 +80,6 @@
 
 #include "ipfix.h"
 #include "nat.h"
-#include "nat_bib.h"
 #include "nat_table.h"
 
 struct rte_ring;

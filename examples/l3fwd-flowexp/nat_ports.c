@@ -200,12 +200,14 @@ nat_ports_release(struct nat_ports *np, uint32_t addr, enum nat_proto proto,
 int
 nat_ports_check(const struct nat_ports *np)
 {
+	const struct nat_port_unit *u;
 	uint64_t i, nb_free = 0, nb_held = 0;
 
 	for (i = 0; i < np->units; i++) {
-		if (nat_ports_unit_at(np, (uint32_t)i)->live != 0)
+		u = nat_ports_unit_at(np, (uint32_t)i);
+		if (u->live != 0)
 			continue;
-		if (nat_ports_unit_at(np, (uint32_t)i)->held == 0)
+		if (u->held == 0)
 			nb_free++;
 		else
 			nb_held++;

@@ -119,8 +119,8 @@ warm_binding(struct fx_nat *nt, void *payload)
  * The records of a sweep, in a pipeline so that their cache misses
  * overlap: a record's line is prefetched REAP_AHEAD records before what it
  * points to is warmed, that REAP_AHEAD records before it is handled, and
- * under eim its binding REAP_BIND records before (its unit came
- * meanwhile).
+ * under eim the bucket of a binding that goes with it REAP_BIND records
+ * before (its unit, which tells, came meanwhile).
  */
 #define REAP_AHEAD 8
 #define REAP_BIND (REAP_AHEAD / 2)

@@ -456,6 +456,7 @@ FUZZ_NO_COVERAGE static void
 check_ports(void)
 {
 	const struct nat_ports *np = &lc->nat.ports;
+	const struct nat_port_unit *u;
 	uint64_t i, live = 0, held = 0, used = 0;
 
 	if (nat_ports_check(np) != 0)
@@ -467,9 +468,10 @@ check_ports(void)
 		fail("NAT port blocks owned against nat_blocks_active",
 		     lc->nat.blocks.nb_owned, lc->nat.st.nat_blocks_active);
 	for (i = 0; i < np->units; i++) {
-		live += nat_ports_unit_at(np, (uint32_t)i)->live;
-		held += nat_ports_unit_at(np, (uint32_t)i)->held;
-		used += nat_ports_unit_at(np, (uint32_t)i)->live != 0;
+		u = nat_ports_unit_at(np, (uint32_t)i);
+		live += u->live;
+		held += u->held;
+		used += u->live != 0;
 	}
 	if (np->nb_free + np->nb_held + used != np->units)
 		fail("NAT port units free + held + in use", np->nb_free + np->nb_held + used,
