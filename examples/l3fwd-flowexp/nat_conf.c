@@ -138,6 +138,7 @@ nat_conf_add_pool(struct nat_conf *c, const char *s, char *err, size_t len)
 	for (i = 0; i < n; i++)
 		c->pool[c->nb_pool++] = rte_cpu_to_be_32(p.addr + (uint32_t)i);
 	c->pool_pfx[c->nb_pool_pfx++] = p;
+	c->pool_rcp = rte_reciprocal_value(c->nb_pool);
 	c->enabled = true;
 	return 0;
 }

@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include <rte_byteorder.h>
+#include <rte_reciprocal.h>
 
 #include "fxhash.h"
 #include "nat_ports.h"
@@ -70,6 +71,7 @@ struct nat_conf {
 	uint32_t nb_inside;
 	uint32_t pool[NAT_POOL_ADDRS_MAX];         /**< network order */
 	uint32_t nb_pool;
+	struct rte_reciprocal pool_rcp;            /**< of nb_pool (nat_pool_index()) */
 	uint16_t port_lo;
 	uint16_t port_hi;
 	bool ports_given;                          /**< --nat-ports given */
@@ -193,7 +195,10 @@ nat_pool_find(const struct nat_conf *c, uint32_t addr_be)
 static inline uint32_t
 nat_pool_index(const struct nat_conf *c, uint32_t addr_be)
 {
-	return fx_hash_u32(addr_be) % c->nb_pool;
+	uint32_t h = fx_hash_u32(addr_be);
+
+	/* h % nb_pool without a divide instruction */
+	return h - rte_reciprocal_divide(h, c->pool_rcp) * c->nb_pool;
 }
 
 #endif /* _FX_NAT_CONF_H_ */

@@ -67,6 +67,7 @@
 #include "../fx_index.h"
 #include "../fxhash.h"
 #include "../nat_bib.h"
+#include "../nat_conf.h"
 #include "../nat_ports.h"
 #include "../nat_table.h"
 #include "../nat_tcp.h"
@@ -294,6 +295,33 @@ test_alloc_errors(void)
 	      "4 bytes beside a unit accepted");
 	CHECK(nat_ports_init(&np, 2000, 1000, 1, 0, 1, 0, SOCKET_ID_ANY) == -EINVAL,
 	      "an empty range accepted");
+}
+
+/* nat_pool_index() (a multiply for the remainder) against the remainder
+ * of a divide, for pool sizes 1 to 64, then about doubling, and the
+ * largest, NAT_POOL_ADDRS_MAX */
+static void
+test_pool_index(unsigned int per_size)
+{
+	static struct nat_conf c;
+	unsigned int n, i, wrong = 0, checked = 0;
+	uint32_t a;
+
+	for (n = 1; n <= NAT_POOL_ADDRS_MAX;
+	     n = n == NAT_POOL_ADDRS_MAX ? n + 1 : n < 64 ? n + 1 :
+	     RTE_MIN(n * 2 + 1, (unsigned int)NAT_POOL_ADDRS_MAX)) {
+		c.nb_pool = n;
+		c.pool_rcp = rte_reciprocal_value(n);
+		for (i = 0; i < per_size; i++) {
+			/* the extremes of the hash's range, then random */
+			a = i < 2 ? 0 : (uint32_t)rte_rand();
+			if (nat_pool_index(&c, a) != fx_hash_u32(a) % n)
+				wrong++;
+			checked++;
+		}
+	}
+	CHECK(wrong == 0, "pool indices against a divide: %u of %u wrong", wrong, checked);
+	printf("pool indices: %u checked, %u wrong\n", checked, wrong);
 }
 
 /* a unit's index and back (nat_ports_unit_of()), and its place in the
@@ -1272,6 +1300,7 @@ main(int argc, char **argv)
 	test_shares();
 	test_alloc_errors();
 	test_unit_of();
+	test_pool_index(20000);
 	test_alloc_exhausted();
 	test_alloc_small_share();
 	test_alloc_model(1024, 65535, 1024, 5, 20000);  /* 63 ports */
