@@ -5,7 +5,8 @@
 /*
  * The binding table of endpoint-independent mapping (nat_bib.h has the
  * design): entries by the port unit of their public endpoint, found by
- * their inside endpoint through a bucket index, and the per-address
+ * their inside endpoint at its home or through a bucket index, and the
+ * per-address
  * session counts of address-dependent filtering.
  */
 
@@ -117,23 +118,65 @@ nat_bib_free(struct nat_bib *b)
 	memset(b, 0, sizeof(*b));
 }
 
+/* whether entry e is inside endpoint k's */
+static inline bool
+is_of(const struct nat_bib_entry *e, const struct nat_key *k)
+{
+	struct nat_key ek = entry_key(e);
+
+	return e->used && nat_key_eq(&ek, k);
+}
+
+static inline void
+remember(struct nat_bib *b, const struct nat_key *k, struct nat_bib_entry *e)
+{
+	b->last = e;
+	b->last_key = *k;
+	b->last_valid = true;
+}
+
 struct nat_bib_entry *
 nat_bib_inside(struct nat_bib *b, uint32_t in_addr, uint16_t in_port,
-	       uint8_t proto)
+	       uint8_t proto, uint32_t home)
 {
 	struct nat_key k = nat_bib_key(in_addr, in_port, proto);
-	struct nat_bib_entry *e;
-	uint32_t sig;
+	struct nat_bib_entry *e, *h;
 
 	if (b->last_valid && nat_key_eq(&k, &b->last_key))
 		return b->last;
-	sig = nat_key_hash(&k);
-	e = find(b, &k, sig);
-	b->last = e;
-	b->last_key = k;
-	b->last_sig = sig;
-	b->last_valid = true;
+	b->last_hashed = false;
+	if (home != NAT_BIB_NO_HOME) {
+		/* at its home, or not bound: nobody whose home it is is away */
+		h = nat_bib_at(b, home);
+		if (is_of(h, &k) || h->away == 0) {
+			e = is_of(h, &k) ? h : NULL;
+			remember(b, &k, e);
+			return e;
+		}
+	}
+	b->last_sig = nat_key_hash(&k);
+	b->last_hashed = true;
+	e = find(b, &k, b->last_sig);
+	remember(b, &k, e);
 	return e;
+}
+
+bool
+nat_bib_inside_try(struct nat_bib *b, uint32_t in_addr, uint16_t in_port,
+		   uint8_t proto, uint32_t home, struct nat_bib_entry **e)
+{
+	struct nat_key k = nat_bib_key(in_addr, in_port, proto);
+	const struct nat_bib_entry *h;
+
+	if (home != NAT_BIB_NO_HOME && !(b->last_valid && nat_key_eq(&k, &b->last_key))) {
+		h = nat_bib_at(b, home);
+		if (!is_of(h, &k) && h->away != 0) {
+			fx_ix_prefetch(&b->ix, nat_key_hash(&k));
+			return false;
+		}
+	}
+	*e = nat_bib_inside(b, in_addr, in_port, proto, home);
+	return true;
 }
 
 void
@@ -147,37 +190,56 @@ nat_bib_prefetch_inside(const struct nat_bib *b, uint32_t in_addr,
 
 struct nat_bib_entry *
 nat_bib_add(struct nat_bib *b, uint32_t in_addr, uint16_t in_port, uint8_t proto,
-	    uint32_t unit)
+	    uint32_t unit, uint32_t home)
 {
 	struct nat_key in = nat_bib_key(in_addr, in_port, proto);
-	struct nat_bib_entry *e = nat_bib_at(b, unit);
+	struct nat_bib_entry *e = nat_bib_at(b, unit), *h;
 	uint32_t sig;
 
 	RTE_ASSERT(!e->used);
-	/* the lookup that found it unbound hashed it (nat_eim_pick()) */
-	sig = b->last_valid && nat_key_eq(&in, &b->last_key) ? b->last_sig :
-		nat_key_hash(&in);
-	if (b->nb == b->capacity || fx_ix_insert(&b->ix, sig, unit) != 0)
+	if (b->nb == b->capacity)
 		return NULL;
+	if (unit != home) {
+		/* away: the index, and the home's count */
+		sig = b->last_valid && b->last_hashed &&
+			nat_key_eq(&in, &b->last_key) ? b->last_sig : nat_key_hash(&in);
+		if (fx_ix_insert(&b->ix, sig, unit) != 0)
+			return NULL;
+		if (home != NAT_BIB_NO_HOME) {
+			h = nat_bib_at(b, home);
+			if (h->away < NAT_BIB_AWAY_MAX)
+				h->away++;
+		}
+		b->last_sig = sig;
+		b->last_hashed = true;
+	}
 	e->in_addr = in_addr;
 	e->in_port = in_port;
 	e->proto = proto;
 	e->used = 1;
 	b->nb++;
-	b->last = e;
-	b->last_key = in;
-	b->last_sig = sig;
-	b->last_valid = true;
+	remember(b, &in, e);
 	return e;
 }
 
 void
-nat_bib_remove(struct nat_bib *b, struct nat_bib_entry *e)
+nat_bib_remove(struct nat_bib *b, struct nat_bib_entry *e, uint32_t home)
 {
 	struct nat_key in = entry_key(e);
+	uint32_t unit = nat_bib_unit(b, e);
+	struct nat_bib_entry *h;
 
 	RTE_ASSERT(e->used);
-	fx_ix_remove(&b->ix, nat_key_hash(&in), nat_bib_unit(b, e));
+	if (unit != home) {
+		fx_ix_remove(&b->ix, nat_key_hash(&in), unit);
+		if (home != NAT_BIB_NO_HOME) {
+			/* saturated, it stays: its lookups probe the index */
+			h = nat_bib_at(b, home);
+			RTE_ASSERT(h->away > 0);
+			if (h->away < NAT_BIB_AWAY_MAX)
+				h->away--;
+		}
+	}
 	e->used = 0;
 	b->nb--;
 	if (b->last == e)

@@ -20,12 +20,22 @@
  * packets under adf and eif filtering, and with port blocks the
  * allocator's "is this public port bound") an entry is its unit's: no
  * hash, no probe, no key compare. By its inside endpoint (outbound
- * packets: which public port) it is found through an index (fx_index.h,
- * as the mapping table's) of one key per entry, a struct nat_key with the
+ * packets: which public port) it is found at its home, or else through
+ * an index. An inside endpoint's home is the unit of its own port on its
+ * paired public address, when that port is in the worker's share and
+ * there are no port blocks (nat_eim_home()): the unit the allocator tries
+ * first for a new binding, port preservation. A binding at its home is
+ * found there, in the line its session's port unit is, and is in no index.
+ * One bound elsewhere (its home was taken, or it has none) has a key in an
+ * index (fx_index.h, as the mapping table's): a struct nat_key with the
  * address in src, the port in sport and 0 in dport, hashed with the keyed
- * hash, whose references are unit indices. A session record finds its
- * entry without a lookup too: its public endpoint is its binding's, so
- * its unit is the entry's.
+ * hash, whose references are unit indices; and its home's entry counts it
+ * in `away`. So a lookup reads the home and stops there when the home is
+ * the endpoint's, or counts nobody away; only otherwise does it probe the
+ * index. `away` saturates at NAT_BIB_AWAY_MAX and then stays there: that
+ * home's lookups always probe the index, which is slower, never wrong. A
+ * session record finds its entry without a lookup: its public endpoint is
+ * its binding's, so its unit is the entry's.
  *
  * An entry keeps no counts: every session record of a binding, live or
  * held, is counted on the binding's port unit (nat_ports.h), and no
@@ -42,7 +52,8 @@
  *
  * Memory, allocated at start-up under eim only: 8 bytes of entry beside
  * each port unit of the share (its counts take 8 more in either mode);
- * per session record 16-32 bytes of index (a quarter of a bucket, the
+ * per session record 16-32 bytes of index, sized as if every binding were
+ * away from its home (a quarter of a bucket, the
  * buckets a power of two: at least 1.75 pairs a key), and for the
  * address counts 16-32 bytes (two 8-byte quota slots, the table a power
  * of two) (nat_bib_bytes(), doc/nat.md). Only the owner lcore reads or
@@ -69,8 +80,18 @@ struct nat_bib_entry {
 	uint32_t in_addr;
 	uint16_t in_port;
 	uint8_t proto;
-	uint8_t used;        /**< 0: the unit is unbound */
+	uint8_t used:1;      /**< 0: the unit is unbound */
+	/** Bindings whose home is this unit, bound elsewhere (of the unit,
+	 * not of its binding: kept while it is unbound); at
+	 * NAT_BIB_AWAY_MAX, at least that many once, and kept there. */
+	uint8_t away:7;
 };
+
+/** Where `away` stops counting. */
+#define NAT_BIB_AWAY_MAX 127u
+
+/** An inside endpoint with no home (nat_bib_inside()). */
+#define NAT_BIB_NO_HOME UINT32_MAX
 
 struct nat_bib {
 	struct fx_index ix;           /**< inside key hash -> unit index */
@@ -86,7 +107,8 @@ struct nat_bib {
 	 * the new entry the answer, a remove forgets it */
 	struct nat_bib_entry *last;
 	struct nat_key last_key;
-	uint32_t last_sig;            /**< last_key's hash, for an add of it */
+	uint32_t last_sig;            /**< last_key's hash while last_hashed, for an add of it */
+	bool last_hashed;
 	bool last_valid;
 };
 
@@ -133,10 +155,20 @@ nat_bib_on(const struct nat_bib *b)
 	return b->base != 0;
 }
 
-/** The entry of an inside endpoint, or NULL (the last answer is
- * remembered). */
+/** The entry of an inside endpoint whose home is unit `home` (or
+ * NAT_BIB_NO_HOME), or NULL (the last answer is remembered). */
 struct nat_bib_entry *nat_bib_inside(struct nat_bib *b, uint32_t in_addr,
-				     uint16_t in_port, uint8_t proto);
+				     uint16_t in_port, uint8_t proto, uint32_t home);
+
+/**
+ * nat_bib_inside() as far as the endpoint's home answers: true with the
+ * answer in *e (at its home, or none: nobody whose home it is is away; or
+ * without a home, the index's answer: its bucket was prefetched with the
+ * burst, nat_bib_prefetch_inside()); false when only the index can tell,
+ * whose bucket it then starts reading for the nat_bib_inside() to come.
+ */
+bool nat_bib_inside_try(struct nat_bib *b, uint32_t in_addr, uint16_t in_port,
+			uint8_t proto, uint32_t home, struct nat_bib_entry **e);
 
 /** The entry bound to the public endpoint of port unit `unit`
  * (nat_ports_unit_index()), or NULL. */
@@ -155,23 +187,26 @@ nat_bib_unit(const struct nat_bib *b, const struct nat_bib_entry *e)
 	return (uint32_t)(((uintptr_t)e - b->base) >> b->shift);
 }
 
-/** Start reading the bucket nat_bib_inside() of this endpoint reads
- * (and nat_bib_remove() of its entry). */
+/** Start reading the index bucket nat_bib_inside() of this endpoint
+ * reads when its home does not answer (and nat_bib_remove() of its entry
+ * away from its home). */
 void nat_bib_prefetch_inside(const struct nat_bib *b, uint32_t in_addr,
 			     uint16_t in_port, uint8_t proto);
 
 /**
- * Bind inside endpoint (in_addr, in_port, proto), network order, to the
- * public endpoint of port unit `unit`; both must be unbound. The new
- * entry, or NULL when `capacity` entries are in use or the inside key
+ * Bind inside endpoint (in_addr, in_port, proto), network order, whose
+ * home is unit `home` (or NAT_BIB_NO_HOME), to the public endpoint of
+ * port unit `unit`; both must be unbound. The new entry, or NULL when
+ * `capacity` entries are in use or, away from its home, the inside key
  * finds no pair within the probe bound (nothing changed then).
  */
 struct nat_bib_entry *nat_bib_add(struct nat_bib *b, uint32_t in_addr,
-				  uint16_t in_port, uint8_t proto, uint32_t unit);
+				  uint16_t in_port, uint8_t proto, uint32_t unit,
+				  uint32_t home);
 
-/** Remove entry e (its unit's last session record went, or none was
- * made). */
-void nat_bib_remove(struct nat_bib *b, struct nat_bib_entry *e);
+/** Remove entry e, whose inside endpoint's home is unit `home` (its
+ * unit's last session record went, or none was made). */
+void nat_bib_remove(struct nat_bib *b, struct nat_bib_entry *e, uint32_t home);
 
 /**
  * Address counts (adf): a session record of e towards rem_addr was made

@@ -102,7 +102,7 @@ unbind(struct fx_nat *nt, struct nat_bib_entry *be)
 {
 	if (refs(nt, be) != 0)
 		return;
-	nat_bib_remove(&nt->bib, be);
+	nat_bib_remove(&nt->bib, be, nat_eim_home(nt, be->in_addr, be->in_port, be->proto));
 	FX_STAT_SET(&nt->st, nat_bib_active, nt->st.nat_bib_active - 1);
 }
 
@@ -112,13 +112,14 @@ nat_eim_pick(struct fx_nat *nt, uint64_t now, const struct nat_mapping *tmpl,
 	     enum nat_log_refusal *why)
 {
 	uint32_t pool_idx = tmpl->pool_idx;
+	uint32_t home = nat_eim_home_at(nt, pool_idx, tmpl->in_port, tmpl->proto);
 	struct nat_bib_entry *e;
 	struct nat_eim_pub p;
 	uint16_t want;
 	int err;
 
 	*why = NAT_LOG_NO_PORT;
-	e = nat_bib_inside(&nt->bib, tmpl->in_addr, tmpl->in_port, tmpl->proto);
+	e = nat_bib_inside(&nt->bib, tmpl->in_addr, tmpl->in_port, tmpl->proto, home);
 	if (e != NULL) {
 		/* its unit names its public endpoint (paired pooling gave the
 		 * host that address: the session's own) */
@@ -139,7 +140,7 @@ nat_eim_pick(struct fx_nat *nt, uint64_t now, const struct nat_mapping *tmpl,
 		if (err != 0)
 			return err;
 		e = nat_bib_add(&nt->bib, tmpl->in_addr, tmpl->in_port, tmpl->proto,
-				nat_ports_unit_index(&nt->ports, pool_idx, pc, *port));
+				nat_ports_unit_index(&nt->ports, pool_idx, pc, *port), home);
 		if (e == NULL) {
 			nat_unit_put(nt, pool_idx, pc, *port, now);
 			return -ENOSPC;
@@ -203,10 +204,13 @@ nat_eim_public(const struct fx_nat *nt, uint32_t pub_addr, uint16_t pub_port,
 void
 nat_eim_prefetch_session(struct fx_nat *nt, const struct nat_key *k)
 {
-	const struct nat_bib_entry *e;
+	struct nat_bib_entry *e;
 	struct nat_eim_pub p;
 
-	e = nat_bib_inside(&nt->bib, k->src, k->sport, k->proto);
+	/* away from its home, only its bucket now: the lookup comes later */
+	if (!nat_bib_inside_try(&nt->bib, k->src, k->sport, k->proto,
+				nat_eim_home(nt, k->src, k->sport, k->proto), &e))
+		return;
 	if (e == NULL)
 		return;   /* a new binding: its candidate's unit is on its way */
 	p = nat_eim_pub_of(nt, e);
@@ -223,7 +227,8 @@ nat_eim_held(struct fx_nat *nt, const struct nat_key *k)
 	const struct nat_key *kp = &in;
 	struct nat_eim_pub p;
 
-	be = nat_bib_inside(&nt->bib, k->src, k->sport, k->proto);
+	be = nat_bib_inside(&nt->bib, k->src, k->sport, k->proto,
+			    nat_eim_home(nt, k->src, k->sport, k->proto));
 	if (be == NULL)
 		return NULL;
 	p = nat_eim_pub_of(nt, be);

@@ -89,6 +89,32 @@ nat_eim_unit(const struct fx_nat *nt, uint32_t pool_idx, uint8_t proto,
 				    rte_be_to_cpu_16(pub_port));
 }
 
+/**
+ * The home of an inside endpoint of pool index pool_idx (its paired
+ * address), port and proto (network order), nat_bib.h: the unit of its
+ * own port on that address, which the allocator tries first for a new
+ * binding, or NAT_BIB_NO_HOME when the port is not in this worker's share
+ * or with port blocks (a host's binding lies in its blocks).
+ */
+static inline uint32_t
+nat_eim_home_at(const struct fx_nat *nt, uint32_t pool_idx, uint16_t in_port,
+		uint8_t proto)
+{
+	uint16_t port = rte_be_to_cpu_16(in_port);
+
+	if (nat_blocks_on(&nt->blocks) || !nat_ports_mine(&nt->ports, port))
+		return NAT_BIB_NO_HOME;
+	return nat_ports_unit_index(&nt->ports, pool_idx, nat_proto_class(proto), port);
+}
+
+/** The same for inside endpoint (in_addr, in_port, proto), network order. */
+static inline uint32_t
+nat_eim_home(const struct fx_nat *nt, uint32_t in_addr, uint16_t in_port,
+	     uint8_t proto)
+{
+	return nat_eim_home_at(nt, nat_pool_index(&fx_nat_conf, in_addr), in_port, proto);
+}
+
 /** The public endpoint of a binding. */
 struct nat_eim_pub {
 	uint32_t addr;        /**< network order */
@@ -176,14 +202,16 @@ nat_eim_owner(uint32_t addr, uint16_t port, uint8_t proto, uint16_t nb_workers)
 }
 
 /**
- * Start reading what nat_eim_pick() for inside endpoint k reads: its
- * binding's bucket (for a new binding, the entry it writes lies in its
- * first candidate's port unit's line, which the caller prefetches).
+ * Start reading what nat_eim_pick() for inside endpoint k of pool index
+ * pool_idx reads: with a home, nothing more (its home's entry, and a new
+ * binding's there, lie in its first candidate's port unit's line, which
+ * the caller prefetches); without, its binding's bucket.
  */
 static inline void
-nat_eim_prefetch(const struct fx_nat *nt, const struct nat_key *k)
+nat_eim_prefetch(const struct fx_nat *nt, const struct nat_key *k, uint32_t pool_idx)
 {
-	nat_bib_prefetch_inside(&nt->bib, k->src, k->sport, k->proto);
+	if (nat_eim_home_at(nt, pool_idx, k->sport, k->proto) == NAT_BIB_NO_HOME)
+		nat_bib_prefetch_inside(&nt->bib, k->src, k->sport, k->proto);
 }
 
 /**
@@ -195,7 +223,8 @@ struct nat_bib_entry *nat_eim_public(const struct fx_nat *nt, uint32_t pub_addr,
 
 /**
  * After nat_eim_prefetch() of a burst's new sessions, for new session k
- * (its binding's bucket on its way): if its inside endpoint has a binding
+ * (its home's line or its binding's bucket on its way): if its inside
+ * endpoint has a binding
  * already, start reading what the session under it reads next, which
  * nat_eim_prefetch() could not know: the bucket of its public 5-tuple (a
  * held session of it, nat_eim_held(), and the insert of its in key) and

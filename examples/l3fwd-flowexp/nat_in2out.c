@@ -208,7 +208,7 @@ nat_in2out_prefetch(struct fx_nat *nt, const struct fx_pkt *pk,
 	}
 	pool_idx = nat_pool_index(c, k->src);
 	if (nat_bib_on(&nt->bib))
-		nat_eim_prefetch(nt, k);
+		nat_eim_prefetch(nt, k, pool_idx);
 	nat_ports_prefetch(&nt->ports, pool_idx, nat_proto_class(k->proto), port);
 	nat_table_prefetch_tuple(&nt->tbl, c->pool[pool_idx], rte_cpu_to_be_16(port),
 				 k->dst, k->dport, k->proto);

@@ -10,16 +10,17 @@
  * held mapping still counts against them); a cancelled one (a
  * control-path flush) is held from now. A sweep's records are handled in a
  * pipeline of prefetches (the record, then its key's bucket and its
- * port unit, under eim then a binding that goes). At exit every mapping ends
- * and every port comes back. Each poll keeps the reaper's maxima: the
- * most records one poll handled (nat_poll_max) and the expiry lag of a
- * live mapping, its deadline to the poll that ended it (nat_lag_*). The
- * log's delete event of a mapping (nat_log.h) is its release, at the
- * hold-down's end, or at exit: the time its public tuple is free for
- * reuse. Under eim a session's binding counts its sessions as they are
- * held and leave (nat_eim.h). With port blocks the wheel holds the
- * blocks' entries too (nat_block.h), handed to nat_block_due(), and a
- * mapping's unit changes go through its block (nat_unit(), nat_priv.h).
+ * port unit, under eim then a binding that goes away from its home). At
+ * exit every mapping ends and every port comes back. Each poll keeps the
+ * reaper's maxima: the most records one poll handled (nat_poll_max) and
+ * the expiry lag of a live mapping, its deadline to the poll that ended
+ * it (nat_lag_*). The log's delete event of a mapping (nat_log.h) is its
+ * release, at the hold-down's end, or at exit: the time its public tuple
+ * is free for reuse. Under eim a session's binding counts its sessions
+ * as they are held and leave (nat_eim.h). With port blocks the wheel
+ * holds the blocks' entries too (nat_block.h), handed to
+ * nat_block_due(), and a mapping's unit changes go through its block
+ * (nat_unit(), nat_priv.h).
  */
 
 #include <stdbool.h>
@@ -97,22 +98,29 @@ warm(struct fx_nat *nt, void *payload)
 
 /* eim: once its port unit, and with it its binding's entry, has come, and
  * if session m is its binding's last record and held, so that the binding
- * goes with it, start reading the binding's bucket (a live session's end
- * does not touch its binding) */
+ * goes with it, and the binding is away from its home (nat_bib.h), start
+ * reading the binding's bucket and its home's line (a live session's end
+ * does not touch its binding; one at its home is all in the unit's line) */
 static inline void
 warm_binding(struct fx_nat *nt, void *payload)
 {
 	const struct nat_mapping *m = payload;
 	const struct nat_port_unit *u;
+	uint32_t unit, home;
 
 	if (!nat_bib_on(&nt->bib) || nat_block_of(payload) != NULL ||
 	    m->state != NAT_HELD)
 		return;
-	u = nat_ports_unit_at(&nt->ports, nat_eim_unit(nt, m->pool_idx, m->proto,
-						       m->pub_port));
+	unit = nat_eim_unit(nt, m->pool_idx, m->proto, m->pub_port);
+	u = nat_ports_unit_at(&nt->ports, unit);
 	if (u->live + u->held != 1)
 		return;
+	home = nat_eim_home_at(nt, m->pool_idx, m->in_port, m->proto);
+	if (home == unit)
+		return;
 	nat_bib_prefetch_inside(&nt->bib, m->in_addr, m->in_port, m->proto);
+	if (home != NAT_BIB_NO_HOME)
+		rte_prefetch0(nat_bib_at(&nt->bib, home));
 }
 
 /*

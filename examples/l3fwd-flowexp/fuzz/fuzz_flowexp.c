@@ -393,7 +393,8 @@ frame(struct reader *r, uint8_t flags, uint16_t tci)
 
 /* eim: the bindings against their port units and the sessions (nat_bib.h):
  * a unit is bound exactly while it counts a session record, each binding
- * is found by both its endpoints, and every session is on its inside
+ * is found by both its endpoints, every home counts the bindings away
+ * from it (up to its saturation), and every session is on its inside
  * endpoint's binding, so the unit's counts are the binding's */
 FUZZ_NO_COVERAGE static void
 check_bib(void)
@@ -404,11 +405,15 @@ check_bib(void)
 	const struct nat_bib_entry *e;
 	const struct nat_mapping *m;
 	struct nat_eim_pub p;
+	static uint32_t away[1024];   /* by home unit */
 	uint64_t used = 0, sessions = 0;
-	uint32_t i;
+	uint32_t i, home;
 
 	if (!nat_bib_on(b))
 		return;
+	if (b->units > RTE_DIM(away))
+		fail("the fuzzer's units fit its counts", b->units, RTE_DIM(away));
+	memset(away, 0, sizeof(away));
 	for (i = 0; i < b->units; i++) {
 		e = nat_bib_at(b, i);
 		u = nat_ports_unit_at(np, i);
@@ -419,7 +424,10 @@ check_bib(void)
 			continue;
 		used++;
 		p = nat_eim_pub_of(&lc->nat, e);
-		if (nat_bib_inside(b, e->in_addr, e->in_port, e->proto) != e ||
+		home = nat_eim_home(&lc->nat, e->in_addr, e->in_port, e->proto);
+		if (home != i && home != NAT_BIB_NO_HOME)
+			away[home]++;
+		if (nat_bib_inside(b, e->in_addr, e->in_port, e->proto, home) != e ||
 		    nat_eim_public(&lc->nat, p.addr, p.port, e->proto) != e ||
 		    nat_eim_unit(&lc->nat, p.pool_idx, e->proto, p.port) != i)
 			fail("a binding found by both endpoints, at its unit", i, i);
@@ -429,6 +437,11 @@ check_bib(void)
 				    rte_be_to_cpu_16(p.port)))
 			fail("a binding's port in a block of its host", p.pool_idx,
 			     rte_be_to_cpu_16(p.port));
+	}
+	for (i = 0; i < b->units; i++) {
+		e = nat_bib_at(b, i);
+		if (e->away != NAT_BIB_AWAY_MAX && e->away != away[i])
+			fail("a home's count of the bindings away from it", i, e->away);
 	}
 	if (used != nat_bib_count(b) || used != lc->nat.st.nat_bib_active)
 		fail("bindings in the table against nat_bib_active", used,

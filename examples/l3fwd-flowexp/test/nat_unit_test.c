@@ -1187,14 +1187,14 @@ test_bib_last(unsigned int ops)
 				break;
 			model[k] = nat_bib_add(&b, rte_cpu_to_be_32(RTE_IPV4(10, 0, 0, 1)),
 					       rte_cpu_to_be_16((uint16_t)(1000 + k)),
-					       IPPROTO_UDP, k);
+					       IPPROTO_UDP, k, NAT_BIB_NO_HOME);
 			if (model[k] == NULL || nat_bib_public(&b, k) != model[k])
 				wrong++;
 			break;
 		case 1:   /* remove, if present */
 			if (model[k] == NULL)
 				break;
-			nat_bib_remove(&b, model[k]);
+			nat_bib_remove(&b, model[k], NAT_BIB_NO_HOME);
 			model[k] = NULL;
 			if (nat_bib_public(&b, k) != NULL)
 				wrong++;
@@ -1206,12 +1206,122 @@ test_bib_last(unsigned int ops)
 		 * next step finds either answer remembered */
 		k = (unsigned int)rte_rand_max(NB);
 		e = nat_bib_inside(&b, rte_cpu_to_be_32(RTE_IPV4(10, 0, 0, 1)),
-				   rte_cpu_to_be_16((uint16_t)(1000 + k)), IPPROTO_UDP);
+				   rte_cpu_to_be_16((uint16_t)(1000 + k)), IPPROTO_UDP,
+				   NAT_BIB_NO_HOME);
 		if (e != model[k])
 			wrong++;
 	}
 	CHECK(wrong == 0, "binding lookups against the model: %u of %u wrong", wrong, ops);
 	printf("binding table's remembered answer: %u operations, %u wrong\n", ops, wrong);
+	nat_bib_free(&b);
+	nat_ports_fini(&np);
+}
+
+/*
+ * Bindings at their homes and away from them against a model: NE inside
+ * endpoints, each with a home among NH units (half of them the same
+ * unit, so that its count of bindings away saturates), bound at random to
+ * their home when it is free, else to another free unit; random adds,
+ * removes and a lookup of a random endpoint after every step, through the
+ * remembered answer or not, first as far as its home answers
+ * (nat_bib_inside_try(), which must answer when nobody is away). Every
+ * count of bindings away is checked against the model's after every step:
+ * exact below NAT_BIB_AWAY_MAX.
+ */
+static void
+test_bib_home(unsigned int ops)
+{
+	enum { PORTS = 512, NE = 400, NH = 64, BUSY = 7 };
+	static struct nat_bib_entry *model[NE];
+	static uint32_t home[NE], away[PORTS];
+	static uint8_t taken[PORTS];
+	unsigned int i, k, u, wrong = 0, wrong_away = 0, at_home = 0, tried = 0;
+	bool saturated = false;
+	struct nat_bib_entry *e;
+	struct nat_ports np;
+	struct nat_bib b;
+	uint32_t base;
+
+	/* PORTS UDP units of one address (the ICMP and TCP ones unused) */
+	if (nat_ports_init(&np, 2000, 2000 + PORTS - 1, 1, 0, 1,
+			   sizeof(struct nat_bib_entry), 0) != 0 ||
+	    nat_bib_create(&b, "bibhome", NE, &np, false, 0) != 0) {
+		CHECK(false, "binding table over %u ports", PORTS);
+		return;
+	}
+	base = nat_ports_unit_index(&np, 0, NAT_PROTO_UDP, 2000);
+	memset(model, 0, sizeof(model));
+	memset(away, 0, sizeof(away));
+	memset(taken, 0, sizeof(taken));
+	for (k = 0; k < NE; k++)
+		home[k] = base + (k % 2 ? BUSY : (uint32_t)rte_rand_max(NH));
+	for (i = 0; i < ops; i++) {
+		k = (unsigned int)rte_rand_max(NE);
+		if (model[k] == NULL && rte_rand_max(3) != 0) {
+			/* add: at its home if free, else (and now and then
+			 * anyway) at a random free unit */
+			u = home[k] - base;
+			while (taken[u] || rte_rand_max(8) == 0)
+				u = (unsigned int)rte_rand_max(PORTS);
+			model[k] = nat_bib_add(&b, rte_cpu_to_be_32(RTE_IPV4(10, 1, k >> 8, k & 255)),
+					       rte_cpu_to_be_16(3000), IPPROTO_UDP, base + u,
+					       home[k]);
+			if (model[k] == NULL || nat_bib_public(&b, base + u) != model[k]) {
+				wrong++;
+				model[k] = NULL;
+			} else {
+				taken[u] = 1;
+				if (base + u != home[k])
+					away[home[k] - base]++;
+				else
+					at_home++;
+			}
+		} else if (model[k] != NULL && rte_rand_max(8) == 0) {
+			/* remove (rarely: most endpoints bound, so that
+			 * the busy home's count saturates) */
+			u = nat_bib_unit(&b, model[k]) - base;
+			nat_bib_remove(&b, model[k], home[k]);
+			model[k] = NULL;
+			taken[u] = 0;
+			if (base + u != home[k])
+				away[home[k] - base]--;
+			if (nat_bib_public(&b, base + u) != NULL)
+				wrong++;
+		}
+		/* the home's answer where it has one, then the lookup */
+		k = (unsigned int)rte_rand_max(NE);
+		if (nat_bib_inside_try(&b, rte_cpu_to_be_32(RTE_IPV4(10, 1, k >> 8, k & 255)),
+				       rte_cpu_to_be_16(3000), IPPROTO_UDP, home[k], &e)) {
+			if (e != model[k])
+				wrong++;
+			tried++;
+		} else if (away[home[k] - base] == 0 && nat_bib_at(&b, home[k])->away !=
+			   NAT_BIB_AWAY_MAX) {
+			wrong++;   /* the home could have answered */
+		}
+		e = nat_bib_inside(&b, rte_cpu_to_be_32(RTE_IPV4(10, 1, k >> 8, k & 255)),
+				   rte_cpu_to_be_16(3000), IPPROTO_UDP, home[k]);
+		if (e != model[k])
+			wrong++;
+		for (u = 0; u < PORTS; u++) {
+			e = nat_bib_at(&b, base + u);
+			if (e->away == NAT_BIB_AWAY_MAX)
+				saturated = true;
+			else if (e->away != away[u])
+				wrong_away++;
+		}
+	}
+	CHECK(wrong == 0, "bindings at home and away against the model: %u of %u wrong",
+	      wrong, ops);
+	CHECK(wrong_away == 0, "counts of bindings away against the model: %u wrong",
+	      wrong_away);
+	CHECK(saturated && at_home != 0 && tried != 0 && tried != ops,
+	      "the busy home's count saturated (%d), bindings made at home (%u), "
+	      "homes that answered (%u of %u)", saturated, at_home, tried, ops);
+	printf("bindings at home and away: %u operations, %u made at home, %u wrong, "
+	       "%u counts wrong, the busy home %u away (%u counted), %u answered by "
+	       "the home\n", ops, at_home, wrong, wrong_away, away[BUSY],
+	       nat_bib_at(&b, base + BUSY)->away, tried);
 	nat_bib_free(&b);
 	nat_ports_fini(&np);
 }
@@ -1318,6 +1428,7 @@ main(int argc, char **argv)
 	test_icmp_error(30000, false);
 	test_bib_bytes();
 	test_bib_last(100000);
+	test_bib_home(20000);
 	test_key_words(1000000);
 	rte_eal_cleanup();
 	printf("%u checks, %u failed\n", checks, failures);
