@@ -160,6 +160,20 @@ nat_bib_on(const struct nat_bib *b)
 struct nat_bib_entry *nat_bib_inside(struct nat_bib *b, uint32_t in_addr,
 				     uint16_t in_port, uint8_t proto, uint32_t home);
 
+/** Whether nat_bib_inside() of this endpoint would give its remembered
+ * answer, which is then in *e (the caller need not find its home). */
+static inline bool
+nat_bib_remembered(const struct nat_bib *b, uint32_t in_addr, uint16_t in_port,
+		   uint8_t proto, struct nat_bib_entry **e)
+{
+	struct nat_key k = nat_bib_key(in_addr, in_port, proto);
+
+	if (!b->last_valid || !nat_key_eq(&k, &b->last_key))
+		return false;
+	*e = b->last;
+	return true;
+}
+
 /**
  * nat_bib_inside() as far as the endpoint's home answers: true with the
  * answer in *e (at its home, or none: nobody whose home it is is away; or

@@ -96,6 +96,19 @@ binding_port(struct fx_nat *nt, uint64_t now, const struct nat_mapping *tmpl,
 			       &c, port) != 0 ? -EADDRINUSE : 0;
 }
 
+/* the binding of an inside endpoint: the remembered answer, or its home
+ * found and asked */
+static inline struct nat_bib_entry *
+inside(struct fx_nat *nt, uint32_t in_addr, uint16_t in_port, uint8_t proto)
+{
+	struct nat_bib_entry *e;
+
+	if (nat_bib_remembered(&nt->bib, in_addr, in_port, proto, &e))
+		return e;
+	return nat_bib_inside(&nt->bib, in_addr, in_port, proto,
+			      nat_eim_home(nt, in_addr, in_port, proto));
+}
+
 /* a binding with no session record left goes */
 static void
 unbind(struct fx_nat *nt, struct nat_bib_entry *be)
@@ -111,15 +124,14 @@ nat_eim_pick(struct fx_nat *nt, uint64_t now, const struct nat_mapping *tmpl,
 	     enum nat_proto pc, uint16_t *port, struct nat_bib_entry **be,
 	     enum nat_log_refusal *why)
 {
-	uint32_t pool_idx = tmpl->pool_idx;
-	uint32_t home = nat_eim_home_at(nt, pool_idx, tmpl->in_port, tmpl->proto);
+	uint32_t pool_idx = tmpl->pool_idx, home;
 	struct nat_bib_entry *e;
 	struct nat_eim_pub p;
 	uint16_t want;
 	int err;
 
 	*why = NAT_LOG_NO_PORT;
-	e = nat_bib_inside(&nt->bib, tmpl->in_addr, tmpl->in_port, tmpl->proto, home);
+	e = inside(nt, tmpl->in_addr, tmpl->in_port, tmpl->proto);
 	if (e != NULL) {
 		/* its unit names its public endpoint (paired pooling gave the
 		 * host that address: the session's own) */
@@ -139,6 +151,7 @@ nat_eim_pick(struct fx_nat *nt, uint64_t now, const struct nat_mapping *tmpl,
 		err = binding_port(nt, now, tmpl, pc, port, why);
 		if (err != 0)
 			return err;
+		home = nat_eim_home_at(nt, pool_idx, tmpl->in_port, tmpl->proto);
 		e = nat_bib_add(&nt->bib, tmpl->in_addr, tmpl->in_port, tmpl->proto,
 				nat_ports_unit_index(&nt->ports, pool_idx, pc, *port), home);
 		if (e == NULL) {
@@ -208,7 +221,8 @@ nat_eim_prefetch_session(struct fx_nat *nt, const struct nat_key *k)
 	struct nat_eim_pub p;
 
 	/* away from its home, only its bucket now: the lookup comes later */
-	if (!nat_bib_inside_try(&nt->bib, k->src, k->sport, k->proto,
+	if (!nat_bib_remembered(&nt->bib, k->src, k->sport, k->proto, &e) &&
+	    !nat_bib_inside_try(&nt->bib, k->src, k->sport, k->proto,
 				nat_eim_home(nt, k->src, k->sport, k->proto), &e))
 		return;
 	if (e == NULL)
@@ -227,8 +241,7 @@ nat_eim_held(struct fx_nat *nt, const struct nat_key *k)
 	const struct nat_key *kp = &in;
 	struct nat_eim_pub p;
 
-	be = nat_bib_inside(&nt->bib, k->src, k->sport, k->proto,
-			    nat_eim_home(nt, k->src, k->sport, k->proto));
+	be = inside(nt, k->src, k->sport, k->proto);
 	if (be == NULL)
 		return NULL;
 	p = nat_eim_pub_of(nt, be);
