@@ -194,7 +194,7 @@ nat_bib_add(struct nat_bib *b, uint32_t in_addr, uint16_t in_port, uint8_t proto
 {
 	struct nat_key in = nat_bib_key(in_addr, in_port, proto);
 	struct nat_bib_entry *e = nat_bib_at(b, unit), *h;
-	uint32_t sig;
+	uint32_t sig = 0;
 
 	RTE_ASSERT(!e->used);
 	if (b->nb == b->capacity)
@@ -210,8 +210,6 @@ nat_bib_add(struct nat_bib *b, uint32_t in_addr, uint16_t in_port, uint8_t proto
 			if (h->away < NAT_BIB_AWAY_MAX)
 				h->away++;
 		}
-		b->last_sig = sig;
-		b->last_hashed = true;
 	}
 	e->in_addr = in_addr;
 	e->in_port = in_port;
@@ -219,6 +217,10 @@ nat_bib_add(struct nat_bib *b, uint32_t in_addr, uint16_t in_port, uint8_t proto
 	e->used = 1;
 	b->nb++;
 	remember(b, &in, e);
+	/* last_sig is the remembered key's hash only where it was taken */
+	b->last_hashed = unit != home;
+	if (b->last_hashed)
+		b->last_sig = sig;
 	return e;
 }
 
