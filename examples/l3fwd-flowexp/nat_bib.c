@@ -127,6 +127,14 @@ is_of(const struct nat_bib_entry *e, const struct nat_key *k)
 	return e->used && nat_key_eq(&ek, k);
 }
 
+/* whether home entry h tells endpoint k's binding without the index: it
+ * is k's, or nobody whose home it is is away */
+static inline bool
+home_answers(const struct nat_bib_entry *h, const struct nat_key *k)
+{
+	return is_of(h, k) || h->away == 0;
+}
+
 static inline void
 remember(struct nat_bib *b, const struct nat_key *k, struct nat_bib_entry *e)
 {
@@ -142,13 +150,12 @@ nat_bib_inside(struct nat_bib *b, uint32_t in_addr, uint16_t in_port,
 	struct nat_key k = nat_bib_key(in_addr, in_port, proto);
 	struct nat_bib_entry *e, *h;
 
-	if (b->last_valid && nat_key_eq(&k, &b->last_key))
-		return b->last;
+	if (nat_bib_remembered(b, in_addr, in_port, proto, &e))
+		return e;
 	b->last_hashed = false;
 	if (home != NAT_BIB_NO_HOME) {
-		/* at its home, or not bound: nobody whose home it is is away */
 		h = nat_bib_at(b, home);
-		if (is_of(h, &k) || h->away == 0) {
+		if (home_answers(h, &k)) {
 			e = is_of(h, &k) ? h : NULL;
 			remember(b, &k, e);
 			return e;
@@ -166,14 +173,11 @@ nat_bib_inside_try(struct nat_bib *b, uint32_t in_addr, uint16_t in_port,
 		   uint8_t proto, uint32_t home, struct nat_bib_entry **e)
 {
 	struct nat_key k = nat_bib_key(in_addr, in_port, proto);
-	const struct nat_bib_entry *h;
 
-	if (home != NAT_BIB_NO_HOME && !(b->last_valid && nat_key_eq(&k, &b->last_key))) {
-		h = nat_bib_at(b, home);
-		if (!is_of(h, &k) && h->away != 0) {
-			fx_ix_prefetch(&b->ix, nat_key_hash(&k));
-			return false;
-		}
+	if (home != NAT_BIB_NO_HOME && !nat_bib_remembered(b, in_addr, in_port, proto, e) &&
+	    !home_answers(nat_bib_at(b, home), &k)) {
+		fx_ix_prefetch(&b->ix, nat_key_hash(&k));
+		return false;
 	}
 	*e = nat_bib_inside(b, in_addr, in_port, proto, home);
 	return true;
