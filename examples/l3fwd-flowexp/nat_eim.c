@@ -96,26 +96,29 @@ binding_port(struct fx_nat *nt, uint64_t now, const struct nat_mapping *tmpl,
 			       &c, port) != 0 ? -EADDRINUSE : 0;
 }
 
-/* the binding of an inside endpoint: the remembered answer, or its home
- * found and asked */
+/* the binding of an inside endpoint of pool index pool_idx (its paired
+ * address): the remembered answer, or its home found and asked */
 static inline struct nat_bib_entry *
-inside(struct fx_nat *nt, uint32_t in_addr, uint16_t in_port, uint8_t proto)
+inside(struct fx_nat *nt, uint32_t in_addr, uint16_t in_port, uint8_t proto,
+       uint32_t pool_idx)
 {
 	struct nat_bib_entry *e;
 
 	if (nat_bib_remembered(&nt->bib, in_addr, in_port, proto, &e))
 		return e;
 	return nat_bib_inside(&nt->bib, in_addr, in_port, proto,
-			      nat_eim_home(nt, in_addr, in_port, proto));
+			      nat_eim_home_at(nt, pool_idx, in_port, proto));
 }
 
-/* a binding with no session record left goes */
+/* a binding with no session record left goes; pool_idx: its public
+ * address's, which is its inside host's paired one */
 static void
-unbind(struct fx_nat *nt, struct nat_bib_entry *be)
+unbind(struct fx_nat *nt, struct nat_bib_entry *be, uint32_t pool_idx)
 {
 	if (refs(nt, be) != 0)
 		return;
-	nat_bib_remove(&nt->bib, be, nat_eim_home(nt, be->in_addr, be->in_port, be->proto));
+	nat_bib_remove(&nt->bib, be,
+		       nat_eim_home_at(nt, pool_idx, be->in_port, be->proto));
 	FX_STAT_SET(&nt->st, nat_bib_active, nt->st.nat_bib_active - 1);
 }
 
@@ -131,7 +134,7 @@ nat_eim_pick(struct fx_nat *nt, uint64_t now, const struct nat_mapping *tmpl,
 	int err;
 
 	*why = NAT_LOG_NO_PORT;
-	e = inside(nt, tmpl->in_addr, tmpl->in_port, tmpl->proto);
+	e = inside(nt, tmpl->in_addr, tmpl->in_port, tmpl->proto, pool_idx);
 	if (e != NULL) {
 		/* its unit names its public endpoint (paired pooling gave the
 		 * host that address: the session's own) */
@@ -163,7 +166,7 @@ nat_eim_pick(struct fx_nat *nt, uint64_t now, const struct nat_mapping *tmpl,
 	}
 	if (!nat_bib_rem_take(&nt->bib, e, tmpl->rem_addr)) {
 		nat_unit_put(nt, pool_idx, pc, *port, now);
-		unbind(nt, e);   /* a new one goes */
+		unbind(nt, e, pool_idx);   /* a new one goes */
 		return -ENOSPC;
 	}
 	*be = e;
@@ -175,7 +178,7 @@ nat_eim_unpick(struct fx_nat *nt, struct nat_bib_entry *be,
 	       const struct nat_mapping *tmpl)
 {
 	nat_bib_rem_put(&nt->bib, be, tmpl->rem_addr);
-	unbind(nt, be);
+	unbind(nt, be, tmpl->pool_idx);
 }
 
 static inline struct nat_bib_entry *
@@ -200,7 +203,7 @@ nat_eim_session_gone(struct fx_nat *nt, const struct nat_mapping *m, uint64_t at
 	nat_bib_rem_put(&nt->bib, be, m->rem_addr);
 	if (refs(nt, be) == 0)
 		nat_log_binding(nt, false, m, at);
-	unbind(nt, be);
+	unbind(nt, be, m->pool_idx);
 }
 
 struct nat_bib_entry *
@@ -215,7 +218,8 @@ nat_eim_public(const struct fx_nat *nt, uint32_t pub_addr, uint16_t pub_port,
 }
 
 void
-nat_eim_prefetch_session(struct fx_nat *nt, const struct nat_key *k)
+nat_eim_prefetch_session(struct fx_nat *nt, const struct nat_key *k,
+			 uint32_t pool_idx)
 {
 	struct nat_bib_entry *e;
 	struct nat_eim_pub p;
@@ -223,7 +227,7 @@ nat_eim_prefetch_session(struct fx_nat *nt, const struct nat_key *k)
 	/* away from its home, only its bucket now: the lookup comes later */
 	if (!nat_bib_remembered(&nt->bib, k->src, k->sport, k->proto, &e) &&
 	    !nat_bib_inside_try(&nt->bib, k->src, k->sport, k->proto,
-				nat_eim_home(nt, k->src, k->sport, k->proto), &e))
+				nat_eim_home_at(nt, pool_idx, k->sport, k->proto), &e))
 		return;
 	if (e == NULL)
 		return;   /* a new binding: its candidate's unit is on its way */
@@ -233,7 +237,7 @@ nat_eim_prefetch_session(struct fx_nat *nt, const struct nat_key *k)
 }
 
 struct nat_mapping *
-nat_eim_held(struct fx_nat *nt, const struct nat_key *k)
+nat_eim_held(struct fx_nat *nt, const struct nat_key *k, uint32_t pool_idx)
 {
 	const struct nat_bib_entry *be;
 	struct nat_mapping *m;
@@ -241,7 +245,7 @@ nat_eim_held(struct fx_nat *nt, const struct nat_key *k)
 	const struct nat_key *kp = &in;
 	struct nat_eim_pub p;
 
-	be = inside(nt, k->src, k->sport, k->proto);
+	be = inside(nt, k->src, k->sport, k->proto, pool_idx);
 	if (be == NULL)
 		return NULL;
 	p = nat_eim_pub_of(nt, be);

@@ -172,10 +172,12 @@ void nat_eim_session_gone(struct fx_nat *nt, const struct nat_mapping *m,
 			  uint64_t at);
 
 /**
- * The held session of inside endpoint k towards k's remote, if any (eim:
- * the one public 5-tuple a new session of k would take), else NULL.
+ * The held session of inside endpoint k (of pool index pool_idx, its
+ * source's paired address) towards k's remote, if any (eim: the one
+ * public 5-tuple a new session of k would take), else NULL.
  */
-struct nat_mapping *nat_eim_held(struct fx_nat *nt, const struct nat_key *k);
+struct nat_mapping *nat_eim_held(struct fx_nat *nt, const struct nat_key *k,
+				 uint32_t pool_idx);
 
 /**
  * Bring held session m back to life at now for packet pk of side (0 from
@@ -223,13 +225,14 @@ struct nat_bib_entry *nat_eim_public(const struct fx_nat *nt, uint32_t pub_addr,
 
 /**
  * After nat_eim_prefetch() of a burst's new sessions, for new session k
- * (its home's line or its binding's bucket on its way): if its inside
- * endpoint has a binding
- * already, start reading what the session under it reads next, which
- * nat_eim_prefetch() could not know: the bucket of its public 5-tuple (a
- * held session of it, nat_eim_held(), and the insert of its in key) and
- * the binding's port unit.
+ * of pool index pool_idx (its home's line or its binding's bucket on its
+ * way): if its inside endpoint has a binding already, start reading what
+ * the session under it reads next, which nat_eim_prefetch() could not
+ * know: the bucket of its public 5-tuple (a held session of it,
+ * nat_eim_held(), and the insert of its in key) and the binding's port
+ * unit.
  */
-void nat_eim_prefetch_session(struct fx_nat *nt, const struct nat_key *k);
+void nat_eim_prefetch_session(struct fx_nat *nt, const struct nat_key *k,
+			      uint32_t pool_idx);
 
 #endif /* _FX_NAT_EIM_H_ */

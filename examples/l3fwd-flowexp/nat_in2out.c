@@ -156,16 +156,16 @@ full:
 	return NULL;
 }
 
-/* A new mapping for outbound packet pk with key k; NULL with the counter
- * of the reason bumped. key_seen: the burst's lookup found k (for a
- * mapping that did not qualify). */
+/* A new mapping for outbound packet pk with key k, whose source's pool
+ * index is pool_idx; NULL with the counter of the reason bumped.
+ * key_seen: the burst's lookup found k (for a mapping that did not
+ * qualify). */
 static struct nat_mapping *
 mapping_new(struct fx_nat *nt, uint64_t now, const struct fx_pkt *pk,
-	    const struct nat_key *k, bool key_seen)
+	    const struct nat_key *k, bool key_seen, uint16_t pool_idx)
 {
 	const struct nat_conf *c = &fx_nat_conf;
 	struct nat_mapping tmpl, *held;
-	uint16_t pool_idx;
 
 	if (k->proto == IPPROTO_TCP && !fx_tcp_is_open(&pk->tcp)) {
 		FX_STAT_ADD(&nt->st, nat_non_syn, 1);
@@ -173,11 +173,10 @@ mapping_new(struct fx_nat *nt, uint64_t now, const struct fx_pkt *pk,
 	}
 	/* eim: the one public tuple this session can have may be held */
 	if (nat_bib_on(&nt->bib)) {
-		held = nat_eim_held(nt, k);
+		held = nat_eim_held(nt, k, pool_idx);
 		if (held != NULL)
 			return nat_eim_revive(nt, held, pk, 0, now);
 	}
-	pool_idx = (uint16_t)nat_pool_index(c, k->src);
 	nat_mapping_tmpl(&tmpl, k->src, k->sport, k->dst, k->dport, k->proto,
 			 pool_idx, c->pool[pool_idx]);
 	/* the bulk lookup missed the out key, the allocator the in key; a
@@ -188,13 +187,15 @@ mapping_new(struct fx_nat *nt, uint64_t now, const struct fx_pkt *pk,
 
 unsigned int
 nat_in2out_prefetch(struct fx_nat *nt, const struct fx_pkt *pk,
-		    const struct nat_key *k, unsigned int n)
+		    const struct nat_key *k, unsigned int n, uint16_t *pool_idx_out)
 {
 	const struct nat_conf *c = &fx_nat_conf;
 	uint16_t port = rte_be_to_cpu_16(k->sport);
 	unsigned int random = 0;
 	uint32_t pool_idx;
 
+	pool_idx = nat_pool_index(c, k->src);
+	*pool_idx_out = (uint16_t)pool_idx;
 	if (k->proto == IPPROTO_TCP && !fx_state_is_syn(pk))
 		return 0;   /* makes no mapping */
 	nat_quota_prefetch(nt, k->src, k->dst, k->dport, k->proto);
@@ -206,7 +207,6 @@ nat_in2out_prefetch(struct fx_nat *nt, const struct fx_pkt *pk,
 		port = nat_ports_ahead(&nt->ports, n);
 		random = 1;
 	}
-	pool_idx = nat_pool_index(c, k->src);
 	if (nat_bib_on(&nt->bib))
 		nat_eim_prefetch(nt, k, pool_idx);
 	nat_ports_prefetch(&nt->ports, pool_idx, nat_proto_class(k->proto), port);
@@ -218,9 +218,14 @@ nat_in2out_prefetch(struct fx_nat *nt, const struct fx_pkt *pk,
 bool
 nat_in2out(struct fx_nat *nt, uint64_t now, struct rte_mbuf *mb,
 	   struct fx_pkt *pk, const struct nat_key *k, struct nat_mapping *m,
-	   bool recheck)
+	   bool recheck, const uint16_t *prefetched_pool_idx)
 {
 	bool seen = m != NULL;
+	uint16_t pool_idx;
+
+	/* the burst's prefetch gave the pool index where the lookup missed */
+	pool_idx = seen ? (uint16_t)nat_pool_index(&fx_nat_conf, k->src) :
+		*prefetched_pool_idx;
 
 	/* an earlier packet of this burst may have made it */
 	if (m == NULL && recheck) {
@@ -231,7 +236,7 @@ nat_in2out(struct fx_nat *nt, uint64_t now, struct rte_mbuf *mb,
 		}
 	}
 	/* none, held, or a tuple of the other direction */
-	m = mapping_new(nt, now, pk, k, seen);
+	m = mapping_new(nt, now, pk, k, seen, pool_idx);
 	if (m == NULL) {
 		pk->nat = FX_NAT_DROP;
 		return false;

@@ -415,23 +415,28 @@ nat_mapping_hit(struct fx_nat *nt, uint64_t now, struct rte_mbuf *mb,
  * Outbound packet with key k (or a hairpinned packet's outbound half) that
  * m, what the burst's lookup found for k (NULL: nothing), does not serve
  * (nat_mapping_serves()): k is looked up again if recheck (an earlier
- * packet of the burst made a mapping), else a mapping is made. Returns
- * whether it made one (nat_in2out.c).
+ * packet of the burst made a mapping), else a mapping is made. Where m is
+ * NULL, *pool_idx is the pool index of k's source that
+ * nat_in2out_prefetch() gave (else it is not read). Returns whether it
+ * made one (nat_in2out.c).
  */
 bool nat_in2out(struct fx_nat *nt, uint64_t now, struct rte_mbuf *mb,
 		struct fx_pkt *pk, const struct nat_key *k, struct nat_mapping *m,
-		bool recheck);
+		bool recheck, const uint16_t *pool_idx);
 
 /**
  * Before the burst's packets are handled: start reading what making a
  * mapping for outbound packet pk (key k, which the lookup missed) will
  * check first: its quota slots, and its public tuple's bucket in the table
  * and its port unit for the inside port or else for the n-th random
- * candidate drawn ahead.
+ * candidate drawn ahead. *pool_idx: the pool index of k's source (its
+ * paired public address, nat_pool_index()), for nat_in2out() and
+ * nat_eim_prefetch_session(), which then need not hash it again.
  * Returns 1 if that was a random candidate, else 0 (nat_in2out.c).
  */
 unsigned int nat_in2out_prefetch(struct fx_nat *nt, const struct fx_pkt *pk,
-				 const struct nat_key *k, unsigned int n);
+				 const struct nat_key *k, unsigned int n,
+				 uint16_t *pool_idx);
 
 /** A mapping's template: its endpoints and public address, the rest 0. */
 static inline void
