@@ -246,7 +246,7 @@ fx_nat_translate(struct fx_nat *nt, uint64_t now, struct rte_mbuf **pkts,
 	const struct nat_key *kp[MAX_PKT_BURST];
 	struct nat_mapping *map[MAX_PKT_BURST];
 	struct fx_pkt *kpk[MAX_PKT_BURST];
-	uint16_t pool_idx[MAX_PKT_BURST];   /* of the outbound keys missed */
+	struct nat_miss miss[MAX_PKT_BURST];   /* of the outbound keys missed */
 	bool is_error[MAX_PKT_BURST];
 	struct fx_pkt *pk;
 	uint16_t i, j, nk = 0, made = 0;
@@ -275,7 +275,7 @@ fx_nat_translate(struct fx_nat *nt, uint64_t now, struct rte_mbuf **pkts,
 		if (map[j] == NULL) {
 			if (kpk[j]->nat != FX_NAT_IN)
 				r += nat_in2out_prefetch(nt, kpk[j], &keys[j], r,
-							 &pool_idx[j]);
+							 &miss[j]);
 			continue;
 		}
 		/* a TCP segment reads its connection's ends beside the record */
@@ -287,7 +287,7 @@ fx_nat_translate(struct fx_nat *nt, uint64_t now, struct rte_mbuf **pkts,
 	if (nat_bib_on(&nt->bib))
 		for (j = 0; j < nk; j++)
 			if (map[j] == NULL && kpk[j]->nat == FX_NAT_OUT)
-				nat_eim_prefetch_session(nt, &keys[j], pool_idx[j]);
+				nat_eim_prefetch_session(nt, &keys[j], &miss[j]);
 
 	/* then each packet, the lookups in packet order */
 	for (i = 0, j = 0; i < n; i++) {
@@ -308,7 +308,7 @@ fx_nat_translate(struct fx_nat *nt, uint64_t now, struct rte_mbuf **pkts,
 			nat_out2in(nt, now, pkts[i], pk, &keys[j], map[j]);
 		else
 			made += nat_in2out(nt, now, pkts[i], pk, &keys[j], map[j],
-					   made != 0, &pool_idx[j]);
+					   made != 0, &miss[j]);
 		j++;
 		if (hairpin && pk->nat == FX_NAT_FORWARD) {
 			/* from the sender's public endpoint now: inbound */

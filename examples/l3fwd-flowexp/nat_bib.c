@@ -42,10 +42,8 @@ static bool
 key_at(uint32_t ref, const void *arg)
 {
 	const struct bib_arg *a = arg;
-	const struct nat_bib_entry *e = nat_bib_at(a->b, ref);
-	struct nat_key k = entry_key(e);
 
-	return e->used && nat_key_eq(&k, a->key);
+	return nat_bib_is_of(nat_bib_at(a->b, ref), a->key);
 }
 
 static struct nat_bib_entry *
@@ -118,23 +116,6 @@ nat_bib_free(struct nat_bib *b)
 	memset(b, 0, sizeof(*b));
 }
 
-/* whether entry e is inside endpoint k's */
-static inline bool
-is_of(const struct nat_bib_entry *e, const struct nat_key *k)
-{
-	struct nat_key ek = entry_key(e);
-
-	return e->used && nat_key_eq(&ek, k);
-}
-
-/* whether home entry h tells endpoint k's binding without the index: it
- * is k's, or nobody whose home it is is away */
-static inline bool
-home_answers(const struct nat_bib_entry *h, const struct nat_key *k)
-{
-	return is_of(h, k) || h->away == 0;
-}
-
 static inline void
 remember(struct nat_bib *b, const struct nat_key *k, struct nat_bib_entry *e)
 {
@@ -144,43 +125,17 @@ remember(struct nat_bib *b, const struct nat_key *k, struct nat_bib_entry *e)
 }
 
 struct nat_bib_entry *
-nat_bib_inside(struct nat_bib *b, uint32_t in_addr, uint16_t in_port,
-	       uint8_t proto, uint32_t home)
+nat_bib_inside_index(struct nat_bib *b, const struct nat_key *k)
 {
-	struct nat_key k = nat_bib_key(in_addr, in_port, proto);
-	struct nat_bib_entry *e, *h;
+	struct nat_bib_entry *e;
 
-	if (nat_bib_remembered(b, in_addr, in_port, proto, &e))
+	if (nat_bib_remembered(b, k, &e))
 		return e;
-	b->last_hashed = false;
-	if (home != NAT_BIB_NO_HOME) {
-		h = nat_bib_at(b, home);
-		if (home_answers(h, &k)) {
-			e = is_of(h, &k) ? h : NULL;
-			remember(b, &k, e);
-			return e;
-		}
-	}
-	b->last_sig = nat_key_hash(&k);
+	b->last_sig = nat_key_hash(k);
 	b->last_hashed = true;
-	e = find(b, &k, b->last_sig);
-	remember(b, &k, e);
+	e = find(b, k, b->last_sig);
+	remember(b, k, e);
 	return e;
-}
-
-bool
-nat_bib_inside_try(struct nat_bib *b, uint32_t in_addr, uint16_t in_port,
-		   uint8_t proto, uint32_t home, struct nat_bib_entry **e)
-{
-	struct nat_key k = nat_bib_key(in_addr, in_port, proto);
-
-	if (home != NAT_BIB_NO_HOME && !nat_bib_remembered(b, in_addr, in_port, proto, e) &&
-	    !home_answers(nat_bib_at(b, home), &k)) {
-		fx_ix_prefetch(&b->ix, nat_key_hash(&k));
-		return false;
-	}
-	*e = nat_bib_inside(b, in_addr, in_port, proto, home);
-	return true;
 }
 
 void
@@ -193,63 +148,52 @@ nat_bib_prefetch_inside(const struct nat_bib *b, uint32_t in_addr,
 }
 
 struct nat_bib_entry *
-nat_bib_add(struct nat_bib *b, uint32_t in_addr, uint16_t in_port, uint8_t proto,
-	    uint32_t unit, uint32_t home)
+nat_bib_add_away(struct nat_bib *b, uint32_t in_addr, uint16_t in_port,
+		 uint8_t proto, uint32_t unit, uint32_t home)
 {
 	struct nat_key in = nat_bib_key(in_addr, in_port, proto);
 	struct nat_bib_entry *e = nat_bib_at(b, unit), *h;
-	uint32_t sig = 0;
+	uint32_t sig;
 
-	RTE_ASSERT(!e->used);
+	RTE_ASSERT(!e->used && unit != home);
 	if (b->nb == b->capacity)
 		return NULL;
-	if (unit != home) {
-		/* away: the index, and the home's count */
-		sig = b->last_valid && b->last_hashed &&
-			nat_key_eq(&in, &b->last_key) ? b->last_sig : nat_key_hash(&in);
-		if (fx_ix_insert(&b->ix, sig, unit) != 0)
-			return NULL;
-		if (home != NAT_BIB_NO_HOME) {
-			h = nat_bib_at(b, home);
-			if (h->away < NAT_BIB_AWAY_MAX)
-				h->away++;
-		}
+	/* the index, and the home's count */
+	sig = b->last_valid && b->last_hashed &&
+		nat_key_eq(&in, &b->last_key) ? b->last_sig : nat_key_hash(&in);
+	if (fx_ix_insert(&b->ix, sig, unit) != 0)
+		return NULL;
+	if (home != NAT_BIB_NO_HOME) {
+		h = nat_bib_at(b, home);
+		if (h->away < NAT_BIB_AWAY_MAX)
+			h->away++;
 	}
 	e->in_addr = in_addr;
 	e->in_port = in_port;
 	e->proto = proto;
 	e->used = 1;
 	b->nb++;
+	/* the index's answer for it now, with its hash */
 	remember(b, &in, e);
-	/* last_sig is the remembered key's hash only where it was taken */
-	b->last_hashed = unit != home;
-	if (b->last_hashed)
-		b->last_sig = sig;
+	b->last_hashed = true;
+	b->last_sig = sig;
 	return e;
 }
 
 void
-nat_bib_remove(struct nat_bib *b, struct nat_bib_entry *e, uint32_t home)
+nat_bib_remove_away(struct nat_bib *b, struct nat_bib_entry *e, uint32_t home)
 {
 	struct nat_key in = entry_key(e);
-	uint32_t unit = nat_bib_unit(b, e);
 	struct nat_bib_entry *h;
 
-	RTE_ASSERT(e->used);
-	if (unit != home) {
-		fx_ix_remove(&b->ix, nat_key_hash(&in), unit);
-		if (home != NAT_BIB_NO_HOME) {
-			/* saturated, it stays: its lookups probe the index */
-			h = nat_bib_at(b, home);
-			RTE_ASSERT(h->away > 0);
-			if (h->away < NAT_BIB_AWAY_MAX)
-				h->away--;
-		}
+	fx_ix_remove(&b->ix, nat_key_hash(&in), nat_bib_unit(b, e));
+	if (home != NAT_BIB_NO_HOME) {
+		/* saturated, it stays: its lookups probe the index */
+		h = nat_bib_at(b, home);
+		RTE_ASSERT(h->away > 0);
+		if (h->away < NAT_BIB_AWAY_MAX)
+			h->away--;
 	}
-	e->used = 0;
-	b->nb--;
-	if (b->last == e)
-		b->last_valid = false;
 }
 
 static inline struct fx_quota_key
@@ -264,22 +208,21 @@ rem_key(const struct nat_bib *b, const struct nat_bib_entry *e, uint32_t rem_add
 }
 
 bool
-nat_bib_rem_take(struct nat_bib *b, const struct nat_bib_entry *e,
-		 uint32_t rem_addr)
+nat_bib_rem_count(struct nat_bib *b, const struct nat_bib_entry *e,
+		  uint32_t rem_addr)
 {
 	struct fx_quota_key k = rem_key(b, e, rem_addr);
 
-	return !fx_quota_on(&b->rem) || fx_quota_take(&b->rem, &k, UINT32_MAX) == 0;
+	return fx_quota_take(&b->rem, &k, UINT32_MAX) == 0;
 }
 
 void
-nat_bib_rem_put(struct nat_bib *b, const struct nat_bib_entry *e,
-		uint32_t rem_addr)
+nat_bib_rem_uncount(struct nat_bib *b, const struct nat_bib_entry *e,
+		    uint32_t rem_addr)
 {
 	struct fx_quota_key k = rem_key(b, e, rem_addr);
 
-	if (fx_quota_on(&b->rem))
-		fx_quota_put(&b->rem, &k);
+	fx_quota_put(&b->rem, &k);
 }
 
 bool

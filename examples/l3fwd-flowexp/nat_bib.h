@@ -101,10 +101,12 @@ struct nat_bib {
 	uint32_t nb;                  /**< entries in use */
 	uint32_t capacity;            /**< most entries in use */
 	struct fx_quota rem;          /**< adf: sessions per (entry, remote address) */
-	/* the answer nat_bib_inside() gave last (an entry or NULL), its key
-	 * and hash, while last_valid: a session's steps (its prefetch, its held
-	 * check, its port, its hold and release) each ask it; an add makes
-	 * the new entry the answer, a remove forgets it */
+	/* the index's last answer (an entry or NULL, nat_bib_inside_index()),
+	 * its key and hash, while last_valid: a session of an endpoint away
+	 * from its home asks it at each step (its prefetch, its held check,
+	 * its port) instead of the index; an add away from its home makes the
+	 * new entry the answer, a remove forgets it (an endpoint at its home
+	 * is answered there first, so an answer about it here is never read) */
 	struct nat_bib_entry *last;
 	struct nat_key last_key;
 	uint32_t last_sig;            /**< last_key's hash while last_hashed, for an add of it */
@@ -155,34 +157,95 @@ nat_bib_on(const struct nat_bib *b)
 	return b->base != 0;
 }
 
-/** The entry of an inside endpoint whose home is unit `home` (or
- * NAT_BIB_NO_HOME), or NULL (the last answer is remembered). */
-struct nat_bib_entry *nat_bib_inside(struct nat_bib *b, uint32_t in_addr,
-				     uint16_t in_port, uint8_t proto, uint32_t home);
-
-/** Whether nat_bib_inside() of this endpoint would give its remembered
- * answer, which is then in *e (the caller need not find its home). */
+/** Whether entry e is bound to inside endpoint k (nat_bib_key()). */
 static inline bool
-nat_bib_remembered(const struct nat_bib *b, uint32_t in_addr, uint16_t in_port,
-		   uint8_t proto, struct nat_bib_entry **e)
+nat_bib_is_of(const struct nat_bib_entry *e, const struct nat_key *k)
 {
-	struct nat_key k = nat_bib_key(in_addr, in_port, proto);
+	struct nat_key ek = nat_bib_key(e->in_addr, e->in_port, e->proto);
 
-	if (!b->last_valid || !nat_key_eq(&k, &b->last_key))
+	return e->used && nat_key_eq(&ek, k);
+}
+
+/**
+ * Whether the home of inside endpoint k (nat_bib_key()), unit `home` or
+ * NAT_BIB_NO_HOME, tells its binding without the index, which is then in
+ * *e: the home's entry is k's, or nobody whose home it is is bound
+ * elsewhere (none). Reads the home's entry only, which lies in its port
+ * unit's line.
+ */
+static inline bool
+nat_bib_home_answers(const struct nat_bib *b, const struct nat_key *k,
+		     uint32_t home, struct nat_bib_entry **e)
+{
+	struct nat_bib_entry *h;
+
+	if (home == NAT_BIB_NO_HOME)
+		return false;
+	h = nat_bib_at(b, home);
+	if (nat_bib_is_of(h, k)) {
+		*e = h;
+		return true;
+	}
+	if (h->away != 0)
+		return false;
+	*e = NULL;
+	return true;
+}
+
+/** Whether inside endpoint k's answer from the index is remembered,
+ * which is then in *e. */
+static inline bool
+nat_bib_remembered(const struct nat_bib *b, const struct nat_key *k,
+		   struct nat_bib_entry **e)
+{
+	if (!b->last_valid || !nat_key_eq(k, &b->last_key))
 		return false;
 	*e = b->last;
 	return true;
 }
 
+/** The entry of inside endpoint k from the index (its home did not
+ * answer, or it has none): the remembered answer, or the index's, then
+ * remembered. */
+struct nat_bib_entry *nat_bib_inside_index(struct nat_bib *b, const struct nat_key *k);
+
+/** The entry of an inside endpoint whose home is unit `home` (or
+ * NAT_BIB_NO_HOME), or NULL: its home's answer, else the index's. */
+static inline struct nat_bib_entry *
+nat_bib_inside(struct nat_bib *b, uint32_t in_addr, uint16_t in_port,
+	       uint8_t proto, uint32_t home)
+{
+	struct nat_key k = nat_bib_key(in_addr, in_port, proto);
+	struct nat_bib_entry *e;
+
+	if (nat_bib_home_answers(b, &k, home, &e))
+		return e;
+	return nat_bib_inside_index(b, &k);
+}
+
 /**
  * nat_bib_inside() as far as the endpoint's home answers: true with the
  * answer in *e (at its home, or none: nobody whose home it is is away; or
- * without a home, the index's answer: its bucket was prefetched with the
- * burst, nat_bib_prefetch_inside()); false when only the index can tell,
- * whose bucket it then starts reading for the nat_bib_inside() to come.
+ * the index's answer, remembered, or without a home looked up: its bucket
+ * was prefetched with the burst, nat_bib_prefetch_inside()); false when
+ * only the index can tell, whose bucket it then starts reading for the
+ * nat_bib_inside() to come.
  */
-bool nat_bib_inside_try(struct nat_bib *b, uint32_t in_addr, uint16_t in_port,
-			uint8_t proto, uint32_t home, struct nat_bib_entry **e);
+static inline bool
+nat_bib_inside_try(struct nat_bib *b, uint32_t in_addr, uint16_t in_port,
+		   uint8_t proto, uint32_t home, struct nat_bib_entry **e)
+{
+	struct nat_key k = nat_bib_key(in_addr, in_port, proto);
+
+	if (nat_bib_home_answers(b, &k, home, e) || nat_bib_remembered(b, &k, e))
+		return true;
+	if (home == NAT_BIB_NO_HOME) {
+		*e = nat_bib_inside_index(b, &k);
+		return true;
+	}
+	fx_ix_prefetch(&b->ix, nat_key_hash(&k));
+	return false;
+}
 
 /** The entry bound to the public endpoint of port unit `unit`
  * (nat_ports_unit_index()), or NULL. */
@@ -207,29 +270,80 @@ nat_bib_unit(const struct nat_bib *b, const struct nat_bib_entry *e)
 void nat_bib_prefetch_inside(const struct nat_bib *b, uint32_t in_addr,
 			     uint16_t in_port, uint8_t proto);
 
+/* nat_bib_add() away from the endpoint's home, or without one */
+struct nat_bib_entry *nat_bib_add_away(struct nat_bib *b, uint32_t in_addr,
+				       uint16_t in_port, uint8_t proto,
+				       uint32_t unit, uint32_t home);
+
 /**
  * Bind inside endpoint (in_addr, in_port, proto), network order, whose
  * home is unit `home` (or NAT_BIB_NO_HOME), to the public endpoint of
  * port unit `unit`; both must be unbound. The new entry, or NULL when
  * `capacity` entries are in use or, away from its home, the inside key
- * finds no pair within the probe bound (nothing changed then).
+ * finds no pair within the probe bound (nothing changed then). At its
+ * home the entry is all it writes: a lookup asks the home first, so
+ * neither the index nor the remembered answer is involved.
  */
-struct nat_bib_entry *nat_bib_add(struct nat_bib *b, uint32_t in_addr,
-				  uint16_t in_port, uint8_t proto, uint32_t unit,
-				  uint32_t home);
+static inline struct nat_bib_entry *
+nat_bib_add(struct nat_bib *b, uint32_t in_addr, uint16_t in_port, uint8_t proto,
+	    uint32_t unit, uint32_t home)
+{
+	struct nat_bib_entry *e = nat_bib_at(b, unit);
+
+	if (unit != home)
+		return nat_bib_add_away(b, in_addr, in_port, proto, unit, home);
+	RTE_ASSERT(!e->used);
+	if (b->nb == b->capacity)
+		return NULL;
+	e->in_addr = in_addr;
+	e->in_port = in_port;
+	e->proto = proto;
+	e->used = 1;
+	b->nb++;
+	return e;
+}
+
+/* nat_bib_remove() of an entry away from its home */
+void nat_bib_remove_away(struct nat_bib *b, struct nat_bib_entry *e, uint32_t home);
 
 /** Remove entry e, whose inside endpoint's home is unit `home` (its
  * unit's last session record went, or none was made). */
-void nat_bib_remove(struct nat_bib *b, struct nat_bib_entry *e, uint32_t home);
+static inline void
+nat_bib_remove(struct nat_bib *b, struct nat_bib_entry *e, uint32_t home)
+{
+	RTE_ASSERT(e->used);
+	if (nat_bib_unit(b, e) != home)
+		nat_bib_remove_away(b, e, home);
+	e->used = 0;
+	b->nb--;
+	if (b->last == e)
+		b->last_valid = false;
+}
+
+/* the address counts' steps, with them on */
+bool nat_bib_rem_count(struct nat_bib *b, const struct nat_bib_entry *e,
+		       uint32_t rem_addr);
+void nat_bib_rem_uncount(struct nat_bib *b, const struct nat_bib_entry *e,
+			 uint32_t rem_addr);
 
 /**
- * Address counts (adf): a session record of e towards rem_addr was made
- * (false: no room, nothing counted), went, or whether any is there.
+ * Address counts (adf; without them these do nothing and take or see
+ * everything): a session record of e towards rem_addr was made (false:
+ * no room, nothing counted), went, or whether any is there.
  */
-bool nat_bib_rem_take(struct nat_bib *b, const struct nat_bib_entry *e,
-		      uint32_t rem_addr);
-void nat_bib_rem_put(struct nat_bib *b, const struct nat_bib_entry *e,
-		     uint32_t rem_addr);
+static inline bool
+nat_bib_rem_take(struct nat_bib *b, const struct nat_bib_entry *e, uint32_t rem_addr)
+{
+	return !fx_quota_on(&b->rem) || nat_bib_rem_count(b, e, rem_addr);
+}
+
+static inline void
+nat_bib_rem_put(struct nat_bib *b, const struct nat_bib_entry *e, uint32_t rem_addr)
+{
+	if (fx_quota_on(&b->rem))
+		nat_bib_rem_uncount(b, e, rem_addr);
+}
+
 bool nat_bib_rem_seen(const struct nat_bib *b, const struct nat_bib_entry *e,
 		      uint32_t rem_addr);
 

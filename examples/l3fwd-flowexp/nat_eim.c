@@ -97,29 +97,31 @@ binding_port(struct fx_nat *nt, uint64_t now, const struct nat_mapping *tmpl,
 }
 
 /* the binding of an inside endpoint of pool index pool_idx (its paired
- * address): the remembered answer, or its home found and asked */
+ * address) */
 static inline struct nat_bib_entry *
 inside(struct fx_nat *nt, uint32_t in_addr, uint16_t in_port, uint8_t proto,
        uint32_t pool_idx)
 {
-	struct nat_bib_entry *e;
-
-	if (nat_bib_remembered(&nt->bib, in_addr, in_port, proto, &e))
-		return e;
 	return nat_bib_inside(&nt->bib, in_addr, in_port, proto,
 			      nat_eim_home_at(nt, pool_idx, in_port, proto));
 }
 
-/* a binding with no session record left goes; pool_idx: its public
+/* binding be, with no session record left, goes; pool_idx: its public
  * address's, which is its inside host's paired one */
 static void
-unbind(struct fx_nat *nt, struct nat_bib_entry *be, uint32_t pool_idx)
+binding_gone(struct fx_nat *nt, struct nat_bib_entry *be, uint32_t pool_idx)
 {
-	if (refs(nt, be) != 0)
-		return;
 	nat_bib_remove(&nt->bib, be,
 		       nat_eim_home_at(nt, pool_idx, be->in_port, be->proto));
 	FX_STAT_SET(&nt->st, nat_bib_active, nt->st.nat_bib_active - 1);
+}
+
+/* a binding with no session record left goes */
+static void
+unbind(struct fx_nat *nt, struct nat_bib_entry *be, uint32_t pool_idx)
+{
+	if (refs(nt, be) == 0)
+		binding_gone(nt, be, pool_idx);
 }
 
 int
@@ -134,7 +136,9 @@ nat_eim_pick(struct fx_nat *nt, uint64_t now, const struct nat_mapping *tmpl,
 	int err;
 
 	*why = NAT_LOG_NO_PORT;
-	e = inside(nt, tmpl->in_addr, tmpl->in_port, tmpl->proto, pool_idx);
+	e = *be != NULL ? *be : inside(nt, tmpl->in_addr, tmpl->in_port, tmpl->proto,
+				       pool_idx);
+	RTE_ASSERT(e == inside(nt, tmpl->in_addr, tmpl->in_port, tmpl->proto, pool_idx));
 	if (e != NULL) {
 		/* its unit names its public endpoint (paired pooling gave the
 		 * host that address: the session's own) */
@@ -201,9 +205,10 @@ nat_eim_session_gone(struct fx_nat *nt, const struct nat_mapping *m, uint64_t at
 		return;
 	be = binding_of(nt, m);
 	nat_bib_rem_put(&nt->bib, be, m->rem_addr);
-	if (refs(nt, be) == 0)
-		nat_log_binding(nt, false, m, at);
-	unbind(nt, be, m->pool_idx);
+	if (refs(nt, be) != 0)
+		return;
+	nat_log_binding(nt, false, m, at);
+	binding_gone(nt, be, m->pool_idx);
 }
 
 struct nat_bib_entry *
@@ -219,16 +224,18 @@ nat_eim_public(const struct fx_nat *nt, uint32_t pub_addr, uint16_t pub_port,
 
 void
 nat_eim_prefetch_session(struct fx_nat *nt, const struct nat_key *k,
-			 uint32_t pool_idx)
+			 struct nat_miss *miss)
 {
 	struct nat_bib_entry *e;
 	struct nat_eim_pub p;
 
 	/* away from its home, only its bucket now: the lookup comes later */
-	if (!nat_bib_remembered(&nt->bib, k->src, k->sport, k->proto, &e) &&
-	    !nat_bib_inside_try(&nt->bib, k->src, k->sport, k->proto,
-				nat_eim_home_at(nt, pool_idx, k->sport, k->proto), &e))
+	if (!nat_bib_inside_try(&nt->bib, k->src, k->sport, k->proto,
+				nat_eim_home_at(nt, miss->pool_idx, k->sport, k->proto),
+				&e))
 		return;
+	miss->be = e;
+	miss->bib = e != NULL ? NAT_MISS_BOUND : NAT_MISS_UNBOUND;
 	if (e == NULL)
 		return;   /* a new binding: its candidate's unit is on its way */
 	p = nat_eim_pub_of(nt, e);
@@ -237,7 +244,7 @@ nat_eim_prefetch_session(struct fx_nat *nt, const struct nat_key *k,
 }
 
 struct nat_mapping *
-nat_eim_held(struct fx_nat *nt, const struct nat_key *k, uint32_t pool_idx)
+nat_eim_held(struct fx_nat *nt, const struct nat_key *k, const struct nat_miss *miss)
 {
 	const struct nat_bib_entry *be;
 	struct nat_mapping *m;
@@ -245,7 +252,10 @@ nat_eim_held(struct fx_nat *nt, const struct nat_key *k, uint32_t pool_idx)
 	const struct nat_key *kp = &in;
 	struct nat_eim_pub p;
 
-	be = inside(nt, k->src, k->sport, k->proto, pool_idx);
+	if (miss->bib == NAT_MISS_UNBOUND)
+		return NULL;   /* no binding before this burst, so none held */
+	be = miss->bib == NAT_MISS_BOUND ? miss->be :
+		inside(nt, k->src, k->sport, k->proto, miss->pool_idx);
 	if (be == NULL)
 		return NULL;
 	p = nat_eim_pub_of(nt, be);

@@ -68,8 +68,9 @@
  * proto, pool_idx, pub_addr) at now, counted live in its unit, in *port
  * (host order): the binding's port, or for an inside endpoint without one
  * a new binding's (the allocator's choice among ports no binding holds;
- * with port blocks, in the inside host's blocks, nat_block_port()). *be is
- * the binding. 0, -EADDRINUSE (no free port; with blocks nat_block_exhausted
+ * with port blocks, in the inside host's blocks, nat_block_port()). *be:
+ * on entry the inside endpoint's binding where the caller knows it has
+ * one (else NULL: it is looked up); on return the binding. 0, -EADDRINUSE (no free port; with blocks nat_block_exhausted
  * counted), -EDQUOT (the host holds its maximum of blocks, nat_block_limit
  * counted) or -ENOSPC (no room for a binding or its address count), the
  * log's cause in *why; nothing taken then.
@@ -172,12 +173,13 @@ void nat_eim_session_gone(struct fx_nat *nt, const struct nat_mapping *m,
 			  uint64_t at);
 
 /**
- * The held session of inside endpoint k (of pool index pool_idx, its
- * source's paired address) towards k's remote, if any (eim: the one
- * public 5-tuple a new session of k would take), else NULL.
+ * The held session of inside endpoint k towards k's remote, if any (eim:
+ * the one public 5-tuple a new session of k would take), else NULL; *miss
+ * is what the burst learnt of k (its pool index, and its binding where
+ * nat_eim_prefetch_session() found out).
  */
 struct nat_mapping *nat_eim_held(struct fx_nat *nt, const struct nat_key *k,
-				 uint32_t pool_idx);
+				 const struct nat_miss *miss);
 
 /**
  * Bring held session m back to life at now for packet pk of side (0 from
@@ -225,14 +227,15 @@ struct nat_bib_entry *nat_eim_public(const struct fx_nat *nt, uint32_t pub_addr,
 
 /**
  * After nat_eim_prefetch() of a burst's new sessions, for new session k
- * of pool index pool_idx (its home's line or its binding's bucket on its
- * way): if its inside endpoint has a binding already, start reading what
- * the session under it reads next, which nat_eim_prefetch() could not
- * know: the bucket of its public 5-tuple (a held session of it,
- * nat_eim_held(), and the insert of its in key) and the binding's port
- * unit.
+ * (*miss from nat_in2out_prefetch(); its home's line or its binding's
+ * bucket on its way): whether its inside endpoint has a binding, in
+ * *miss where its home or the remembered answer tells (else it stays
+ * unasked), and if it has one, start reading what the session under it
+ * reads next, which nat_eim_prefetch() could not know: the bucket of its
+ * public 5-tuple (a held session of it, nat_eim_held(), and the insert of
+ * its in key) and the binding's port unit.
  */
 void nat_eim_prefetch_session(struct fx_nat *nt, const struct nat_key *k,
-			      uint32_t pool_idx);
+			      struct nat_miss *miss);
 
 #endif /* _FX_NAT_EIM_H_ */

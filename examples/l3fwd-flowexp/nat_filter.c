@@ -66,7 +66,7 @@ void
 nat_filter_in(struct fx_nat *nt, uint64_t now, struct rte_mbuf *mb,
 	      struct fx_pkt *pk, const struct nat_key *k, struct nat_mapping *m)
 {
-	const struct nat_bib_entry *be;
+	struct nat_bib_entry *be;
 	struct nat_mapping tmpl;
 
 	be = nat_eim_public(nt, k->dst, k->dport, k->proto);
@@ -89,7 +89,7 @@ nat_filter_in(struct fx_nat *nt, uint64_t now, struct rte_mbuf *mb,
 				 k->sport, k->proto, nat_eim_pub_of(nt, be).pool_idx,
 				 k->dst);
 		/* the out key was not looked up: the checked insert */
-		m = nat_mapping_make(nt, now, pk, &tmpl, 1, true);
+		m = nat_mapping_make(nt, now, pk, &tmpl, 1, true, be);
 		if (m != NULL)
 			FX_STAT_ADD(&nt->st, nat_in_sessions, 1);
 	}

@@ -88,11 +88,12 @@ edm_pick(struct fx_nat *nt, uint64_t now, const struct nat_mapping *tmpl,
 
 struct nat_mapping *
 nat_mapping_make(struct fx_nat *nt, uint64_t now, const struct fx_pkt *pk,
-		 struct nat_mapping *tmpl, unsigned int side, bool checked)
+		 struct nat_mapping *tmpl, unsigned int side, bool checked,
+		 struct nat_bib_entry *bound)
 {
 	struct nat_key k = nat_key_out(tmpl);
 	enum nat_proto pc = nat_proto_class(tmpl->proto);
-	struct nat_bib_entry *be = NULL;
+	struct nat_bib_entry *be = bound;
 	enum nat_log_refusal why;
 	struct nat_mapping *m;
 	uint16_t port;
@@ -156,13 +157,12 @@ full:
 	return NULL;
 }
 
-/* A new mapping for outbound packet pk with key k, whose source's pool
- * index is pool_idx; NULL with the counter of the reason bumped.
- * key_seen: the burst's lookup found k (for a mapping that did not
- * qualify). */
+/* A new mapping for outbound packet pk with key k, of which the burst
+ * learnt *miss; NULL with the counter of the reason bumped. key_seen: the
+ * burst's lookup found k (for a mapping that did not qualify). */
 static struct nat_mapping *
 mapping_new(struct fx_nat *nt, uint64_t now, const struct fx_pkt *pk,
-	    const struct nat_key *k, bool key_seen, uint16_t pool_idx)
+	    const struct nat_key *k, bool key_seen, const struct nat_miss *miss)
 {
 	const struct nat_conf *c = &fx_nat_conf;
 	struct nat_mapping tmpl, *held;
@@ -173,21 +173,22 @@ mapping_new(struct fx_nat *nt, uint64_t now, const struct fx_pkt *pk,
 	}
 	/* eim: the one public tuple this session can have may be held */
 	if (nat_bib_on(&nt->bib)) {
-		held = nat_eim_held(nt, k, pool_idx);
+		held = nat_eim_held(nt, k, miss);
 		if (held != NULL)
 			return nat_eim_revive(nt, held, pk, 0, now);
 	}
 	nat_mapping_tmpl(&tmpl, k->src, k->sport, k->dst, k->dport, k->proto,
-			 pool_idx, c->pool[pool_idx]);
+			 miss->pool_idx, c->pool[miss->pool_idx]);
 	/* the bulk lookup missed the out key, the allocator the in key; a
 	 * key found there that was not this mapping's (which classification
 	 * rules out) takes the checked path */
-	return nat_mapping_make(nt, now, pk, &tmpl, 0, key_seen);
+	return nat_mapping_make(nt, now, pk, &tmpl, 0, key_seen,
+				miss->bib == NAT_MISS_BOUND ? miss->be : NULL);
 }
 
 unsigned int
 nat_in2out_prefetch(struct fx_nat *nt, const struct fx_pkt *pk,
-		    const struct nat_key *k, unsigned int n, uint16_t *pool_idx_out)
+		    const struct nat_key *k, unsigned int n, struct nat_miss *miss)
 {
 	const struct nat_conf *c = &fx_nat_conf;
 	uint16_t port = rte_be_to_cpu_16(k->sport);
@@ -195,7 +196,8 @@ nat_in2out_prefetch(struct fx_nat *nt, const struct fx_pkt *pk,
 	uint32_t pool_idx;
 
 	pool_idx = nat_pool_index(c, k->src);
-	*pool_idx_out = (uint16_t)pool_idx;
+	miss->pool_idx = (uint16_t)pool_idx;
+	miss->bib = NAT_MISS_UNASKED;
 	if (k->proto == IPPROTO_TCP && !fx_state_is_syn(pk))
 		return 0;   /* makes no mapping */
 	nat_quota_prefetch(nt, k->src, k->dst, k->dport, k->proto);
@@ -218,14 +220,17 @@ nat_in2out_prefetch(struct fx_nat *nt, const struct fx_pkt *pk,
 bool
 nat_in2out(struct fx_nat *nt, uint64_t now, struct rte_mbuf *mb,
 	   struct fx_pkt *pk, const struct nat_key *k, struct nat_mapping *m,
-	   bool recheck, const uint16_t *prefetched_pool_idx)
+	   bool recheck, const struct nat_miss *miss)
 {
 	bool seen = m != NULL;
-	uint16_t pool_idx;
+	struct nat_miss found;
 
-	/* the burst's prefetch gave the pool index where the lookup missed */
-	pool_idx = seen ? (uint16_t)nat_pool_index(&fx_nat_conf, k->src) :
-		*prefetched_pool_idx;
+	/* the burst's prefetch passes asked only where the lookup missed */
+	if (seen) {
+		found.pool_idx = (uint16_t)nat_pool_index(&fx_nat_conf, k->src);
+		found.bib = NAT_MISS_UNASKED;
+		miss = &found;
+	}
 
 	/* an earlier packet of this burst may have made it */
 	if (m == NULL && recheck) {
@@ -236,7 +241,7 @@ nat_in2out(struct fx_nat *nt, uint64_t now, struct rte_mbuf *mb,
 		}
 	}
 	/* none, held, or a tuple of the other direction */
-	m = mapping_new(nt, now, pk, k, seen, pool_idx);
+	m = mapping_new(nt, now, pk, k, seen, miss);
 	if (m == NULL) {
 		pk->nat = FX_NAT_DROP;
 		return false;

@@ -411,32 +411,55 @@ nat_mapping_hit(struct fx_nat *nt, uint64_t now, struct rte_mbuf *mb,
  * key translated, or FX_NAT_DROP with the reason counted.
  */
 
+/** What eim knew of an outbound miss's inside endpoint when its burst
+ * began (struct nat_miss). */
+enum nat_miss_bib {
+	NAT_MISS_UNASKED,    /**< Not asked (edm, a hairpinned packet), or the index must tell. */
+	NAT_MISS_UNBOUND,    /**< No binding. */
+	NAT_MISS_BOUND,      /**< Binding be. */
+};
+
+/**
+ * What the burst's prefetch passes learnt of an outbound packet its
+ * lookup missed, for the mapping it may make, so that making it asks
+ * none of it again. A binding found then lives through the burst (it has
+ * a session record, and records leave only in the reaper, between
+ * bursts), and an endpoint that had none then has no held session either
+ * (a session is held only by the reaper, and sessions made during the
+ * burst are live); only an earlier packet of the burst can have bound an
+ * endpoint found unbound.
+ */
+struct nat_miss {
+	struct nat_bib_entry *be;   /**< NAT_MISS_BOUND: the binding. */
+	uint16_t pool_idx;          /**< The pool index of its source (nat_pool_index()). */
+	uint8_t bib;                /**< enum nat_miss_bib. */
+};
+
 /**
  * Outbound packet with key k (or a hairpinned packet's outbound half) that
  * m, what the burst's lookup found for k (NULL: nothing), does not serve
  * (nat_mapping_serves()): k is looked up again if recheck (an earlier
  * packet of the burst made a mapping), else a mapping is made. Where m is
- * NULL, *pool_idx is the pool index of k's source that
- * nat_in2out_prefetch() gave (else it is not read). Returns whether it
- * made one (nat_in2out.c).
+ * NULL, *miss is what nat_in2out_prefetch() and
+ * nat_eim_prefetch_session() learnt of k (else it is not read). Returns
+ * whether it made one (nat_in2out.c).
  */
 bool nat_in2out(struct fx_nat *nt, uint64_t now, struct rte_mbuf *mb,
 		struct fx_pkt *pk, const struct nat_key *k, struct nat_mapping *m,
-		bool recheck, const uint16_t *pool_idx);
+		bool recheck, const struct nat_miss *miss);
 
 /**
  * Before the burst's packets are handled: start reading what making a
  * mapping for outbound packet pk (key k, which the lookup missed) will
  * check first: its quota slots, and its public tuple's bucket in the table
  * and its port unit for the inside port or else for the n-th random
- * candidate drawn ahead. *pool_idx: the pool index of k's source (its
- * paired public address, nat_pool_index()), for nat_in2out() and
- * nat_eim_prefetch_session(), which then need not hash it again.
+ * candidate drawn ahead. Fills *miss: the pool index of k's source (its
+ * paired public address), its binding not asked yet.
  * Returns 1 if that was a random candidate, else 0 (nat_in2out.c).
  */
 unsigned int nat_in2out_prefetch(struct fx_nat *nt, const struct fx_pkt *pk,
 				 const struct nat_key *k, unsigned int n,
-				 uint16_t *pool_idx);
+				 struct nat_miss *miss);
 
 /** A mapping's template: its endpoints and public address, the rest 0. */
 static inline void
@@ -460,12 +483,14 @@ nat_mapping_tmpl(struct nat_mapping *t, uint32_t in_addr, uint16_t in_port,
  * inside host, 1: from the remote, eim only): the quotas, the public port,
  * the record (nat_table_add() if checked, else the caller looked both keys
  * up), the connection and the wheel entry, logged; NULL with the reason
- * counted and logged, nothing taken (nat_in2out.c).
+ * counted and logged, nothing taken (nat_in2out.c). bound: under eim, the
+ * inside endpoint's binding where the caller knows it has one, else NULL
+ * (it is looked up).
  */
 struct nat_mapping *nat_mapping_make(struct fx_nat *nt, uint64_t now,
 				     const struct fx_pkt *pk,
 				     struct nat_mapping *tmpl, unsigned int side,
-				     bool checked);
+				     bool checked, struct nat_bib_entry *bound);
 
 /**
  * Inbound packet with key k that no live mapping took, m what the lookup
