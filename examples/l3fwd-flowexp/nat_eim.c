@@ -108,7 +108,7 @@ inside(struct fx_nat *nt, uint32_t in_addr, uint16_t in_port, uint8_t proto,
 
 /* binding be, with no session record left, goes; pool_idx: its public
  * address's, which is its inside host's paired one */
-static void
+static inline void
 binding_gone(struct fx_nat *nt, struct nat_bib_entry *be, uint32_t pool_idx)
 {
 	nat_bib_remove(&nt->bib, be,
@@ -129,15 +129,18 @@ nat_eim_pick(struct fx_nat *nt, uint64_t now, const struct nat_mapping *tmpl,
 	     enum nat_proto pc, uint16_t *port, struct nat_bib_entry **be,
 	     enum nat_log_refusal *why)
 {
-	uint32_t pool_idx = tmpl->pool_idx, home;
-	struct nat_bib_entry *e;
+	uint32_t pool_idx = tmpl->pool_idx, home = NAT_BIB_NO_HOME;
+	struct nat_bib_entry *e = *be;
 	struct nat_eim_pub p;
 	uint16_t want;
 	int err;
 
 	*why = NAT_LOG_NO_PORT;
-	e = *be != NULL ? *be : inside(nt, tmpl->in_addr, tmpl->in_port, tmpl->proto,
-				       pool_idx);
+	if (e == NULL) {
+		home = nat_eim_home_at(nt, pool_idx, tmpl->in_port, tmpl->proto);
+		e = nat_bib_inside(&nt->bib, tmpl->in_addr, tmpl->in_port, tmpl->proto,
+				   home);
+	}
 	RTE_ASSERT(e == inside(nt, tmpl->in_addr, tmpl->in_port, tmpl->proto, pool_idx));
 	if (e != NULL) {
 		/* its unit names its public endpoint (paired pooling gave the
@@ -158,7 +161,6 @@ nat_eim_pick(struct fx_nat *nt, uint64_t now, const struct nat_mapping *tmpl,
 		err = binding_port(nt, now, tmpl, pc, port, why);
 		if (err != 0)
 			return err;
-		home = nat_eim_home_at(nt, pool_idx, tmpl->in_port, tmpl->proto);
 		e = nat_bib_add(&nt->bib, tmpl->in_addr, tmpl->in_port, tmpl->proto,
 				nat_ports_unit_index(&nt->ports, pool_idx, pc, *port), home);
 		if (e == NULL) {
@@ -185,27 +187,18 @@ nat_eim_unpick(struct fx_nat *nt, struct nat_bib_entry *be,
 	unbind(nt, be, tmpl->pool_idx);
 }
 
-static inline struct nat_bib_entry *
-binding_of(struct fx_nat *nt, const struct nat_mapping *m)
-{
-	struct nat_bib_entry *be = nat_bib_public(&nt->bib,
-			nat_eim_unit(nt, m->pool_idx, m->proto, m->pub_port));
-
-	RTE_ASSERT(be != NULL && be->in_addr == m->in_addr &&
-		   be->in_port == m->in_port && be->proto == m->proto);
-	return be;
-}
-
 void
-nat_eim_session_gone(struct fx_nat *nt, const struct nat_mapping *m, uint64_t at)
+nat_eim_session_end(struct fx_nat *nt, const struct nat_mapping *m, uint64_t at)
 {
-	struct nat_bib_entry *be;
+	/* the session's public endpoint is its binding's: its unit's entry */
+	uint32_t unit = nat_eim_unit(nt, m->pool_idx, m->proto, m->pub_port);
+	const struct nat_port_unit *u = nat_ports_unit_at(&nt->ports, unit);
+	struct nat_bib_entry *be = nat_bib_at(&nt->bib, unit);
 
-	if (!nat_bib_on(&nt->bib))
-		return;
-	be = binding_of(nt, m);
+	RTE_ASSERT(be->used && be->in_addr == m->in_addr &&
+		   be->in_port == m->in_port && be->proto == m->proto);
 	nat_bib_rem_put(&nt->bib, be, m->rem_addr);
-	if (refs(nt, be) != 0)
+	if (u->live + u->held != 0)
 		return;
 	nat_log_binding(nt, false, m, at);
 	binding_gone(nt, be, m->pool_idx);
@@ -222,29 +215,9 @@ nat_eim_public(const struct fx_nat *nt, uint32_t pub_addr, uint16_t pub_port,
 	return nat_bib_public(&nt->bib, nat_eim_unit(nt, (uint32_t)a, proto, pub_port));
 }
 
-void
-nat_eim_prefetch_session(struct fx_nat *nt, const struct nat_key *k,
-			 struct nat_miss *miss)
-{
-	struct nat_bib_entry *e;
-	struct nat_eim_pub p;
-
-	/* away from its home, only its bucket now: the lookup comes later */
-	if (!nat_bib_inside_try(&nt->bib, k->src, k->sport, k->proto,
-				nat_eim_home_at(nt, miss->pool_idx, k->sport, k->proto),
-				&e))
-		return;
-	miss->be = e;
-	miss->bib = e != NULL ? NAT_MISS_BOUND : NAT_MISS_UNBOUND;
-	if (e == NULL)
-		return;   /* a new binding: its candidate's unit is on its way */
-	p = nat_eim_pub_of(nt, e);
-	nat_table_prefetch_tuple(&nt->tbl, p.addr, p.port, k->dst, k->dport, k->proto);
-	rte_prefetch0(nat_eim_counts(nt, e));
-}
-
 struct nat_mapping *
-nat_eim_held(struct fx_nat *nt, const struct nat_key *k, const struct nat_miss *miss)
+nat_eim_held_bound(struct fx_nat *nt, const struct nat_key *k,
+		   const struct nat_miss *miss)
 {
 	const struct nat_bib_entry *be;
 	struct nat_mapping *m;
@@ -252,8 +225,6 @@ nat_eim_held(struct fx_nat *nt, const struct nat_key *k, const struct nat_miss *
 	const struct nat_key *kp = &in;
 	struct nat_eim_pub p;
 
-	if (miss->bib == NAT_MISS_UNBOUND)
-		return NULL;   /* no binding before this burst, so none held */
 	be = miss->bib == NAT_MISS_BOUND ? miss->be :
 		inside(nt, k->src, k->sport, k->proto, miss->pool_idx);
 	if (be == NULL)

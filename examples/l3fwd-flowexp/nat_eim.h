@@ -167,10 +167,22 @@ nat_eim_attach(struct fx_nat *nt, const struct nat_bib_entry *be,
 		nat_log_binding(nt, true, m, now);
 }
 
+/* nat_eim_session_gone() under eim */
+void nat_eim_session_end(struct fx_nat *nt, const struct nat_mapping *m,
+			 uint64_t at);
+
 /** Session m (live or held) left the table at `at`, its unit put back or
  * released (no-op without eim); a binding's last is its delete (logged). */
-void nat_eim_session_gone(struct fx_nat *nt, const struct nat_mapping *m,
-			  uint64_t at);
+static inline void
+nat_eim_session_gone(struct fx_nat *nt, const struct nat_mapping *m, uint64_t at)
+{
+	if (nat_bib_on(&nt->bib))
+		nat_eim_session_end(nt, m, at);
+}
+
+/* nat_eim_held() of an endpoint the burst did not find unbound */
+struct nat_mapping *nat_eim_held_bound(struct fx_nat *nt, const struct nat_key *k,
+				       const struct nat_miss *miss);
 
 /**
  * The held session of inside endpoint k towards k's remote, if any (eim:
@@ -178,8 +190,13 @@ void nat_eim_session_gone(struct fx_nat *nt, const struct nat_mapping *m,
  * is what the burst learnt of k (its pool index, and its binding where
  * nat_eim_prefetch_session() found out).
  */
-struct nat_mapping *nat_eim_held(struct fx_nat *nt, const struct nat_key *k,
-				 const struct nat_miss *miss);
+static inline struct nat_mapping *
+nat_eim_held(struct fx_nat *nt, const struct nat_key *k, const struct nat_miss *miss)
+{
+	if (miss->bib == NAT_MISS_UNBOUND)
+		return NULL;   /* no binding when the burst began, so none held */
+	return nat_eim_held_bound(nt, k, miss);
+}
 
 /**
  * Bring held session m back to life at now for packet pk of side (0 from
@@ -235,7 +252,25 @@ struct nat_bib_entry *nat_eim_public(const struct fx_nat *nt, uint32_t pub_addr,
  * public 5-tuple (a held session of it, nat_eim_held(), and the insert of
  * its in key) and the binding's port unit.
  */
-void nat_eim_prefetch_session(struct fx_nat *nt, const struct nat_key *k,
-			      struct nat_miss *miss);
+static inline void
+nat_eim_prefetch_session(struct fx_nat *nt, const struct nat_key *k,
+			 struct nat_miss *miss)
+{
+	struct nat_bib_entry *e;
+	struct nat_eim_pub p;
+
+	/* away from its home, only its bucket now: the lookup comes later */
+	if (!nat_bib_inside_try(&nt->bib, k->src, k->sport, k->proto,
+				nat_eim_home_at(nt, miss->pool_idx, k->sport, k->proto),
+				&e))
+		return;
+	miss->be = e;
+	miss->bib = e != NULL ? NAT_MISS_BOUND : NAT_MISS_UNBOUND;
+	if (e == NULL)
+		return;   /* a new binding: its candidate's unit is on its way */
+	p = nat_eim_pub_of(nt, e);
+	nat_table_prefetch_tuple(&nt->tbl, p.addr, p.port, k->dst, k->dport, k->proto);
+	rte_prefetch0(nat_eim_counts(nt, e));
+}
 
 #endif /* _FX_NAT_EIM_H_ */

@@ -111,13 +111,16 @@ warm_binding(struct fx_nat *nt, void *payload)
 	if (!nat_bib_on(&nt->bib) || nat_block_of(payload) != NULL ||
 	    m->state != NAT_HELD)
 		return;
+	/* at its home (nat_eim_home_at(): its own port, without port blocks)
+	 * its public port is its inside port: all in the unit's line */
+	if (!nat_blocks_on(&nt->blocks) && m->pub_port == m->in_port)
+		return;
 	unit = nat_eim_unit(nt, m->pool_idx, m->proto, m->pub_port);
 	u = nat_ports_unit_at(&nt->ports, unit);
 	if (u->live + u->held != 1)
 		return;
 	home = nat_eim_home_at(nt, m->pool_idx, m->in_port, m->proto);
-	if (home == unit)
-		return;
+	RTE_ASSERT(home != unit);
 	nat_bib_prefetch_inside(&nt->bib, m->in_addr, m->in_port, m->proto);
 	if (home != NAT_BIB_NO_HOME)
 		rte_prefetch0(nat_bib_at(&nt->bib, home));
