@@ -27,12 +27,6 @@
 /* the address counts' keys are in a table of their own: any kind byte */
 #define BIB_REM_KIND 0xffu
 
-static inline struct nat_key
-entry_key(const struct nat_bib_entry *e)
-{
-	return nat_bib_key(e->in_addr, e->in_port, e->proto);
-}
-
 struct bib_arg {
 	const struct nat_bib *b;
 	const struct nat_key *key;
@@ -129,8 +123,6 @@ nat_bib_inside_index(struct nat_bib *b, const struct nat_key *k)
 {
 	struct nat_bib_entry *e;
 
-	if (nat_bib_remembered(b, k, &e))
-		return e;
 	b->last_sig = nat_key_hash(k);
 	b->last_hashed = true;
 	e = find(b, k, b->last_sig);
@@ -168,11 +160,7 @@ nat_bib_add_away(struct nat_bib *b, uint32_t in_addr, uint16_t in_port,
 		if (h->away < NAT_BIB_AWAY_MAX)
 			h->away++;
 	}
-	e->in_addr = in_addr;
-	e->in_port = in_port;
-	e->proto = proto;
-	e->used = 1;
-	b->nb++;
+	nat_bib_fill(b, e, in_addr, in_port, proto);
 	/* the index's answer for it now, with its hash */
 	remember(b, &in, e);
 	b->last_hashed = true;
@@ -183,7 +171,7 @@ nat_bib_add_away(struct nat_bib *b, uint32_t in_addr, uint16_t in_port,
 void
 nat_bib_remove_away(struct nat_bib *b, struct nat_bib_entry *e, uint32_t home)
 {
-	struct nat_key in = entry_key(e);
+	struct nat_key in = nat_bib_entry_key(e);
 	struct nat_bib_entry *h;
 
 	fx_ix_remove(&b->ix, nat_key_hash(&in), nat_bib_unit(b, e));

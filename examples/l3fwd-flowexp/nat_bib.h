@@ -157,11 +157,18 @@ nat_bib_on(const struct nat_bib *b)
 	return b->base != 0;
 }
 
+/** The inside endpoint of entry e, as nat_bib_key() makes it. */
+static inline struct nat_key
+nat_bib_entry_key(const struct nat_bib_entry *e)
+{
+	return nat_bib_key(e->in_addr, e->in_port, e->proto);
+}
+
 /** Whether entry e is bound to inside endpoint k (nat_bib_key()). */
 static inline bool
 nat_bib_is_of(const struct nat_bib_entry *e, const struct nat_key *k)
 {
-	struct nat_key ek = nat_bib_key(e->in_addr, e->in_port, e->proto);
+	struct nat_key ek = nat_bib_entry_key(e);
 
 	return e->used && nat_key_eq(&ek, k);
 }
@@ -204,13 +211,14 @@ nat_bib_remembered(const struct nat_bib *b, const struct nat_key *k,
 	return true;
 }
 
-/** The entry of inside endpoint k from the index (its home did not
- * answer, or it has none): the remembered answer, or the index's, then
- * remembered. */
+/** The entry of inside endpoint k looked up in the index, and
+ * remembered: for an endpoint whose home did not answer (or that has
+ * none) and whose answer is not remembered (nat_bib_remembered()). */
 struct nat_bib_entry *nat_bib_inside_index(struct nat_bib *b, const struct nat_key *k);
 
 /** The entry of an inside endpoint whose home is unit `home` (or
- * NAT_BIB_NO_HOME), or NULL: its home's answer, else the index's. */
+ * NAT_BIB_NO_HOME), or NULL: its home's answer, else the index's
+ * (remembered). */
 static inline struct nat_bib_entry *
 nat_bib_inside(struct nat_bib *b, uint32_t in_addr, uint16_t in_port,
 	       uint8_t proto, uint32_t home)
@@ -218,7 +226,7 @@ nat_bib_inside(struct nat_bib *b, uint32_t in_addr, uint16_t in_port,
 	struct nat_key k = nat_bib_key(in_addr, in_port, proto);
 	struct nat_bib_entry *e;
 
-	if (nat_bib_home_answers(b, &k, home, &e))
+	if (nat_bib_home_answers(b, &k, home, &e) || nat_bib_remembered(b, &k, &e))
 		return e;
 	return nat_bib_inside_index(b, &k);
 }
@@ -275,6 +283,18 @@ struct nat_bib_entry *nat_bib_add_away(struct nat_bib *b, uint32_t in_addr,
 				       uint16_t in_port, uint8_t proto,
 				       uint32_t unit, uint32_t home);
 
+/* entry e, unbound, is inside endpoint (in_addr, in_port, proto)'s now */
+static inline void
+nat_bib_fill(struct nat_bib *b, struct nat_bib_entry *e, uint32_t in_addr,
+	     uint16_t in_port, uint8_t proto)
+{
+	e->in_addr = in_addr;
+	e->in_port = in_port;
+	e->proto = proto;
+	e->used = 1;
+	b->nb++;
+}
+
 /**
  * Bind inside endpoint (in_addr, in_port, proto), network order, whose
  * home is unit `home` (or NAT_BIB_NO_HOME), to the public endpoint of
@@ -295,11 +315,7 @@ nat_bib_add(struct nat_bib *b, uint32_t in_addr, uint16_t in_port, uint8_t proto
 	RTE_ASSERT(!e->used);
 	if (b->nb == b->capacity)
 		return NULL;
-	e->in_addr = in_addr;
-	e->in_port = in_port;
-	e->proto = proto;
-	e->used = 1;
-	b->nb++;
+	nat_bib_fill(b, e, in_addr, in_port, proto);
 	return e;
 }
 

@@ -141,7 +141,9 @@ nat_eim_pick(struct fx_nat *nt, uint64_t now, const struct nat_mapping *tmpl,
 		e = nat_bib_inside(&nt->bib, tmpl->in_addr, tmpl->in_port, tmpl->proto,
 				   home);
 	}
-	RTE_ASSERT(e == inside(nt, tmpl->in_addr, tmpl->in_port, tmpl->proto, pool_idx));
+	/* the caller's is the endpoint's (an endpoint has one binding) */
+	RTE_ASSERT(e == NULL || (e->used && e->in_addr == tmpl->in_addr &&
+				 e->in_port == tmpl->in_port && e->proto == tmpl->proto));
 	if (e != NULL) {
 		/* its unit names its public endpoint (paired pooling gave the
 		 * host that address: the session's own) */
@@ -191,14 +193,13 @@ void
 nat_eim_session_end(struct fx_nat *nt, const struct nat_mapping *m, uint64_t at)
 {
 	/* the session's public endpoint is its binding's: its unit's entry */
-	uint32_t unit = nat_eim_unit(nt, m->pool_idx, m->proto, m->pub_port);
-	const struct nat_port_unit *u = nat_ports_unit_at(&nt->ports, unit);
-	struct nat_bib_entry *be = nat_bib_at(&nt->bib, unit);
+	struct nat_bib_entry *be = nat_bib_at(&nt->bib,
+			nat_eim_unit(nt, m->pool_idx, m->proto, m->pub_port));
 
 	RTE_ASSERT(be->used && be->in_addr == m->in_addr &&
 		   be->in_port == m->in_port && be->proto == m->proto);
 	nat_bib_rem_put(&nt->bib, be, m->rem_addr);
-	if (u->live + u->held != 0)
+	if (refs(nt, be) != 0)
 		return;
 	nat_log_binding(nt, false, m, at);
 	binding_gone(nt, be, m->pool_idx);

@@ -246,8 +246,7 @@ struct nat_bib_entry *nat_eim_public(const struct fx_nat *nt, uint32_t pub_addr,
  * After nat_eim_prefetch() of a burst's new sessions, for new session k
  * (*miss from nat_in2out_prefetch(); its home's line or its binding's
  * bucket on its way): whether its inside endpoint has a binding, in
- * *miss where its home or the remembered answer tells (else it stays
- * unasked), and if it has one, start reading what the session under it
+ * *miss where nat_bib_inside_try() tells (else it stays unasked), and if it has one, start reading what the session under it
  * reads next, which nat_eim_prefetch() could not know: the bucket of its
  * public 5-tuple (a held session of it, nat_eim_held(), and the insert of
  * its in key) and the binding's port unit.
