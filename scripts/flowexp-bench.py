@@ -705,7 +705,7 @@ HO_WINDOW_S = 4
 
 def write_ho_pcaps(tmp, flows_per_queue, pkts_per_queue):
     """Two pcaps of UDP flows, one per rx queue, distinct flows in each."""
-    sys.path.insert(0, os.path.join(ROOT, "examples", "l3fwd-flowexp", "test"))
+    sys.path.insert(0, os.path.join(ROOT, "examples", "l3fwd-flowexp", "test", "lib"))
     import fxpkt as P
     paths = []
     for q in range(2):
@@ -854,7 +854,7 @@ TCP_FLOWS = 1 << 20
 def write_tcp_pcap(path, n):
     """n TCP connections (fxpkt.TcpConn numbering): every handshake, then
     a data segment of each client, then one of each server."""
-    sys.path.insert(0, os.path.join(ROOT, "examples", "l3fwd-flowexp", "test"))
+    sys.path.insert(0, os.path.join(ROOT, "examples", "l3fwd-flowexp", "test", "lib"))
     import fxpkt as P
     conns = []
     tmp = path + ".part"
@@ -964,7 +964,7 @@ FLOOD_SETS = ("random", "crc", "keyed")
 
 def flood_tuples(mode, kind):
     """The (src, dst, sport, dport) tuples of a flood set."""
-    sys.path.insert(0, os.path.join(ROOT, "examples", "l3fwd-flowexp", "test"))
+    sys.path.insert(0, os.path.join(ROOT, "examples", "l3fwd-flowexp", "test", "lib"))
     import collide as C
     import random as R
     rnd = R.Random(7)
@@ -985,7 +985,7 @@ def flood_tuples(mode, kind):
 
 def flood_pcap(mode, kind):
     """A pcap of one packet per tuple of the set (kept in /tmp between runs)."""
-    sys.path.insert(0, os.path.join(ROOT, "examples", "l3fwd-flowexp", "test"))
+    sys.path.insert(0, os.path.join(ROOT, "examples", "l3fwd-flowexp", "test", "lib"))
     import fxpkt as P
     tmp = "/tmp/fxbench_flood"
     os.makedirs(tmp, exist_ok=True)
@@ -1003,7 +1003,7 @@ def flood_pcap(mode, kind):
 def scen_flood(app, mode, kind):
     """One worker replaying a flood set (net_pcap infinite_rx): cycles per
     packet over a window, as ho_run counts them."""
-    sys.path.insert(0, os.path.join(ROOT, "examples", "l3fwd-flowexp", "test"))
+    sys.path.insert(0, os.path.join(ROOT, "examples", "l3fwd-flowexp", "test", "lib"))
     import fxpkt as P
     pcap = flood_pcap(mode, kind)
     prefix = "fxbench_fl_%d_%s_%s_%d" % (os.getpid(), mode, kind, Run.n)

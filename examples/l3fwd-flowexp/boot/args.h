@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+/*
+ * Command line: l3fwd's options plus the flow-tracking ones, parsed
+ * before EAL starts and checked against it after (boot/args.c).
+ */
+
+#ifndef _FX_ARGS_H_
+#define _FX_ARGS_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/** Every message of the example's own to stderr starts with this. */
+#define FX_MSG_PREFIX "l3fwd-flowexp: "
+
+/**
+ * Before rte_eal_init(): parse the application's arguments (those after
+ * the first "--" of the whole command line) into fx_conf, with the checks
+ * that need nothing of EAL's.
+ * @return 0; 1 after --help among them (usage printed on stdout); 2 when
+ *   EAL's own --help or -h comes before "--" (rte_eal_init() prints EAL's
+ *   usage and exits);
+ *   -1 after printing the error (one line, then a pointer to --help) on
+ *   stderr.
+ */
+int fx_parse_args(int argc, char **argv);
+
+/**
+ * After rte_eal_init(): the default --config and routes, and the checks
+ * against EAL's lcores and the probed ports.
+ * @return 0, or -1 after printing the error as fx_parse_args() does.
+ */
+int fx_check_args(void);
+
+/** Print the usage text (stdout). */
+void fx_usage(const char *prgname);
+
+#endif /* _FX_ARGS_H_ */

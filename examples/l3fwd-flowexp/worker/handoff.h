@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The twheel authors
+ */
+
+/*
+ * Handoff: the rings that carry packets from the worker that received
+ * them to the worker that owns them (boot/affinity.h decides who that is).
+ *
+ * Rings: one single-producer single-consumer ring per ordered pair of
+ * workers (sender -> owner), not one multi-producer ring per owner. SP/SC
+ * enqueue and dequeue need no compare-and-swap, so senders never contend
+ * for one producer head (under RSS-less traffic every worker sends to every
+ * other one all the time); and one sender flooding its owner fills only its
+ * own ring, so it cannot take the room the other senders' packets need. The
+ * price is n x (n - 1) rings (56 for 8 workers, 8 KiB each) and n - 1
+ * empty checks per loop iteration on the owner, each one cache line that
+ * stays in cache while the ring is empty.
+ *
+ * Bounded work: a drain takes at most FX_HANDOFF_BURST packets from each
+ * sender ring per loop iteration. Before each rx poll a worker checks that
+ * every ring it sends to has room for a burst; if one has not, its owner
+ * has fallen behind, and the worker leaves its remaining rx polls for this
+ * iteration (counted: handoff_waits): the packets wait in the NIC's queues,
+ * and what overflows there the NIC counts (imissed), instead of being
+ * parsed here only to be dropped at the ring. A burst that still finds a
+ * ring full (more packets for one owner than FX_HANDOFF_BURST, which the
+ * check and MAX_PKT_BURST rule out) drops what does not fit
+ * and counts it (handoff_dropped); nothing ever waits on a ring.
+ *
+ * The parse result travels with the packet, in the mbuf's private area
+ * (struct fx_pkt, fx_pkt_of()), so the owner neither parses nor hashes
+ * again. The receive port is m->port.
+ *
+ * The module is independent of who owns what and of what the owner does
+ * with the packet: fx_handoff_dispatch() sends each packet to the owner
+ * its fx_pkt names, set when it was parsed: the key's hash for a tracked
+ * flow (fx_affinity_owner()), the public port's owner for NAT's return
+ * traffic (nat/nat.h); fx_handoff_send() and fx_handoff_flush() serve any
+ * other owner function; fx_handoff_take() on the owner.
+ */
+
+#ifndef _FX_HANDOFF_H_
+#define _FX_HANDOFF_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#include "ctl/stats.h"
+#include "fwd/parse.h"
+
+#define FX_HANDOFF_RING_SIZE 1024u   /**< packets per sender -> owner ring */
+#define FX_HANDOFF_BURST 32u         /**< per sender ring per drain, and per enqueue */
+
+/** Per-worker counters; written by that worker only. */
+struct fx_handoff_stats {
+	uint64_t handed_off;   /**< packets passed to their owner */
+	uint64_t received;     /**< packets taken from the rings (sent by others) */
+	uint64_t dropped;      /**< packets lost to a full ring (or left at exit) */
+	uint64_t foreign;      /**< packets tracked here that another worker owns */
+	uint64_t waits;        /**< loop iterations without rx: a ring had no room */
+	uint64_t dropped_port[RTE_MAX_ETHPORTS];   /**< dropped, by receive port */
+};
+
+/** Packets for one owner, collected during one burst. */
+struct fx_ho_buf {
+	uint16_t n;
+	struct rte_mbuf *m[FX_HANDOFF_BURST];
+};
+
+/** One worker's side of the handoff. */
+struct fx_handoff {
+	uint16_t self;                    /**< worker index */
+	uint16_t nb_workers;
+	struct rte_ring **in;             /**< [sender]: rings to drain; NULL for self */
+	struct rte_ring **out;            /**< [owner]: rings to fill; NULL for self */
+	struct fx_ho_buf *buf;            /**< [owner]: packets collected in one burst */
+	uint64_t pending;                 /**< owners (below 64) with packets in buf */
+	struct fx_handoff_stats st;
+};
+
+/**
+ * Create the rings between every pair of workers (before launch, on the
+ * owner's socket) and fill each worker's struct fx_handoff.
+ * h[w] is worker w's; socket[w] its socket. 0 or a negative errno.
+ */
+int fx_handoff_init(struct fx_handoff *const *h, const int *socket,
+		    unsigned int nb_workers);
+
+/** Free the rings (after the workers stopped) and any packet left in them. */
+void fx_handoff_fini(struct fx_handoff *const *h, unsigned int nb_workers);
+
+/** Enqueue what was collected for one owner; a full ring drops the rest. */
+void fx_handoff_flush_owner(struct fx_handoff *h, uint16_t owner);
+
+/**
+ * Sender: pass one packet to worker owner (not this one), with any owner
+ * function (NAT: the owner of the public port). Packets are collected per
+ * owner and enqueued a burst at a time; fx_handoff_flush() sends the rest.
+ */
+static inline void
+fx_handoff_send(struct fx_handoff *h, uint16_t owner, struct rte_mbuf *m)
+{
+	struct fx_ho_buf *b = &h->buf[owner];
+
+	b->m[b->n++] = m;
+	if (owner < 64)
+		h->pending |= UINT64_C(1) << owner;
+	if (b->n == FX_HANDOFF_BURST)
+		fx_handoff_flush_owner(h, owner);
+}
+
+/** Sender: enqueue what fx_handoff_send() collected (once per rx burst). */
+void fx_handoff_flush(struct fx_handoff *h);
+
+/**
+ * Sender: pass the packets this worker does not own to their owners; the
+ * ones it owns are compacted to the front of pkts. Each packet's
+ * fx_pkt_of()->owner must be set: fx_handoff_owner() of its key's hash for
+ * a flow under handoff, this worker otherwise; NAT sets an inbound
+ * packet's to the owner of its public port. Returns how many are kept.
+ */
+uint16_t fx_handoff_dispatch(struct fx_handoff *h, struct rte_mbuf **pkts,
+			     uint16_t n);
+
+/**
+ * Owner: take up to FX_HANDOFF_BURST packets that worker `sender` passed
+ * to this one. The loop calls it once per sender per iteration.
+ */
+static inline uint16_t
+fx_handoff_take(struct fx_handoff *h, uint16_t sender, struct rte_mbuf **pkts)
+{
+	struct rte_ring *r = h->in[sender];
+	unsigned int n;
+
+	if (r == NULL)
+		return 0;
+	n = rte_ring_sc_dequeue_burst(r, (void **)pkts, FX_HANDOFF_BURST, NULL);
+	FX_STAT_ADD(&h->st, received, n);
+	return (uint16_t)n;
+}
+
+/**
+ * Sender, before an rx poll: false if a ring to another worker has no
+ * room for a burst (counted); the worker then skips the rest of its rx
+ * polls for this loop iteration.
+ */
+static inline bool
+fx_handoff_room(struct fx_handoff *h)
+{
+	uint16_t o;
+
+	for (o = 0; o < h->nb_workers; o++) {
+		if (o != h->self &&
+		    unlikely(rte_ring_free_count(h->out[o]) < FX_HANDOFF_BURST)) {
+			FX_STAT_ADD(&h->st, waits, 1);
+			return false;
+		}
+	}
+	return true;
+}
+
+#endif /* _FX_HANDOFF_H_ */
