@@ -48,9 +48,9 @@ fx_ix_free(struct fx_index *ix)
 }
 
 int
-fx_ix_insert(struct fx_index *ix, uint32_t sig, uint32_t ref)
+fx_ix_insert(struct fx_index *ix, uint32_t hash, uint32_t ref)
 {
-	uint32_t home = fx_ix_home(ix, sig), b = home, j;
+	uint32_t home = fx_ix_home(ix, hash), b = home, j;
 	struct fx_ix_bucket *bk;
 	unsigned int i;
 
@@ -68,7 +68,7 @@ fx_ix_insert(struct fx_index *ix, uint32_t sig, uint32_t ref)
 	return -EOVERFLOW;
 found:
 	bk->ref[j] = ref;
-	bk->tag[j] = fx_ix_tag(sig);
+	bk->tag[j] = fx_ix_tag(hash);
 	/* the key passes the full buckets between its home and here */
 	for (; home != b; home = fx_ix_next(ix, home))
 		ix->b[home].spilled++;
@@ -78,9 +78,9 @@ found:
 }
 
 bool
-fx_ix_remove(struct fx_index *ix, uint32_t sig, uint32_t ref)
+fx_ix_remove(struct fx_index *ix, uint32_t hash, uint32_t ref)
 {
-	uint32_t home = fx_ix_home(ix, sig), tag = fx_ix_tag(sig), b = home, j;
+	uint32_t home = fx_ix_home(ix, hash), tag = fx_ix_tag(hash), b = home, j;
 	struct fx_ix_bucket *bk;
 	unsigned int i;
 

@@ -81,16 +81,16 @@ void fx_ix_free(struct fx_index *ix);
 
 /** The tag a hash is stored under. */
 static inline uint32_t
-fx_ix_tag(uint32_t sig)
+fx_ix_tag(uint32_t hash)
 {
-	return sig | 1;
+	return hash | 1;
 }
 
 /** The home bucket of a hash. */
 static inline uint32_t
-fx_ix_home(const struct fx_index *ix, uint32_t sig)
+fx_ix_home(const struct fx_index *ix, uint32_t hash)
 {
-	return (sig * 0x9e3779b1u) >> ix->shift;
+	return (hash * 0x9e3779b1u) >> ix->shift;
 }
 
 /** The bucket after b, wrapping. */
@@ -100,24 +100,24 @@ fx_ix_next(const struct fx_index *ix, uint32_t b)
 	return (b + 1) & ix->mask;
 }
 
-/** Start reading the bucket a lookup of sig reads first. */
+/** Start reading the bucket a lookup of hash reads first. */
 static inline void
-fx_ix_prefetch(const struct fx_index *ix, uint32_t sig)
+fx_ix_prefetch(const struct fx_index *ix, uint32_t hash)
 {
-	rte_prefetch0(&ix->b[fx_ix_home(ix, sig)]);
+	rte_prefetch0(&ix->b[fx_ix_home(ix, hash)]);
 }
 
 /**
- * First half of a lookup: the ref of the first pair in sig's home bucket
+ * First half of a lookup: the ref of the first pair in hash's home bucket
  * whose tag matches (as a non-negative number); -ENOENT if no key of this
  * hash can be in the index, -EAGAIN if one may have spilled past its home
  * bucket. Read the bucket after it was prefetched (fx_ix_prefetch).
  */
 static inline int64_t
-fx_ix_candidate(const struct fx_index *ix, uint32_t sig)
+fx_ix_candidate(const struct fx_index *ix, uint32_t hash)
 {
-	const struct fx_ix_bucket *b = &ix->b[fx_ix_home(ix, sig)];
-	uint32_t tag = fx_ix_tag(sig);
+	const struct fx_ix_bucket *b = &ix->b[fx_ix_home(ix, hash)];
+	uint32_t tag = fx_ix_tag(hash);
 	unsigned int j;
 
 	for (j = 0; j < FX_IX_PAIRS; j++)
@@ -127,16 +127,16 @@ fx_ix_candidate(const struct fx_index *ix, uint32_t sig)
 }
 
 /**
- * The whole lookup: the ref of the first pair with sig's tag for which
- * eq(ref, arg) holds, in the buckets a lookup of sig may read (at most
+ * The whole lookup: the ref of the first pair with hash's tag for which
+ * eq(ref, arg) holds, in the buckets a lookup of hash may read (at most
  * FX_IX_PROBE_MAX); -ENOENT if there is none. eq compares the key in the
  * owner's record.
  */
 static inline int64_t
-fx_ix_find(const struct fx_index *ix, uint32_t sig,
+fx_ix_find(const struct fx_index *ix, uint32_t hash,
 	   bool (*eq)(uint32_t ref, const void *arg), const void *arg)
 {
-	uint32_t b = fx_ix_home(ix, sig), tag = fx_ix_tag(sig);
+	uint32_t b = fx_ix_home(ix, hash), tag = fx_ix_tag(hash);
 	const struct fx_ix_bucket *bk;
 	unsigned int i, j;
 
@@ -151,11 +151,11 @@ fx_ix_find(const struct fx_index *ix, uint32_t sig,
 	return -ENOENT;
 }
 
-/** Whether an insert of sig would find an empty pair within the bound. */
+/** Whether an insert of hash would find an empty pair within the bound. */
 static inline bool
-fx_ix_room(const struct fx_index *ix, uint32_t sig)
+fx_ix_room(const struct fx_index *ix, uint32_t hash)
 {
-	uint32_t b = fx_ix_home(ix, sig);
+	uint32_t b = fx_ix_home(ix, hash);
 	unsigned int i, j;
 
 	for (i = 0; i < FX_IX_PROBE_MAX; i++, b = fx_ix_next(ix, b))
@@ -166,16 +166,16 @@ fx_ix_room(const struct fx_index *ix, uint32_t sig)
 }
 
 /**
- * Add (sig, ref); the caller knows the key is not in the index. 0, or
+ * Add (hash, ref); the caller knows the key is not in the index. 0, or
  * -EOVERFLOW with nothing changed (and `full` counted) when the home
  * bucket and the FX_IX_PROBE_MAX - 1 after it are full.
  */
-int fx_ix_insert(struct fx_index *ix, uint32_t sig, uint32_t ref);
+int fx_ix_insert(struct fx_index *ix, uint32_t hash, uint32_t ref);
 
 /**
- * Remove the pair (sig, ref). Returns whether it was there.
+ * Remove the pair (hash, ref). Returns whether it was there.
  */
-bool fx_ix_remove(struct fx_index *ix, uint32_t sig, uint32_t ref);
+bool fx_ix_remove(struct fx_index *ix, uint32_t hash, uint32_t ref);
 
 /** Buckets in the index. */
 static inline uint32_t

@@ -75,15 +75,15 @@ void fx_affinity_decide(void);
 
 /** Owner of a flow under handoff: from the symmetric key's hash. */
 static inline uint16_t
-fx_affinity_owner(uint32_t sig, uint16_t nb_workers)
+fx_affinity_owner(uint32_t hash, uint16_t nb_workers)
 {
 	/* murmur3's finaliser, then a multiply-shift onto 0..n-1 */
-	sig ^= sig >> 16;
-	sig *= 0x85ebca6bu;
-	sig ^= sig >> 13;
-	sig *= 0xc2b2ae35u;
-	sig ^= sig >> 16;
-	return (uint16_t)(((uint64_t)sig * nb_workers) >> 32);
+	hash ^= hash >> 16;
+	hash *= 0x85ebca6bu;
+	hash ^= hash >> 13;
+	hash *= 0xc2b2ae35u;
+	hash ^= hash >> 16;
+	return (uint16_t)(((uint64_t)hash * nb_workers) >> 32);
 }
 
 /**
@@ -92,11 +92,11 @@ fx_affinity_owner(uint32_t sig, uint16_t nb_workers)
  */
 static inline bool
 fx_affinity_foreign(uint16_t self, uint16_t nb_workers,
-		    const struct rte_mbuf *m, uint32_t sig)
+		    const struct rte_mbuf *m, uint32_t hash)
 {
 	switch (fx_affinity_mode) {
 	case FX_AFF_HANDOFF:
-		return fx_affinity_owner(sig, nb_workers) != self;
+		return fx_affinity_owner(hash, nb_workers) != self;
 	case FX_AFF_RSS:
 		return (m->ol_flags & RTE_MBUF_F_RX_RSS_HASH) &&
 			fx_rss_owner[m->hash.rss % fx_rss_reta_size] != self;

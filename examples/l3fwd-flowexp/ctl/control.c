@@ -155,7 +155,7 @@ flush_step(struct fx_ctl_req *r)
 	uint32_t s, end;
 	unsigned int w;
 	bool done = true;
-	uint64_t fid;
+	uint64_t expiry_id;
 	int rc;
 
 	for (w = 0; w < fx_nb_workers; w++) {
@@ -165,10 +165,10 @@ flush_step(struct fx_ctl_req *r)
 			continue;
 		end = RTE_MIN(ft->capacity, cursor[w] + FX_SCAN_CHUNK);
 		for (s = cursor[w]; s < end; s++) {
-			if (!ft_snapshot(&ft->flows[s], &fid, &key) ||
+			if (!ft_snapshot(&ft->flows[s], &expiry_id, &key) ||
 			    !key_matches(&r->rule, &key))
 				continue;
-			rc = lc->ops->invalidate(lc, s, fid);
+			rc = lc->ops->invalidate(lc, s, expiry_id);
 			if (rc == -ENOBUFS) {
 				r->enobufs++;
 				CS_ADD(enobufs_retries, 1);

@@ -19,7 +19,7 @@
  *                         owns them).
  * A flush reads each worker's flow slab with ft_snapshot() and its mapping
  * records with nat_table_snapshot() (no lock: rte_seqcount, see
- * flow/table.h) and sends each match to its owner: a flow's (slot, fid)
+ * flow/table.h) and sends each match to its owner: a flow's (slot, expiry_id)
  * through the back-end (twheel_remote_cancel() for twheel, the table's
  * request ring for the baselines), a mapping's wheel id through
  * twheel_remote_cancel(). A full ring (-ENOBUFS) is counted, and that

@@ -120,7 +120,7 @@ fx_expiry_drain_slab(struct fx_lcore *lc, struct fx_expiry_base *base,
 
 	while (n < budget && base->drain_cursor < ft->capacity) {
 		f = &ft->flows[base->drain_cursor++];
-		if (f->fid == 0)
+		if (f->expiry_id == 0)
 			continue;
 		if (stop != NULL)
 			stop(lc, f);
@@ -161,7 +161,7 @@ fx_expiry_apply_requests(struct fx_lcore *lc, unsigned int budget,
 }
 
 int
-fx_expiry_request(struct fx_lcore *lc, uint32_t slot, uint64_t fid)
+fx_expiry_request(struct fx_lcore *lc, uint32_t slot, uint64_t expiry_id)
 {
-	return ft_request_delete(&lc->ft, slot, fid);
+	return ft_request_delete(&lc->ft, slot, expiry_id);
 }

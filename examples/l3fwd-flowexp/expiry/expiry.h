@@ -52,7 +52,7 @@ struct fx_expiry_ops {
 	int (*init)(struct fx_lcore *lc);
 	/** Release it; main lcore, after the worker stopped. */
 	void (*fini)(struct fx_lcore *lc);
-	/** A new flow with flow->expire set: start tracking it. Returns its fid, 0 on failure. */
+	/** A new flow with flow->expire set: start tracking it. Returns its expiry_id, 0 on failure. */
 	uint64_t (*add)(struct fx_lcore *lc, struct fx_flow *f);
 	/** flow->expire moved earlier (new value already stored). */
 	void (*shorten)(struct fx_lcore *lc, struct fx_flow *f);
@@ -65,8 +65,8 @@ struct fx_expiry_ops {
 	bool (*poll)(struct fx_lcore *lc);
 	/** Shutdown: remove up to budget flows; returns whether any are left. */
 	bool (*drain)(struct fx_lcore *lc, unsigned int budget);
-	/** Any thread: ask the owner to drop the flow in slot if it still has fid. 0, -ENOBUFS. */
-	int (*invalidate)(struct fx_lcore *lc, uint32_t slot, uint64_t fid);
+	/** Any thread: ask the owner to drop the flow in slot if it still has expiry_id. 0, -ENOBUFS. */
+	int (*invalidate)(struct fx_lcore *lc, uint32_t slot, uint64_t expiry_id);
 	/** Any thread: add back-end figures to the lcore's statistics; may be NULL. */
 	void (*emit)(const struct fx_lcore *lc, const struct fx_emitter *e, void *ctx);
 };
@@ -101,7 +101,7 @@ void fx_expiry_drain(struct fx_lcore *lc);
  * walking the slab. Each one's state starts with this.
  */
 struct fx_expiry_base {
-	uint64_t next_fid;         /**< the last flow id handed out */
+	uint64_t next_id;         /**< the last flow id handed out */
 	uint32_t drain_cursor;     /**< the shutdown walk of the slab */
 };
 
@@ -119,6 +119,6 @@ bool fx_expiry_drain_slab(struct fx_lcore *lc, struct fx_expiry_base *base,
 bool fx_expiry_apply_requests(struct fx_lcore *lc, unsigned int budget,
 			      void (*stop)(struct fx_lcore *lc, struct fx_flow *f));
 /** Queue a delete request for the owner. */
-int fx_expiry_request(struct fx_lcore *lc, uint32_t slot, uint64_t fid);
+int fx_expiry_request(struct fx_lcore *lc, uint32_t slot, uint64_t expiry_id);
 
 #endif /* _FX_EXPIRY_H_ */

@@ -107,7 +107,7 @@ sc_fini(struct fx_lcore *lc)
 static uint64_t
 sc_add(struct fx_lcore *lc, struct fx_flow *f __rte_unused)
 {
-	return ++sc(lc)->base.next_fid;
+	return ++sc(lc)->base.next_id;
 }
 
 /* shorten, cancel: the scan reads flow->expire and skips freed slots */
@@ -131,7 +131,7 @@ sc_poll(struct fx_lcore *lc)
 	n = sc_due(s, now, cap);
 	for (i = 0; i < n; i++) {
 		f = &flows[cur];
-		if (f->fid != 0 && f->expire <= now)
+		if (f->expiry_id != 0 && f->expire <= now)
 			fx_flow_expired(lc, f, f->expire);
 		if (++cur == cap)
 			cur = 0;

@@ -110,7 +110,7 @@ tm_add(struct fx_lcore *lc, struct fx_flow *f)
 {
 	if (tm_arm(lc, f) != 0)
 		return 0;
-	return ++tm(lc)->base.next_fid;
+	return ++tm(lc)->base.next_id;
 }
 
 static void

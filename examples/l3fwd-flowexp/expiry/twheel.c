@@ -114,13 +114,13 @@ tw_add(struct fx_lcore *lc, struct fx_flow *f)
 static void
 tw_shorten(struct fx_lcore *lc, struct fx_flow *f)
 {
-	twheel_move(tw(lc)->wheel, f->fid, f->expire);
+	twheel_move(tw(lc)->wheel, f->expiry_id, f->expire);
 }
 
 static void
 tw_cancel(struct fx_lcore *lc, struct fx_flow *f)
 {
-	twheel_cancel(tw(lc)->wheel, f->fid);
+	twheel_cancel(tw(lc)->wheel, f->expiry_id);
 }
 
 /* Hand each record to the flow layer; n records in out. */
@@ -135,10 +135,10 @@ tw_records(struct fx_lcore *lc, struct twheel_fired *out, unsigned int n,
 		rte_prefetch0(out[i].payload);
 	for (i = 0; i < n; i++) {
 		f = out[i].payload;
-		if (unlikely(f->fid != out[i].id)) {
+		if (unlikely(f->expiry_id != out[i].id)) {
 			FX_LOG(ERR, "lcore %u: wheel record for id %#" PRIx64
 			       " but the flow has %#" PRIx64, lc->lcore_id,
-			       out[i].id, f->fid);
+			       out[i].id, f->expiry_id);
 			continue;
 		}
 		if (draining)
@@ -176,9 +176,9 @@ tw_drain(struct fx_lcore *lc, unsigned int budget)
 }
 
 static int
-tw_invalidate(struct fx_lcore *lc, uint32_t slot __rte_unused, uint64_t fid)
+tw_invalidate(struct fx_lcore *lc, uint32_t slot __rte_unused, uint64_t expiry_id)
 {
-	return twheel_remote_cancel(tw(lc)->wheel, fid);
+	return twheel_remote_cancel(tw(lc)->wheel, expiry_id);
 }
 
 static void

@@ -47,7 +47,7 @@ fx_evict_pick(struct fx_evict *e, struct fx_flow_table *ft)
 	for (n = 0; n < FX_EVICT_SCAN && e->head != e->tail; n++) {
 		x = &e->q[e->head++ & e->mask];
 		f = &ft->flows[x->slot];
-		if (f->fid == x->fid && !(f->flags & FX_FLOW_REPLIED)) {
+		if (f->expiry_id == x->expiry_id && !(f->flags & FX_FLOW_REPLIED)) {
 			/* the next pick's flow line, so that it is not a miss then */
 			if (e->head != e->tail)
 				rte_prefetch0(&ft->flows[e->q[e->head & e->mask].slot]);

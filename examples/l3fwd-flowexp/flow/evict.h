@@ -33,7 +33,7 @@
 #define FX_EVICT_SCAN 32u   /**< FIFO entries looked at per insert, at most */
 
 struct fx_evict_ent {
-	uint64_t fid;
+	uint64_t expiry_id;
 	uint32_t slot;
 	uint32_t pad;
 };
@@ -52,7 +52,7 @@ void fx_evict_fini(struct fx_evict *e);
 /** Remember a flow that was created or reopened (owner). */
 static inline void
 fx_evict_note(struct fx_evict *e, const struct fx_flow_table *ft,
-	      const struct fx_flow *f, uint64_t fid)
+	      const struct fx_flow *f, uint64_t expiry_id)
 {
 	struct fx_evict_ent *x;
 
@@ -61,7 +61,7 @@ fx_evict_note(struct fx_evict *e, const struct fx_flow_table *ft,
 	if (e->tail - e->head > e->mask)
 		e->head++;   /* full: forget the oldest */
 	x = &e->q[e->tail++ & e->mask];
-	x->fid = fid;
+	x->expiry_id = expiry_id;
 	x->slot = ft_slot(ft, f);
 }
 

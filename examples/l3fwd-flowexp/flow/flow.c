@@ -61,7 +61,7 @@ fx_flows_flush(struct fx_lcore *lc)
 
 	if (g->n == 0)
 		return;
-	ft_delete_bulk(&lc->ft, g->f, g->sig, g->n);
+	ft_delete_bulk(&lc->ft, g->f, g->hash, g->n);
 	FX_STAT_SET(&lc->st, active, lc->st.active - g->n);
 	g->n = 0;
 }
@@ -76,7 +76,7 @@ flow_remove(struct fx_lcore *lc, struct fx_flow *f)
 	fx_flow_quota_put(lc, f);
 	FX_STAT_SET(&lc->st, active_tmo[f->tmo], lc->st.active_tmo[f->tmo] - 1);
 	g->removed++;
-	g->sig[g->n] = ft_hash(&f->key);
+	g->hash[g->n] = ft_hash(&f->key);
 	g->f[g->n++] = f;
 	if (g->n == FX_GONE_BATCH)
 		fx_flows_flush(lc);
@@ -167,7 +167,7 @@ flow_hit(struct fx_lcore *lc, struct fx_flow *f, const struct fx_pkt *pk)
 	}
 	if (unlikely(reopen)) {
 		/* a fresh connection on the tuple: the old one ends here */
-		fx_evict_note(&lc->ev, &lc->ft, f, f->fid);
+		fx_evict_note(&lc->ev, &lc->ft, f, f->expiry_id);
 		FX_STAT_ADD(&lc->st, reopened, 1);
 		FX_STAT_ADD(&lc->st, created, 1);
 	} else {
@@ -204,19 +204,19 @@ flow_evict(struct fx_lcore *lc)
 /* A new flow for pk (or the one an earlier packet of the burst made);
  * NULL if the table is full. *fwd: whether pk is forwarded. */
 static inline struct fx_flow *
-flow_new(struct fx_lcore *lc, const struct fx_pkt *pk, uint32_t sig, bool *fwd)
+flow_new(struct fx_lcore *lc, const struct fx_pkt *pk, uint32_t hash, bool *fwd)
 {
 	struct fx_flow *f;
 	struct fx_tcp *t;
 	bool added;
 	int32_t pos;
-	uint64_t fid;
+	uint64_t expiry_id;
 
 	*fwd = true;
 	if (unlikely(fx_flow_quota_full(lc, pk))) {
 		/* over quota, unless an earlier packet of this burst created it */
-		pos = ft_lookup(&lc->ft, &pk->key, sig);
-		if (pos >= 0 && lc->ft.flows[pos].fid != 0) {
+		pos = ft_lookup(&lc->ft, &pk->key, hash);
+		if (pos >= 0 && lc->ft.flows[pos].expiry_id != 0) {
 			f = &lc->ft.flows[pos];
 			*fwd = flow_hit(lc, f, pk);
 			return f;
@@ -226,8 +226,8 @@ flow_new(struct fx_lcore *lc, const struct fx_pkt *pk, uint32_t sig, bool *fwd)
 	}
 	if (unlikely(lc->st.active >= fx_conf.max_flows)) {
 		/* full, unless an earlier packet of this burst created it */
-		pos = ft_lookup(&lc->ft, &pk->key, sig);
-		if (pos >= 0 && lc->ft.flows[pos].fid != 0) {
+		pos = ft_lookup(&lc->ft, &pk->key, hash);
+		if (pos >= 0 && lc->ft.flows[pos].expiry_id != 0) {
 			f = &lc->ft.flows[pos];
 			*fwd = flow_hit(lc, f, pk);
 			return f;
@@ -235,10 +235,10 @@ flow_new(struct fx_lcore *lc, const struct fx_pkt *pk, uint32_t sig, bool *fwd)
 		/* evict only where the key then finds a pair in the index:
 		 * without one, ft_add() refuses it (and counts it) */
 		if (fx_conf.full_policy != FX_FULL_EVICT ||
-		    (ft_has_room(&lc->ft, sig) && !flow_evict(lc)))
+		    (ft_has_room(&lc->ft, hash) && !flow_evict(lc)))
 			goto full;
 	}
-	pos = ft_add(&lc->ft, &pk->key, sig, &added);
+	pos = ft_add(&lc->ft, &pk->key, hash, &added);
 	if (unlikely(pos < 0))
 		goto full;
 	f = &lc->ft.flows[pos];
@@ -247,7 +247,7 @@ flow_new(struct fx_lcore *lc, const struct fx_pkt *pk, uint32_t sig, bool *fwd)
 		*fwd = flow_hit(lc, f, pk);
 		return f;
 	}
-	f->port[0] = f->port[1] = FX_PORT_UNKNOWN;
+	f->nexthop[0] = f->nexthop[1] = FX_NEXTHOP_UNKNOWN;
 	t = &lc->tcp[pos];
 	if (fx_state_tracked(pk))
 		fx_tcp_open(t, pk->dir, &pk->tcp);
@@ -257,17 +257,17 @@ flow_new(struct fx_lcore *lc, const struct fx_pkt *pk, uint32_t sig, bool *fwd)
 	f->tmo = fx_state_class(f->flags, pk->key.proto);
 	f->expire = lc->now + lc->tmo_cycles[f->tmo];
 	if (unlikely(!fx_flow_quota_take(lc, f))) {
-		ft_remove(&lc->ft, (uint32_t)pos, sig);
+		ft_remove(&lc->ft, (uint32_t)pos, hash);
 		goto full;
 	}
-	fid = lc->ops->add(lc, f);
-	if (unlikely(fid == 0)) {
+	expiry_id = lc->ops->add(lc, f);
+	if (unlikely(expiry_id == 0)) {
 		fx_flow_quota_put(lc, f);
-		ft_remove(&lc->ft, (uint32_t)pos, sig);
+		ft_remove(&lc->ft, (uint32_t)pos, hash);
 		goto full;
 	}
-	ft_publish(f, fid);
-	fx_evict_note(&lc->ev, &lc->ft, f, fid);
+	ft_publish(f, expiry_id);
+	fx_evict_note(&lc->ev, &lc->ft, f, expiry_id);
 	FX_STAT_ADD(&lc->st, created, 1);
 	FX_STAT_SET(&lc->st, active, lc->st.active + 1);
 	FX_STAT_ADD(&lc->st, active_tmo[f->tmo], 1);
@@ -298,13 +298,13 @@ fx_flow_track(struct fx_lcore *lc, const struct fx_route_table *rt,
 	for (i = 0; i < n; i++) {
 		p = fx_pkt_of(pkts[i]);
 		if (unlikely(fx_affinity_foreign(lc->ho.self, lc->ho.nb_workers,
-						 pkts[i], p->sig)))
+						 pkts[i], p->hash)))
 			FX_STAT_ADD(&lc->ho.st, foreign, 1);
-		ft_prefetch(&lc->ft, p->sig);
+		ft_prefetch(&lc->ft, p->hash);
 	}
 	for (i = 0; i < n; i++) {
 		p = fx_pkt_of(pkts[i]);
-		cand[i] = ft_candidate(&lc->ft, p->sig);
+		cand[i] = ft_candidate(&lc->ft, p->hash);
 		/* a TCP segment reads its connection beside the flow's line */
 		if (cand[i] >= 0 && p->key.proto == IPPROTO_TCP)
 			rte_prefetch0(&lc->tcp[cand[i]]);
@@ -318,25 +318,25 @@ fx_flow_track(struct fx_lcore *lc, const struct fx_route_table *rt,
 		 * The candidate was found before this burst's earlier packets
 		 * created or evicted flows: a slot freed and taken again since
 		 * holds another key (ft_confirm then looks the key up again);
-		 * one freed and not taken again would have fid 0 (no path
+		 * one freed and not taken again would have expiry_id 0 (no path
 		 * leaves one within a burst: checked all the same).
 		 */
-		pos = ft_confirm(&lc->ft, &p->key, p->sig, cand[i]);
-		if (pos >= 0 && likely(flows[pos].fid != 0)) {
+		pos = ft_confirm(&lc->ft, &p->key, p->hash, cand[i]);
+		if (pos >= 0 && likely(flows[pos].expiry_id != 0)) {
 			f = &flows[pos];
 			fwd = flow_hit(lc, f, p);
 		} else {
-			f = flow_new(lc, p, p->sig, &fwd);
+			f = flow_new(lc, p, p->hash, &fwd);
 		}
 		if (unlikely(!fwd)) {
 			fx_drop(lc, in_port, pkts[i]);   /* outside the window */
 			continue;
 		}
 		if (likely(f != NULL)) {
-			out = f->port[p->dir];
-			if (unlikely(out == FX_PORT_UNKNOWN)) {
+			out = f->nexthop[p->dir];
+			if (unlikely(out == FX_NEXTHOP_UNKNOWN)) {
 				out = fx_route_lookup(rt, &p->key, p->dir ^ 1, in_port);
-				f->port[p->dir] = (uint8_t)out;
+				f->nexthop[p->dir] = (uint8_t)out;
 			}
 		} else if (fx_conf.full_policy == FX_FULL_FORWARD) {
 			out = fx_route_lookup(rt, &p->key, p->dir ^ 1, in_port);

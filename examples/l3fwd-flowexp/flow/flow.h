@@ -34,7 +34,7 @@
  * Removal: the expiry back-ends (expiry_*.c) hand each flow that expired,
  * that the control path invalidated, or that is left at shutdown to one of
  * fx_flow_expired(), fx_flow_invalidated(), fx_flow_drained(). Each counts
- * it and unpublishes it at once (fid = 0: no back-end, no reader sees it
+ * it and unpublishes it at once (expiry_id = 0: no back-end, no reader sees it
  * again); the index deletions are batched (FX_GONE_BATCH) and done by
  * fx_flows_flush(), after every poll and drain, so their buckets' cache
  * misses overlap. No packet is handled between the two halves.
@@ -59,7 +59,7 @@ struct fx_flow_gone {
 	uint32_t n;
 	uint32_t removed;                  /**< flows removed since the poll began */
 	struct fx_flow *f[FX_GONE_BATCH];
-	uint32_t sig[FX_GONE_BATCH];       /**< their keys' hashes */
+	uint32_t hash[FX_GONE_BATCH];       /**< their keys' hashes */
 };
 
 /** Start-up: the TCP connections of lc's flow table (created), on socket. 0 or -ENOMEM. */

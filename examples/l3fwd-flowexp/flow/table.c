@@ -100,28 +100,28 @@ key_at(uint32_t slot, const void *arg)
 }
 
 int32_t
-ft_lookup(const struct fx_flow_table *ft, const struct fx_key *key, uint32_t sig)
+ft_lookup(const struct fx_flow_table *ft, const struct fx_key *key, uint32_t hash)
 {
 	struct key_arg a = { .ft = ft, .key = key };
 
-	return (int32_t)fx_ix_find(&ft->ix, sig, key_at, &a);
+	return (int32_t)fx_ix_find(&ft->ix, hash, key_at, &a);
 }
 
 bool
-ft_has_room(const struct fx_flow_table *ft, uint32_t sig)
+ft_has_room(const struct fx_flow_table *ft, uint32_t hash)
 {
-	return fx_ix_room(&ft->ix, sig);
+	return fx_ix_room(&ft->ix, hash);
 }
 
 int32_t
-ft_add(struct fx_flow_table *ft, const struct fx_key *key, uint32_t sig,
+ft_add(struct fx_flow_table *ft, const struct fx_key *key, uint32_t hash,
        bool *added)
 {
 	uint32_t slot;
 	int32_t pos;
 
 	*added = false;
-	pos = ft_lookup(ft, key, sig);
+	pos = ft_lookup(ft, key, hash);
 	if (pos >= 0)
 		return pos;
 	if (ft->n_free == 0)
@@ -129,7 +129,7 @@ ft_add(struct fx_flow_table *ft, const struct fx_key *key, uint32_t sig,
 	slot = ft->free[ft->n_free - 1];
 	/* the slot is in its write section: no reader uses its key */
 	ft->flows[slot].key = *key;
-	if (fx_ix_insert(&ft->ix, sig, slot) != 0)
+	if (fx_ix_insert(&ft->ix, hash, slot) != 0)
 		return -EOVERFLOW;    /* the slot stays free */
 	ft->n_free--;
 	*added = true;
@@ -137,47 +137,47 @@ ft_add(struct fx_flow_table *ft, const struct fx_key *key, uint32_t sig,
 }
 
 void
-ft_remove(struct fx_flow_table *ft, uint32_t slot, uint32_t sig)
+ft_remove(struct fx_flow_table *ft, uint32_t slot, uint32_t hash)
 {
 	/* not in the index: nothing to free */
-	if (fx_ix_remove(&ft->ix, sig, slot))
+	if (fx_ix_remove(&ft->ix, hash, slot))
 		ft->free[ft->n_free++] = slot;
 }
 
 void
 ft_delete_bulk(struct fx_flow_table *ft, struct fx_flow *const *f,
-	       const uint32_t *sig, unsigned int n)
+	       const uint32_t *hash, unsigned int n)
 {
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
-		ft_prefetch(ft, sig[i]);
+		ft_prefetch(ft, hash[i]);
 	for (i = 0; i < n; i++)
-		ft_remove(ft, ft_slot(ft, f[i]), sig[i]);
+		ft_remove(ft, ft_slot(ft, f[i]), hash[i]);
 }
 
 int
-ft_snapshot(const struct fx_flow *f, uint64_t *fid, struct fx_key *key)
+ft_snapshot(const struct fx_flow *f, uint64_t *expiry_id, struct fx_key *key)
 {
 	uint32_t sn;
 	uint64_t id;
 
 	/* pairs with ft_publish()'s write end (acquire) */
 	sn = rte_seqcount_read_begin(&f->seq);
-	id = f->fid;
+	id = f->expiry_id;
 	memcpy(key, &f->key, sizeof(*key));
 	/* odd: no published flow here; moved: unpublished meanwhile, and
 	 * the copy may be torn */
 	if (rte_seqcount_read_retry(&f->seq, sn))
 		return 0;
-	*fid = id;
+	*expiry_id = id;
 	return 1;
 }
 
 int
-ft_request_delete(struct fx_flow_table *ft, uint32_t slot, uint64_t fid)
+ft_request_delete(struct fx_flow_table *ft, uint32_t slot, uint64_t expiry_id)
 {
-	struct fx_del_req r = { .fid = fid, .slot = slot };
+	struct fx_del_req r = { .expiry_id = expiry_id, .slot = slot };
 
 	if (ft->del_ring == NULL)
 		return -ENOTSUP;
@@ -205,7 +205,7 @@ ft_apply_requests(struct fx_flow_table *ft, unsigned int n,
 			if (req[i].slot >= ft->capacity)
 				continue;
 			f = &ft->flows[req[i].slot];
-			if (f->fid != 0 && f->fid == req[i].fid)
+			if (f->expiry_id != 0 && f->expiry_id == req[i].expiry_id)
 				del(f, arg);
 		}
 		total += got;

@@ -32,7 +32,7 @@
  * count is odd while the slot holds no published flow: a free slot is in
  * a write section that the owner ends when it publishes a fully written
  * flow (ft_publish) and begins again when it unpublishes it
- * (ft_unpublish), before the slot can be reused. ft_snapshot() copies fid
+ * (ft_unpublish), before the slot can be reused. ft_snapshot() copies expiry_id
  * and key in a read section: an odd count, or one that moved, means no
  * live flow. Ids are never reused (twheel ids carry a generation, the
  * other back-ends count), so a snapshot that is stale by the time it is
@@ -41,7 +41,7 @@
  *
  * Back-ends without twheel's remote ring (rte_timer, scan) receive the
  * control path's delete requests on the table's own ring (main -> owner,
- * single producer, single consumer) and check the fid before deleting.
+ * single producer, single consumer) and check the expiry_id before deleting.
  */
 
 #ifndef _FX_FLOW_TABLE_H_
@@ -62,23 +62,23 @@
 #include "base/index.h"
 #include "fwd/parse.h"
 
-/** fx_flow.port[]: route not resolved yet. */
-#define FX_PORT_UNKNOWN 0xff
+/** fx_flow.nexthop[]: route not resolved yet. */
+#define FX_NEXTHOP_UNKNOWN 0xff
 
 /** One tracked connection; one cache line. */
 struct fx_flow {
 	uint64_t expire;     /**< TSC deadline; a hit stores now + timeout. */
-	uint64_t fid;        /**< Flow id (twheel id or count); 0: slot free. */
+	uint64_t expiry_id;        /**< Flow id (twheel id or count); 0: slot free. */
 	struct fx_key key;   /**< The index's key (ft_add writes it). */
 	rte_seqcount_t seq;  /**< Odd while no published flow is here (ft_snapshot). */
-	uint8_t port[2];     /**< Output port by packet direction (cached route). */
+	uint8_t nexthop[2];  /**< Next hop by packet direction (the cached route). */
 	uint8_t flags;       /**< FX_FLOW_* (flow/state.h). */
 	uint8_t tmo;         /**< Timeout class (enum fx_tmo, base/timeouts.h) of expire. */
 } __rte_cache_aligned;
 
 /** A delete request sent to the owner (back-ends without remote cancel). */
 struct fx_del_req {
-	uint64_t fid;
+	uint64_t expiry_id;
 	uint32_t slot;
 	uint32_t pad;
 };
@@ -105,16 +105,16 @@ ft_hash(const struct fx_key *key)
 
 /** The home bucket of a hash. */
 static inline uint32_t
-ft_home(const struct fx_flow_table *ft, uint32_t sig)
+ft_home(const struct fx_flow_table *ft, uint32_t hash)
 {
-	return fx_ix_home(&ft->ix, sig);
+	return fx_ix_home(&ft->ix, hash);
 }
 
-/** Start reading the bucket a lookup of sig will read first. */
+/** Start reading the bucket a lookup of hash will read first. */
 static inline void
-ft_prefetch(const struct fx_flow_table *ft, uint32_t sig)
+ft_prefetch(const struct fx_flow_table *ft, uint32_t hash)
 {
-	fx_ix_prefetch(&ft->ix, sig);
+	fx_ix_prefetch(&ft->ix, hash);
 }
 
 /* 8 bytes of a key, the i-th word (one load) */
@@ -142,21 +142,21 @@ ft_key_eq(const struct fx_key *a, const struct fx_key *b)
 		(ft_key_word(a, 4) ^ ft_key_word(b, 4))) == 0;
 }
 
-/** The slot of key (hash sig), or -ENOENT. Owner only. */
+/** The slot of key (hash), or -ENOENT. Owner only. */
 int32_t ft_lookup(const struct fx_flow_table *ft, const struct fx_key *key,
-		  uint32_t sig);
+		  uint32_t hash);
 
 /**
- * First half of a lookup: the slot of the first pair in sig's home bucket
+ * First half of a lookup: the slot of the first pair in hash's home bucket
  * whose tag matches, with that flow's line prefetched; -ENOENT if the key
  * cannot be in the table, -EAGAIN if it is not in its home bucket but
  * may have spilled past it. Read the bucket after it was prefetched
  * (ft_prefetch): the worker prefetches a burst's buckets, then reads them.
  */
 static inline int32_t
-ft_candidate(const struct fx_flow_table *ft, uint32_t sig)
+ft_candidate(const struct fx_flow_table *ft, uint32_t hash)
 {
-	int64_t c = fx_ix_candidate(&ft->ix, sig);
+	int64_t c = fx_ix_candidate(&ft->ix, hash);
 
 	if (c >= 0)
 		rte_prefetch0(&ft->flows[c]);
@@ -165,43 +165,43 @@ ft_candidate(const struct fx_flow_table *ft, uint32_t sig)
 
 /**
  * Second half: the slot of key, given what ft_candidate() returned for its
- * hash sig (and nothing changed in the table since), or -ENOENT. The key
+ * hash (and nothing changed in the table since), or -ENOENT. The key
  * is compared in the candidate flow's line; a different key with an equal
  * tag, or a key that may have spilled, takes the whole lookup.
  */
 static inline int32_t
 ft_confirm(const struct fx_flow_table *ft, const struct fx_key *key,
-	   uint32_t sig, int32_t cand)
+	   uint32_t hash, int32_t cand)
 {
 	if (likely(cand >= 0) && likely(ft_key_eq(&ft->flows[cand].key, key)))
 		return cand;
 	if (cand == -ENOENT)
 		return -ENOENT;
-	return ft_lookup(ft, key, sig);
+	return ft_lookup(ft, key, hash);
 }
 
 /**
- * The slot of key, added with its hash sig if it was not there: the
- * flow's key and sig are written, and *added tells which. -ENOSPC when
+ * The slot of key, added with its hash if it was not there: the
+ * flow's key and hash are written, and *added tells which. -ENOSPC when
  * every slot is taken, -EOVERFLOW when the index has no pair for it within
  * FX_IX_PROBE_MAX buckets (counted in ft->ix.full); nothing changed then.
  * Owner only.
  */
 int32_t ft_add(struct fx_flow_table *ft, const struct fx_key *key,
-	       uint32_t sig, bool *added);
+	       uint32_t hash, bool *added);
 
 /**
- * Whether an add of a key with hash sig would find a pair in the index
+ * Whether an add of a key with hash would find a pair in the index
  * (it is not refused with -EOVERFLOW), given a free slot. Owner only.
  */
-bool ft_has_room(const struct fx_flow_table *ft, uint32_t sig);
+bool ft_has_room(const struct fx_flow_table *ft, uint32_t hash);
 
 /**
- * Remove the flow in slot, whose key has hash sig (ft_hash() of its key,
+ * Remove the flow in slot, whose key has hash (ft_hash() of its key,
  * or what ft_add() was given), from the index and free the slot. Owner
  * only.
  */
-void ft_remove(struct fx_flow_table *ft, uint32_t slot, uint32_t sig);
+void ft_remove(struct fx_flow_table *ft, uint32_t slot, uint32_t hash);
 
 /**
  * Create the index and the slab for max_flows flows (with headroom, see
@@ -221,50 +221,50 @@ ft_slot(const struct fx_flow_table *ft, const struct fx_flow *f)
 
 /** Make a fully written flow visible to the main lcore. Owner only. */
 static inline void
-ft_publish(struct fx_flow *f, uint64_t fid)
+ft_publish(struct fx_flow *f, uint64_t expiry_id)
 {
-	f->fid = fid;
+	f->expiry_id = expiry_id;
 	/* ends the slot's write section: a reader that sees the count even
-	 * sees the key and fid written before (release) */
+	 * sees the key and expiry_id written before (release) */
 	rte_seqcount_write_end(&f->seq);
 }
 
 /**
- * First half of removing a flow: unpublish it (fid = 0), so neither the
+ * First half of removing a flow: unpublish it (expiry_id = 0), so neither the
  * main lcore nor an expiry back-end sees it again. Its key stays in the
  * index, and its slot taken, until ft_delete_bulk(). Owner only.
  */
 static inline void
 ft_unpublish(struct fx_flow *f)
 {
-	/* the count goes odd before fid and, at a later reuse, the key
+	/* the count goes odd before expiry_id and, at a later reuse, the key
 	 * change (a release fence after the count's store) */
 	rte_seqcount_write_begin(&f->seq);
-	f->fid = 0;
+	f->expiry_id = 0;
 }
 
 /**
  * Second half: remove n unpublished flows, whose keys have the hashes
- * sig[], from the index, which frees their slots. Their buckets are
+ * hash[], from the index, which frees their slots. Their buckets are
  * prefetched together first, so the cache misses overlap instead of
  * following one another.
  * Owner only; no packet may be processed between the two halves.
  */
 void ft_delete_bulk(struct fx_flow_table *ft, struct fx_flow *const *f,
-		    const uint32_t *sig, unsigned int n);
+		    const uint32_t *hash, unsigned int n);
 
 /**
- * Read a flow's fid and key consistently, from any thread.
- * @return 1 with *fid and *key filled if the slot held a live flow, else 0.
+ * Read a flow's expiry_id and key consistently, from any thread.
+ * @return 1 with *expiry_id and *key filled if the slot held a live flow, else 0.
  */
-int ft_snapshot(const struct fx_flow *f, uint64_t *fid, struct fx_key *key);
+int ft_snapshot(const struct fx_flow *f, uint64_t *expiry_id, struct fx_key *key);
 
-/** Ask the owner to delete flow fid in slot; any one thread. 0 or -ENOBUFS. */
-int ft_request_delete(struct fx_flow_table *ft, uint32_t slot, uint64_t fid);
+/** Ask the owner to delete flow expiry_id in slot; any one thread. 0 or -ENOBUFS. */
+int ft_request_delete(struct fx_flow_table *ft, uint32_t slot, uint64_t expiry_id);
 
 /**
  * Owner: take at most n delete requests; for each one whose flow is still
- * live with that fid, call del(f, arg). Returns requests taken.
+ * live with that expiry_id, call del(f, arg). Returns requests taken.
  */
 unsigned int ft_apply_requests(struct fx_flow_table *ft, unsigned int n,
 			       void (*del)(struct fx_flow *f, void *arg),

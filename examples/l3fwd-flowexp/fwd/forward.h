@@ -12,12 +12,12 @@
  * the worker refuses is counted as dropped on its receive port. VLAN tags
  * stay as they came: the IP header is after them (l2_len).
  *
- * Where the packet goes is an output id (l3/route.h): its port, and the
+ * Where the packet goes is an next hop (l3/route.h): its port, and the
  * destination MAC from --eth-dest (or l3fwd's 02:00:00:00:00:PP) on a
  * port that does not resolve neighbours, else from the neighbour entry
  * (l3/neigh.h). A packet whose neighbour a worker may not use goes to the
  * main lcore, rewritten but for its destination MAC (fwd/slowpath.h), and one
- * with no route (FX_OID_NONE) is dropped, counted no_route.
+ * with no route (FX_NEXTHOP_NONE) is dropped, counted no_route.
  */
 
 #ifndef _FX_FORWARD_H_
@@ -67,22 +67,22 @@ fx_tx_flush_all(struct fx_lcore *lc)
 			fx_tx_flush(lc, p);
 }
 
-/** Rewrite and queue parsed packet m by output id oid. Owner. Inline in
+/** Rewrite and queue parsed packet m by next hop nexthop. Owner. Inline in
  * every burst loop: a call per packet costs more than its body. */
 static __rte_always_inline void
 fx_forward(struct fx_lcore *lc, struct rte_mbuf *m, const struct fx_pkt *pk,
-	   uint16_t oid)
+	   uint16_t nexthop)
 {
 	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 	void *l3 = rte_pktmbuf_mtod_offset(m, void *, pk->l2_len);
-	uint16_t out = fx_oid_port(oid);
+	uint16_t out = fx_nexthop_port(nexthop);
 	struct rte_ipv4_hdr *ip4;
 	struct rte_ipv6_hdr *ip6;
 	struct fx_txbuf *b;
 	bool held = false;
 	uint32_t sum;
 
-	if (unlikely(out == FX_OID_NO_PORT)) {
+	if (unlikely(out == FX_PORT_NONE)) {
 		FX_STAT_ADD(&lc->st, no_route, 1);
 		FX_STAT_ADD(&lc->st, dropped[m->port], 1);
 		rte_pktmbuf_free(m);
@@ -91,7 +91,7 @@ fx_forward(struct fx_lcore *lc, struct rte_mbuf *m, const struct fx_pkt *pk,
 	if (likely(!fx_l3.resolve[out]))
 		rte_ether_addr_copy(&fx_conf.eth_dest[out], &eth->dst_addr);
 	else
-		held = !fx_neigh_dst(pk, oid, out, lc->now, &eth->dst_addr);
+		held = !fx_neigh_dst(pk, nexthop, out, lc->now, &eth->dst_addr);
 	rte_ether_addr_copy(&fx_port_mac[out], &eth->src_addr);
 	if (pk->key.family == FX_FAMILY_V4) {
 		ip4 = l3;
@@ -106,7 +106,7 @@ fx_forward(struct fx_lcore *lc, struct rte_mbuf *m, const struct fx_pkt *pk,
 	}
 	if (unlikely(held)) {
 		/* the main lcore resolves the neighbour and sends it */
-		fx_slow_send(lc->slow, &lc->st, m, FX_SLOW_HOLD, oid);
+		fx_slow_send(lc->slow, &lc->st, m, FX_SLOW_HOLD, nexthop);
 		return;
 	}
 	b = &lc->tx[out];

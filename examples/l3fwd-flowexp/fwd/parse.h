@@ -104,7 +104,7 @@ struct fx_tcp_seg {
  */
 struct fx_pkt {
 	struct fx_key key;
-	uint32_t sig;       /**< Hash of key (the flow table's, direction-independent);
+	uint32_t hash;       /**< Hash of key (the flow table's, direction-independent);
 			     *   set for packets NAT does not translate, and for
 			     *   every packet under handoff. */
 	uint8_t dir;        /**< 0: sent by endpoint 0 to endpoint 1; 1: reverse. */

@@ -4,7 +4,7 @@
 
 /*
  * The slow path's set-up (fwd/slowpath.h): the mbuf dynamic field that
- * carries the reason and output id, and one ring per worker towards the
+ * carries the reason and next hop, and one ring per worker towards the
  * main lcore, made on the worker's socket before launch.
  */
 

@@ -18,7 +18,7 @@
  *               ttl_exceeded): the main lcore answers with time exceeded;
  *   HOLD        a packet to forward whose neighbour the worker cannot use
  *               (unresolved, or its until passed: l3/neigh.h), rewritten but
- *               for the destination MAC, with its output id.
+ *               for the destination MAC, with its next hop.
  * Anything else to the gateway's addresses or to a group address (IPv4
  * multicast and broadcast, IPv6 multicast) is dropped on the worker and
  * counted (local_dropped); the gateway has no other service. Packets to a
@@ -28,7 +28,7 @@
  * packets; a full ring drops the packet and counts it (to_main_full),
  * the worker never waits. What the main lcore needs travels with the
  * mbuf: the parse result in its private area (fwd/parse.h), the reason and
- * the output id in a dynamic field of its own.
+ * the next hop in a dynamic field of its own.
  */
 
 #ifndef _FX_SLOWPATH_H_
@@ -65,11 +65,11 @@ enum fx_slow_reason {
 
 extern int fx_slow_off;
 
-/** The reason and output id a packet travels with. */
+/** The reason and next hop a packet travels with. */
 static inline void
-fx_slow_mark(struct rte_mbuf *m, uint8_t reason, uint16_t oid)
+fx_slow_mark(struct rte_mbuf *m, uint8_t reason, uint16_t nexthop)
 {
-	*RTE_MBUF_DYNFIELD(m, fx_slow_off, uint32_t *) = (uint32_t)reason | (uint32_t)oid << 8;
+	*RTE_MBUF_DYNFIELD(m, fx_slow_off, uint32_t *) = (uint32_t)reason | (uint32_t)nexthop << 8;
 }
 
 static inline uint8_t
@@ -79,7 +79,7 @@ fx_slow_reason_of(const struct rte_mbuf *m)
 }
 
 static inline uint16_t
-fx_slow_oid_of(const struct rte_mbuf *m)
+fx_slow_nexthop_of(const struct rte_mbuf *m)
 {
 	return (uint16_t)(*RTE_MBUF_DYNFIELD(m, fx_slow_off, const uint32_t *) >> 8);
 }
@@ -87,9 +87,9 @@ fx_slow_oid_of(const struct rte_mbuf *m)
 /** Hand m to the main lcore on ring r, or drop it; counted. Workers. */
 static inline void
 fx_slow_send(struct rte_ring *r, struct fx_lcore_stats *st, struct rte_mbuf *m,
-	     uint8_t reason, uint16_t oid)
+	     uint8_t reason, uint16_t nexthop)
 {
-	fx_slow_mark(m, reason, oid);
+	fx_slow_mark(m, reason, nexthop);
 	if (unlikely(rte_ring_sp_enqueue(r, m) != 0)) {
 		FX_STAT_ADD(st, to_main_full, 1);
 		rte_pktmbuf_free(m);

@@ -897,7 +897,7 @@ subnet_edge(uint16_t port, const uint8_t *a4)
 static void
 on_hold(struct rte_mbuf *m)
 {
-	uint16_t oid = fx_slow_oid_of(m), port = fx_oid_port(oid);
+	uint16_t nexthop = fx_slow_nexthop_of(m), port = fx_nexthop_port(nexthop);
 	const struct fx_pkt *pk = fx_pkt_of(m);
 	const uint8_t *ip = rte_pktmbuf_mtod_offset(m, const uint8_t *, pk->l2_len);
 	struct nentry *e = NULL;
@@ -908,8 +908,8 @@ on_hold(struct rte_mbuf *m)
 		rte_pktmbuf_free(m);
 		return;
 	}
-	if (oid >= FX_OID_NH0) {
-		e = &nb[fx_l3.oid_slot[oid]];
+	if (nexthop >= FX_NEXTHOP_GW0) {
+		e = &nb[fx_l3.nexthop_slot[nexthop]];
 	} else {
 		if (pk->key.family == FX_FAMILY_V4 && subnet_edge(port, ip + 16)) {
 			NST_ADD(port, hold_dropped, 1);
@@ -1062,7 +1062,7 @@ fx_neigh_init(void)
 	int rc;
 
 	for (p = 0; p < 256; p++)
-		fx_l3.oid_port[p] = p < FX_OID_NH0 ? (uint8_t)p : FX_OID_NO_PORT;
+		fx_l3.nexthop_port[p] = p < FX_NEXTHOP_GW0 ? (uint8_t)p : FX_PORT_NONE;
 	fx_l3.max_frame = fx_conf.max_pkt_len ? fx_conf.max_pkt_len - RTE_ETHER_CRC_LEN :
 		UINT32_MAX;
 	enabled = c->ports != 0;

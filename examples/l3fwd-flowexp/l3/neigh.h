@@ -16,13 +16,13 @@
  * from its own tx queue once the MAC is known.
  *
  * Where a worker finds the entry of a packet, from the route result
- * (l3/route.h): the route lookup gives an output id (oid). An oid below
- * FX_OID_NH0 is a port, and the destination is on-link: the entry is
+ * (l3/route.h): the route lookup gives an next hop (nexthop). An nexthop below
+ * FX_NEXTHOP_GW0 is a port, and the destination is on-link: the entry is
  * found in that port's on-link index (a keyed hash of the address,
- * base/hash.h, at most FX_NEIGH_PROBE buckets). An oid from FX_OID_NH0 is a
+ * base/hash.h, at most FX_NEIGH_PROBE buckets). An nexthop from FX_NEXTHOP_GW0 is a
  * route's next hop, numbered when the route was configured: its entry's
- * slot is fx_l3.oid_slot[oid], one read, no hash. A tracked flow caches
- * its oid per direction, as it cached the output port.
+ * slot is fx_l3.nexthop_slot[nexthop], one read, no hash. A tracked flow caches
+ * its nexthop per direction, as it cached the output port.
  *
  * Publication, per entry slot, in fx_neigh_pub[slot]:
  *   macw   the MAC and a valid byte in one 64-bit word, written with a
@@ -67,11 +67,11 @@
 #include "fwd/parse.h"
 #include "l3/neigh_fsm.h"
 
-/** Output ids (l3/route.h): 0..31 ports, then next hops, then no route. */
-#define FX_OID_NH0 32u
-#define FX_OID_NONE 0xfeu            /**< a port with addresses: no route, drop */
-#define FX_NH_MAX (FX_OID_NONE - FX_OID_NH0)
-#define FX_OID_NO_PORT 0xffu         /**< fx_l3.oid_port of FX_OID_NONE */
+/** Next hops (l3/route.h): 0..31 ports, then next hops, then no route. */
+#define FX_NEXTHOP_GW0 32u
+#define FX_NEXTHOP_NONE 0xfeu            /**< a port with addresses: no route, drop */
+#define FX_NH_MAX (FX_NEXTHOP_NONE - FX_NEXTHOP_GW0)
+#define FX_PORT_NONE 0xffu         /**< fx_l3.nexthop_port of FX_NEXTHOP_NONE */
 
 #define FX_NEIGH_SLOTS 4096u         /**< entries in all (slot 0 unused) */
 #define FX_NEIGH_BUCKETS 8192u       /**< per resolving port, a power of two */
@@ -91,7 +91,7 @@ struct fx_neigh_pub {
 
 #define FX_NEIGH_VALID 0xa5
 
-/** What the workers read; set before launch (oids: before the route
+/** What the workers read; set before launch (next hops: before the route
  * table that names them is published, l3/route.c). */
 struct fx_l3_fast {
 	uint8_t resolve[32];        /**< the port resolves neighbours */
@@ -99,8 +99,8 @@ struct fx_l3_fast {
 	uint32_t max_frame;         /**< --max-pkt-len - CRC; UINT32_MAX: none */
 	uint32_t nb_local4;
 	uint32_t nb_local6;
-	uint8_t oid_port[256];      /**< output port of each oid */
-	uint16_t oid_slot[256];     /**< entry of each next-hop oid */
+	uint8_t nexthop_port[256];      /**< output port of each nexthop */
+	uint16_t nexthop_slot[256];     /**< entry of each next-hop nexthop */
 	uint8_t hint4[256];         /**< some local IPv4 address ends in this byte */
 	uint8_t hint6[256];
 	uint32_t local4[FX_LOCAL_MAX];        /**< network order */
@@ -152,19 +152,19 @@ fx_neigh_find(uint16_t port, const uint8_t *k)
 }
 
 /**
- * The destination MAC for a packet leaving by oid on a resolving port
+ * The destination MAC for a packet leaving by nexthop on a resolving port
  * (out), at time now; false: the packet goes to the main lcore. Workers.
  */
 static inline bool
-fx_neigh_dst(const struct fx_pkt *pk, uint16_t oid, uint16_t out, uint64_t now,
+fx_neigh_dst(const struct fx_pkt *pk, uint16_t nexthop, uint16_t out, uint64_t now,
 	     struct rte_ether_addr *dst)
 {
 	uint8_t k[16], b[8];
 	uint32_t slot;
 	uint64_t w;
 
-	if (oid >= FX_OID_NH0) {
-		slot = fx_l3.oid_slot[oid];
+	if (nexthop >= FX_NEXTHOP_GW0) {
+		slot = fx_l3.nexthop_slot[nexthop];
 	} else {
 		fx_neigh_key(k, pk->key.addr[pk->dir ^ 1], pk->key.family);
 		slot = fx_neigh_find(out, k);
@@ -209,11 +209,11 @@ fx_l3_local6(const uint8_t *a6)
 	return false;
 }
 
-/** Output port of oid (FX_OID_NO_PORT for FX_OID_NONE). */
+/** Output port of nexthop (FX_PORT_NONE for FX_NEXTHOP_NONE). */
 static inline uint16_t
-fx_oid_port(uint16_t oid)
+fx_nexthop_port(uint16_t nexthop)
 {
-	return fx_l3.oid_port[oid & 0xff];
+	return fx_l3.nexthop_port[nexthop & 0xff];
 }
 
 /* ---- the main lcore (l3/neigh.c) ---- */

@@ -10,7 +10,7 @@
  * builds a complete new table (about 130 MiB with lpm: rte_lpm and
  * rte_lpm6 each have a 2^24-entry first level), so for a moment two
  * tables exist. So do the next hops the rules name: each (port, address)
- * gets an output id the first time (nh_oid()), kept for the run even when
+ * gets an next hop the first time (gateway_nexthop()), kept for the run even when
  * no rule names it any more, so a flow that cached it never sees it reused
  * (at most FX_NH_MAX of them).
  */
@@ -39,7 +39,7 @@ static struct fx_route_rule rules[FX_MAX_ROUTES];
 static uint32_t nb_rules;
 static uint32_t table_gen;
 
-/* the next hops named so far: output id FX_OID_NH0 + index */
+/* the next hops named so far: next hop FX_NEXTHOP_GW0 + index */
 static struct {
 	uint8_t gw[16];
 	uint8_t family;
@@ -129,7 +129,7 @@ fx_route_parse(const char *s, struct fx_route_rule *r, bool with_port,
 		errno = 0;
 		v = strtoul(comma, &end, 10);
 		if (errno || end == comma || *end != '\0' || *comma < '0' || *comma > '9' ||
-		    v >= RTE_MAX_ETHPORTS || v >= FX_OID_NH0) {
+		    v >= RTE_MAX_ETHPORTS || v >= FX_NEXTHOP_GW0) {
 			snprintf(err, errlen, "'%s': bad port '%s'", s, comma);
 			return -EINVAL;
 		}
@@ -249,11 +249,11 @@ em_create(const char *prefix, uint32_t gen, uint32_t key_len)
 }
 
 /*
- * The output id of rule r: its port, or the id of its next hop (made on
+ * The next hop of rule r: its port, or the id of its next hop (made on
  * first use, with its neighbour entry). -ENOSPC when there is no room.
  */
 static int
-nh_oid(const struct fx_route_rule *r)
+gateway_nexthop(const struct fx_route_rule *r)
 {
 	uint32_t i, slot;
 
@@ -262,7 +262,7 @@ nh_oid(const struct fx_route_rule *r)
 	for (i = 0; i < nb_nhs; i++)
 		if (nhs[i].port == r->port && nhs[i].family == r->family &&
 		    memcmp(nhs[i].gw, r->gw, 16) == 0)
-			return (int)(FX_OID_NH0 + i);
+			return (int)(FX_NEXTHOP_GW0 + i);
 	if (nb_nhs == FX_NH_MAX)
 		return -ENOSPC;
 	slot = fx_neigh_pin(r->port, r->family, r->gw);
@@ -274,48 +274,48 @@ nh_oid(const struct fx_route_rule *r)
 	/* plain stores: the table that first holds this id is published
 	 * after them with a release store (fx_route_change()) or before
 	 * the workers start (fx_route_init()) */
-	fx_l3.oid_port[FX_OID_NH0 + i] = (uint8_t)r->port;
-	fx_l3.oid_slot[FX_OID_NH0 + i] = (uint16_t)slot;
+	fx_l3.nexthop_port[FX_NEXTHOP_GW0 + i] = (uint8_t)r->port;
+	fx_l3.nexthop_slot[FX_NEXTHOP_GW0 + i] = (uint16_t)slot;
 	nb_nhs++;
-	return (int)(FX_OID_NH0 + i);
+	return (int)(FX_NEXTHOP_GW0 + i);
 }
 
-/* one entry of the table: addr/depth (depth >= 1) to oid */
+/* one entry of the table: addr/depth (depth >= 1) to nexthop */
 static int
 table_add_one(struct fx_route_table *rt, uint8_t family, const uint8_t *addr,
-	      uint8_t depth, uint32_t oid)
+	      uint8_t depth, uint32_t nexthop)
 {
-	void *data = (void *)(uintptr_t)oid;
+	void *data = (void *)(uintptr_t)nexthop;
 	uint32_t ip;
 
 	if (family == FX_FAMILY_V4) {
 		if (rt->lookup == FX_LOOKUP_EM)
 			return rte_hash_add_key_data(rt->em4, addr, data);
 		memcpy(&ip, addr, 4);
-		return rte_lpm_add(rt->lpm, rte_be_to_cpu_32(ip), depth, oid);
+		return rte_lpm_add(rt->lpm, rte_be_to_cpu_32(ip), depth, nexthop);
 	}
 	if (rt->lookup == FX_LOOKUP_EM)
 		return rte_hash_add_key_data(rt->em6, addr, data);
-	return fx_lpm6_add(rt->lpm6, addr, depth, oid);
+	return fx_lpm6_add(rt->lpm6, addr, depth, nexthop);
 }
 
 static int
 table_add(struct fx_route_table *rt, const struct fx_route_rule *r)
 {
 	uint8_t half[16] = { 0 };
-	int oid, rc;
+	int nexthop, rc;
 
-	oid = nh_oid(r);
-	if (oid < 0)
-		return oid;
+	nexthop = gateway_nexthop(r);
+	if (nexthop < 0)
+		return nexthop;
 	if (r->depth != 0)
-		return table_add_one(rt, r->family, r->addr, r->depth, (uint32_t)oid);
+		return table_add_one(rt, r->family, r->addr, r->depth, (uint32_t)nexthop);
 	/* the default route: both halves of the address space */
-	rc = table_add_one(rt, r->family, half, 1, (uint32_t)oid);
+	rc = table_add_one(rt, r->family, half, 1, (uint32_t)nexthop);
 	if (rc < 0)
 		return rc;
 	half[0] = 0x80;
-	return table_add_one(rt, r->family, half, 1, (uint32_t)oid);
+	return table_add_one(rt, r->family, half, 1, (uint32_t)nexthop);
 }
 
 static struct fx_route_table *

@@ -15,8 +15,8 @@
  * 8000::/1), added before every other rule, so that a /1 rule of its own
  * replaces its half.
  *
- * What a lookup gives is an output id (l3/neigh.h): the port for an on-link
- * prefix, or the number of the rule's next hop (FX_OID_NH0 on), given the
+ * What a lookup gives is an next hop (l3/neigh.h): the port for an on-link
+ * prefix, or the number of the rule's next hop (FX_NEXTHOP_GW0 on), given the
  * first time a rule names that next hop on that port and kept for the
  * run, with the neighbour entry it resolves through (fx_neigh_pin()). The
  * id's port and entry are written before the first table that holds the
@@ -78,7 +78,7 @@ fx_route_quiescent(unsigned int worker_idx)
 }
 
 /**
- * Output id (l3/neigh.h: a port, a next hop, or FX_OID_NONE) for a packet
+ * Next hop (l3/neigh.h: a port, a next hop, or FX_NEXTHOP_NONE) for a packet
  * towards endpoint `ep` of key k, arriving on in_port.
  */
 static inline uint16_t
@@ -107,18 +107,18 @@ fx_route_lookup(const struct fx_route_table *rt, const struct fx_key *k,
 		}
 	}
 	if (unlikely(rc < 0))
-		return fx_l3.local[in_port] ? FX_OID_NONE : in_port;
-	if (nh >= FX_OID_NONE || !(rt->portmask & (1u << fx_oid_port((uint16_t)nh))))
+		return fx_l3.local[in_port] ? FX_NEXTHOP_NONE : in_port;
+	if (nh >= FX_NEXTHOP_NONE || !(rt->portmask & (1u << fx_nexthop_port((uint16_t)nh))))
 		return in_port;
 	return (uint16_t)nh;
 }
 
-/** The output port a lookup means (FX_OID_NO_PORT: none). */
+/** The output port a lookup means (FX_PORT_NONE: none). */
 static inline uint16_t
 fx_route_port(const struct fx_route_table *rt, const struct fx_key *k,
 	      unsigned int ep, uint16_t in_port)
 {
-	return fx_oid_port(fx_route_lookup(rt, k, ep, in_port));
+	return fx_nexthop_port(fx_route_lookup(rt, k, ep, in_port));
 }
 
 /**

@@ -41,10 +41,10 @@ key_at(uint32_t ref, const void *arg)
 }
 
 static struct nat_bib_entry *
-find(const struct nat_bib *b, const struct nat_key *k, uint32_t sig)
+find(const struct nat_bib *b, const struct nat_key *k, uint32_t hash)
 {
 	struct bib_arg a = { .b = b, .key = k };
-	int64_t ref = fx_ix_find(&b->ix, sig, key_at, &a);
+	int64_t ref = fx_ix_find(&b->ix, hash, key_at, &a);
 
 	return ref >= 0 ? nat_bib_at(b, (uint32_t)ref) : NULL;
 }
@@ -123,9 +123,9 @@ nat_bib_inside_index(struct nat_bib *b, const struct nat_key *k)
 {
 	struct nat_bib_entry *e;
 
-	b->last_sig = nat_key_hash(k);
+	b->last_hash = nat_key_hash(k);
 	b->last_hashed = true;
-	e = find(b, k, b->last_sig);
+	e = find(b, k, b->last_hash);
 	remember(b, k, e);
 	return e;
 }
@@ -145,15 +145,15 @@ nat_bib_add_away(struct nat_bib *b, uint32_t in_addr, uint16_t in_port,
 {
 	struct nat_key in = nat_bib_key(in_addr, in_port, proto);
 	struct nat_bib_entry *e = nat_bib_at(b, unit), *h;
-	uint32_t sig;
+	uint32_t hash;
 
 	RTE_ASSERT(!e->used && unit != home);
 	if (b->nb == b->capacity)
 		return NULL;
 	/* the index, and the home's count */
-	sig = b->last_valid && b->last_hashed &&
-		nat_key_eq(&in, &b->last_key) ? b->last_sig : nat_key_hash(&in);
-	if (fx_ix_insert(&b->ix, sig, unit) != 0)
+	hash = b->last_valid && b->last_hashed &&
+		nat_key_eq(&in, &b->last_key) ? b->last_hash : nat_key_hash(&in);
+	if (fx_ix_insert(&b->ix, hash, unit) != 0)
 		return NULL;
 	if (home != NAT_BIB_NO_HOME) {
 		h = nat_bib_at(b, home);
@@ -164,7 +164,7 @@ nat_bib_add_away(struct nat_bib *b, uint32_t in_addr, uint16_t in_port,
 	/* the index's answer for it now, with its hash */
 	remember(b, &in, e);
 	b->last_hashed = true;
-	b->last_sig = sig;
+	b->last_hash = hash;
 	return e;
 }
 

@@ -109,7 +109,7 @@ struct nat_bib {
 	 * is answered there first, so an answer about it here is never read) */
 	struct nat_bib_entry *last;
 	struct nat_key last_key;
-	uint32_t last_sig;            /**< last_key's hash while last_hashed, for an add of it */
+	uint32_t last_hash;            /**< last_key's hash while last_hashed, for an add of it */
 	bool last_hashed;
 	bool last_valid;
 };

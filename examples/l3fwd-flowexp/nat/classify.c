@@ -67,7 +67,7 @@
  * inside end.
  */
 uint32_t
-nat_quoted_sig(const struct rte_ipv4_hdr *q, uint16_t vlan)
+nat_quoted_hash(const struct rte_ipv4_hdr *q, uint16_t vlan)
 {
 	struct fx_pkt p;
 

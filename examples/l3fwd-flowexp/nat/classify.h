@@ -37,7 +37,7 @@
  * The flow-table hash of the connection a quoted packet belongs to (the
  * key the parser built for that connection's packets; nat/classify.c).
  */
-uint32_t nat_quoted_sig(const struct rte_ipv4_hdr *q, uint16_t vlan);
+uint32_t nat_quoted_hash(const struct rte_ipv4_hdr *q, uint16_t vlan);
 
 /*
  * fx_nat_classify() of an ICMP packet that is not a fragment, of class
@@ -177,7 +177,7 @@ nat_cls_owner(struct fx_nat *nt, const struct fx_pkt *pk, uint8_t cls,
 	/* an inside host's ICMP error belongs to the connection it quotes:
 	 * under handoff, to the owner of that connection's key */
 	if (q != NULL && fx_affinity_mode == FX_AFF_HANDOFF)
-		*owner = fx_affinity_owner(nat_quoted_sig(q, pk->key.vlan), nb_workers);
+		*owner = fx_affinity_owner(nat_quoted_hash(q, pk->key.vlan), nb_workers);
 	return FX_NAT_OUT;
 }
 

@@ -88,12 +88,12 @@ key_at(uint32_t ref, const void *arg)
 	return nat_key_eq(&k, a->key);
 }
 
-/* the record of key k with hash sig, or NULL */
+/* the record of key k with hash, or NULL */
 static inline struct nat_mapping *
-find(const struct nat_table *t, const struct nat_key *k, uint32_t sig)
+find(const struct nat_table *t, const struct nat_key *k, uint32_t hash)
 {
 	struct key_arg a = { .t = t, .key = k };
-	int64_t ref = fx_ix_find(&t->ix, sig, key_at, &a);
+	int64_t ref = fx_ix_find(&t->ix, hash, key_at, &a);
 
 	return ref >= 0 ? &t->rec[ref >> 1] : NULL;
 }
@@ -102,18 +102,18 @@ void
 nat_table_lookup_bulk(const struct nat_table *t, const struct nat_key **keys,
 		      unsigned int n, struct nat_mapping **out)
 {
-	uint32_t sig[NAT_TABLE_BULK_MAX];
+	uint32_t hash[NAT_TABLE_BULK_MAX];
 	int64_t cand[NAT_TABLE_BULK_MAX];
 	struct nat_key k;
 	unsigned int i;
 
 	RTE_ASSERT(n <= NAT_TABLE_BULK_MAX);
 	for (i = 0; i < n; i++) {
-		sig[i] = nat_key_hash(keys[i]);
-		fx_ix_prefetch(&t->ix, sig[i]);
+		hash[i] = nat_key_hash(keys[i]);
+		fx_ix_prefetch(&t->ix, hash[i]);
 	}
 	for (i = 0; i < n; i++) {
-		cand[i] = fx_ix_candidate(&t->ix, sig[i]);
+		cand[i] = fx_ix_candidate(&t->ix, hash[i]);
 		if (cand[i] >= 0)
 			rte_prefetch0(&t->rec[cand[i] >> 1]);
 	}
@@ -128,7 +128,7 @@ nat_table_lookup_bulk(const struct nat_table *t, const struct nat_key **keys,
 				continue;
 			}
 		}
-		out[i] = cand[i] == -ENOENT ? NULL : find(t, keys[i], sig[i]);
+		out[i] = cand[i] == -ENOENT ? NULL : find(t, keys[i], hash[i]);
 	}
 }
 
@@ -164,7 +164,7 @@ insert(struct nat_table *t, const struct nat_mapping *tmpl, int *err)
 	struct nat_key out, in;
 	struct nat_mapping *m;
 	rte_seqcount_t seq;
-	uint32_t idx, sig_out, next;
+	uint32_t idx, hash_out, next;
 
 	if (t->nb_free == 0) {
 		*err = -ENOSPC;
@@ -180,11 +180,11 @@ insert(struct nat_table *t, const struct nat_mapping *tmpl, int *err)
 	m->state = NAT_LIVE;
 	out = nat_key_out(m);
 	in = nat_key_in(m);
-	sig_out = nat_key_hash(&out);
-	if (fx_ix_insert(&t->ix, sig_out, NAT_REF(idx, 0)) != 0)
+	hash_out = nat_key_hash(&out);
+	if (fx_ix_insert(&t->ix, hash_out, NAT_REF(idx, 0)) != 0)
 		goto refused;
 	if (fx_ix_insert(&t->ix, nat_key_hash(&in), NAT_REF(idx, 1)) != 0) {
-		fx_ix_remove(&t->ix, sig_out, NAT_REF(idx, 0));
+		fx_ix_remove(&t->ix, hash_out, NAT_REF(idx, 0));
 		goto refused;
 	}
 	t->nb_free--;

@@ -125,8 +125,8 @@ rx_parse(struct fx_lcore *lc, const struct fx_route_table *rt, uint16_t in_port,
 		 * for every packet's owner (a NAT packet's table hashes
 		 * its own key) */
 		if (fx_affinity_mode == FX_AFF_HANDOFF) {
-			pk->sig = ft_hash(&pk->key);
-			pk->owner = fx_affinity_owner(pk->sig, lc->ho.nb_workers);
+			pk->hash = ft_hash(&pk->key);
+			pk->owner = fx_affinity_owner(pk->hash, lc->ho.nb_workers);
 		} else {
 			pk->owner = lc->ho.self;
 		}
@@ -140,7 +140,7 @@ rx_parse(struct fx_lcore *lc, const struct fx_route_table *rt, uint16_t in_port,
 			continue;
 		}
 		if (fx_affinity_mode != FX_AFF_HANDOFF && pk->nat == FX_NAT_NONE)
-			pk->sig = ft_hash(&pk->key);
+			pk->hash = ft_hash(&pk->key);
 		m->port = in_port;
 		pkts[nv++] = m;
 	}

@@ -107,7 +107,7 @@ round_rte_hash(const struct rte_hash *h, struct fx_flow *slab,
 	       const struct fx_key *keys, uint32_t n, uint32_t *cursor)
 {
 	const void *kp[BURST];
-	uint32_t sig[BURST];
+	uint32_t hash[BURST];
 	int32_t pos[BURST];
 	uint64_t t0, x = 0;
 	unsigned int b, i;
@@ -116,10 +116,10 @@ round_rte_hash(const struct rte_hash *h, struct fx_flow *slab,
 	for (b = 0; b < BURSTS_PER_ROUND; b++) {
 		for (i = 0; i < BURST; i++) {
 			kp[i] = next_key(keys, n, cursor);
-			sig[i] = ft_hash(kp[i]);
-			x = parse_work(x + sig[i]);
+			hash[i] = ft_hash(kp[i]);
+			x = parse_work(x + hash[i]);
 		}
-		rte_hash_lookup_with_hash_bulk(h, kp, sig, BURST, pos);
+		rte_hash_lookup_with_hash_bulk(h, kp, hash, BURST, pos);
 		for (i = 0; i < BURST; i++)
 			rte_prefetch0(&slab[pos[i]]);
 		for (i = 0; i < BURST; i++)
@@ -162,7 +162,7 @@ round_index_h(const struct fx_flow_table *ft, const struct fx_key *keys,
 	      uint32_t n, uint32_t *cursor, unsigned int ahead, enum hash_kind kind)
 {
 	const struct fx_key *kp[BURST];
-	uint32_t sig[BURST];
+	uint32_t hash[BURST];
 	int32_t pos[BURST];
 	uint64_t t0, x = 0;
 	unsigned int b, i;
@@ -171,19 +171,19 @@ round_index_h(const struct fx_flow_table *ft, const struct fx_key *keys,
 	for (b = 0; b < BURSTS_PER_ROUND; b++) {
 		for (i = 0; i < BURST; i++) {
 			kp[i] = next_key(keys, n, cursor);
-			sig[i] = hash_of(kp[i], kind);
+			hash[i] = hash_of(kp[i], kind);
 			if (ahead != 0)
-				ft_prefetch(ft, sig[i]);
-			x = parse_work(x + sig[i]);
+				ft_prefetch(ft, hash[i]);
+			x = parse_work(x + hash[i]);
 			if (ahead != 0 && i >= ahead)
-				pos[i - ahead] = ft_candidate(ft, sig[i - ahead]);
+				pos[i - ahead] = ft_candidate(ft, hash[i - ahead]);
 		}
 		for (i = 0; ahead == 0 && i < BURST; i++)
-			ft_prefetch(ft, sig[i]);
+			ft_prefetch(ft, hash[i]);
 		for (i = ahead != 0 ? BURST - ahead : 0; i < BURST; i++)
-			pos[i] = ft_candidate(ft, sig[i]);
+			pos[i] = ft_candidate(ft, hash[i]);
 		for (i = 0; i < BURST; i++) {
-			pos[i] = ft_confirm(ft, kp[i], sig[i], pos[i]);
+			pos[i] = ft_confirm(ft, kp[i], hash[i], pos[i]);
 			ft->flows[pos[i]].expire = ft->flows[pos[i]].expire + 1;
 		}
 	}

@@ -63,12 +63,12 @@ struct model {
 	uint32_t n;               /* keys in the table */
 };
 
-/* where an add of sig must put its pair: the first bucket with room
+/* where an add of hash must put its pair: the first bucket with room
  * within the bound, or -1 (refused) */
 static int64_t
-model_place(const struct model *m, const struct fx_flow_table *ft, uint32_t sig)
+model_place(const struct model *m, const struct fx_flow_table *ft, uint32_t hash)
 {
-	uint32_t b = ft_home(ft, sig), i;
+	uint32_t b = ft_home(ft, hash), i;
 
 	for (i = 0; i < FX_IX_PROBE_MAX; i++, b = (b + 1) & ft->ix.mask)
 		if (m->used[b] < FX_IX_PAIRS)
@@ -76,27 +76,27 @@ model_place(const struct model *m, const struct fx_flow_table *ft, uint32_t sig)
 	return -1;
 }
 
-/* whether bucket b holds the pair (tag of sig, slot) */
+/* whether bucket b holds the pair (tag of hash, slot) */
 static bool
-pair_in(const struct fx_flow_table *ft, uint32_t b, uint32_t sig, uint32_t slot)
+pair_in(const struct fx_flow_table *ft, uint32_t b, uint32_t hash, uint32_t slot)
 {
 	unsigned int j;
 
 	for (j = 0; j < FX_IX_PAIRS; j++)
-		if (ft->ix.b[b].tag[j] == fx_ix_tag(sig) && ft->ix.b[b].ref[j] == slot)
+		if (ft->ix.b[b].tag[j] == fx_ix_tag(hash) && ft->ix.b[b].ref[j] == slot)
 			return true;
 	return false;
 }
 
-enum sig_kind { SIG_REAL, SIG_FEW, SIG_ONE };
+enum hash_kind { HASH_REAL, HASH_FEW, HASH_ONE };
 
 static uint32_t
-sig_of(const struct fx_key *k, enum sig_kind kind)
+hash_of(const struct fx_key *k, enum hash_kind kind)
 {
 	switch (kind) {
-	case SIG_FEW:
+	case HASH_FEW:
 		return ft_hash(k) & 0x7;       /* 8 values: equal tags, spills */
-	case SIG_ONE:
+	case HASH_ONE:
 		/* every key in one chain, from the last bucket (times the
 		 * multiplier, this is 0xffffffff) */
 		return 0xf174d0afu;
@@ -125,9 +125,9 @@ make_keys(struct model *m)
 
 /* each bucket's spill count, recomputed from where the keys sit */
 static void
-check_spills(const struct fx_flow_table *ft, enum sig_kind kind)
+check_spills(const struct fx_flow_table *ft, enum hash_kind kind)
 {
-	uint32_t nb = fx_ix_buckets(&ft->ix), b, j, h, d, sig, used = 0;
+	uint32_t nb = fx_ix_buckets(&ft->ix), b, j, h, d, hash, used = 0;
 	uint32_t *want = calloc(nb, sizeof(*want));
 	const struct fx_ix_bucket *bk;
 
@@ -138,10 +138,10 @@ check_spills(const struct fx_flow_table *ft, enum sig_kind kind)
 				continue;
 			used++;
 			CHECK(bk->ref[j] < ft->capacity, "slot %u in range", bk->ref[j]);
-			sig = sig_of(&ft->flows[bk->ref[j]].key, kind);
-			CHECK(bk->tag[j] == fx_ix_tag(sig),
+			hash = hash_of(&ft->flows[bk->ref[j]].key, kind);
+			CHECK(bk->tag[j] == fx_ix_tag(hash),
 			      "tag of bucket %u pair %u is its flow's hash", b, j);
-			for (h = ft_home(ft, sig), d = 0; h != b;
+			for (h = ft_home(ft, hash), d = 0; h != b;
 			     h = (h + 1) & ft->ix.mask, d++)
 				want[h]++;
 			CHECK(d < FX_IX_PROBE_MAX, "bucket %u pair %u: %u buckets past its home",
@@ -157,13 +157,13 @@ check_spills(const struct fx_flow_table *ft, enum sig_kind kind)
 }
 
 static void
-run_model(enum sig_kind kind, uint32_t max_flows, unsigned int steps)
+run_model(enum hash_kind kind, uint32_t max_flows, unsigned int steps)
 {
 	static struct model m;
 	struct fx_flow_table ft;
 	const struct fx_key *keys[32];
 	struct fx_flow *gone[32];
-	uint32_t sig[32], gone_sig[32], i, k, n;
+	uint32_t hash[32], gone_hash[32], i, k, n;
 	int32_t pos[32], p;
 	uint64_t full0, refused = 0;
 	int64_t place;
@@ -182,8 +182,8 @@ run_model(enum sig_kind kind, uint32_t max_flows, unsigned int steps)
 		switch (rte_rand() % 8) {
 		case 0: case 1: case 2:                          /* add */
 			full0 = ft.ix.full;
-			place = model_place(&m, &ft, sig_of(&m.key[k], kind));
-			p = ft_add(&ft, &m.key[k], sig_of(&m.key[k], kind), &added);
+			place = model_place(&m, &ft, hash_of(&m.key[k], kind));
+			p = ft_add(&ft, &m.key[k], hash_of(&m.key[k], kind), &added);
 			if (m.slot[k] >= 0) {
 				CHECK(p == m.slot[k] && !added, "add of a present key: slot %d, not added", m.slot[k]);
 			} else if (m.n == ft.capacity) {
@@ -199,7 +199,7 @@ run_model(enum sig_kind kind, uint32_t max_flows, unsigned int steps)
 				CHECK(p < NKEYS && !m.taken[p], "slot %d not handed out twice", p);
 				m.taken[p % NKEYS] = 1;
 				CHECK(ft_key_eq(&ft.flows[p].key, &m.key[k]), "add wrote the key");
-				CHECK(pair_in(&ft, (uint32_t)place, sig_of(&m.key[k], kind), (uint32_t)p),
+				CHECK(pair_in(&ft, (uint32_t)place, hash_of(&m.key[k], kind), (uint32_t)p),
 				      "add: the pair in the first bucket with room (%" PRId64 ")", place);
 				m.slot[k] = p;
 				m.bucket[k] = (uint32_t)place;
@@ -210,7 +210,7 @@ run_model(enum sig_kind kind, uint32_t max_flows, unsigned int steps)
 		case 3:                                          /* remove */
 			if (m.slot[k] < 0)
 				break;
-			ft_remove(&ft, (uint32_t)m.slot[k], sig_of(&m.key[k], kind));
+			ft_remove(&ft, (uint32_t)m.slot[k], hash_of(&m.key[k], kind));
 			m.taken[m.slot[k]] = 0;
 			m.slot[k] = -1;
 			m.used[m.bucket[k]]--;
@@ -219,28 +219,28 @@ run_model(enum sig_kind kind, uint32_t max_flows, unsigned int steps)
 		case 4:                                          /* bulk delete of present keys */
 			for (n = 0, i = k; n < 32 && i < NKEYS; i++)
 				if (m.slot[i] >= 0) {
-					gone_sig[n] = sig_of(&m.key[i], kind);
+					gone_hash[n] = hash_of(&m.key[i], kind);
 					gone[n++] = &ft.flows[m.slot[i]];
 					m.taken[m.slot[i]] = 0;
 					m.slot[i] = -1;
 					m.used[m.bucket[i]]--;
 					m.n--;
 				}
-			ft_delete_bulk(&ft, gone, gone_sig, n);
+			ft_delete_bulk(&ft, gone, gone_hash, n);
 			break;
 		case 5:                                          /* bulk lookup */
 			n = 1 + (uint32_t)(rte_rand() % 32);
 			for (i = 0; i < n; i++) {
 				keys[i] = &m.key[(k + i * 13) % NKEYS];
-				sig[i] = sig_of(keys[i], kind);
+				hash[i] = hash_of(keys[i], kind);
 			}
 			/* as the worker does a burst */
 			for (i = 0; i < n; i++)
-				ft_prefetch(&ft, sig[i]);
+				ft_prefetch(&ft, hash[i]);
 			for (i = 0; i < n; i++)
-				pos[i] = ft_candidate(&ft, sig[i]);
+				pos[i] = ft_candidate(&ft, hash[i]);
 			for (i = 0; i < n; i++)
-				pos[i] = ft_confirm(&ft, keys[i], sig[i], pos[i]);
+				pos[i] = ft_confirm(&ft, keys[i], hash[i], pos[i]);
 			for (i = 0; i < n; i++) {
 				int32_t want = m.slot[(k + i * 13) % NKEYS];
 
@@ -249,7 +249,7 @@ run_model(enum sig_kind kind, uint32_t max_flows, unsigned int steps)
 			}
 			break;
 		default:                                         /* lookup */
-			p = ft_lookup(&ft, &m.key[k], sig_of(&m.key[k], kind));
+			p = ft_lookup(&ft, &m.key[k], hash_of(&m.key[k], kind));
 			CHECK(p == (m.slot[k] >= 0 ? m.slot[k] : -ENOENT),
 			      "lookup: %d (got %d)", m.slot[k], p);
 			break;
@@ -261,18 +261,18 @@ run_model(enum sig_kind kind, uint32_t max_flows, unsigned int steps)
 	/* empty it: every slot back, no spill left */
 	for (k = 0; k < NKEYS; k++)
 		if (m.slot[k] >= 0)
-			ft_remove(&ft, (uint32_t)m.slot[k], sig_of(&m.key[k], kind));
+			ft_remove(&ft, (uint32_t)m.slot[k], hash_of(&m.key[k], kind));
 	CHECK(ft.n_free == ft.capacity, "every slot free after removing all");
 	for (i = 0; i <= ft.ix.mask; i++)
 		CHECK(ft.ix.b[i].spilled == 0, "bucket %u: no spill left", i);
 	CHECK(ft.ix.full == refused, "refusals counted: %" PRIu64 " (got %" PRIu64 ")",
 	      refused, ft.ix.full);
-	CHECK(kind != SIG_ONE || refused > 0, "one home bucket: adds past the bound refused");
+	CHECK(kind != HASH_ONE || refused > 0, "one home bucket: adds past the bound refused");
 	CHECK(ft.ix.lines_max <= FX_IX_PROBE_MAX, "an add read %" PRIu64 " buckets",
 	      ft.ix.lines_max);
 	printf("model %s, %u flows: %u steps, %" PRIu64 " adds refused at the probe bound, "
 	       "at most %" PRIu64 " buckets read by an add\n",
-	       kind == SIG_REAL ? "real hash" : kind == SIG_FEW ? "8 hashes" : "one hash",
+	       kind == HASH_REAL ? "real hash" : kind == HASH_FEW ? "8 hashes" : "one hash",
 	       max_flows, steps, refused, ft.ix.lines_max);
 	ft_free(&ft);
 }
@@ -333,7 +333,7 @@ spill_rate(uint32_t max_flows, uint32_t churn)
 				dist[d]++;
 			away += d != 0;
 		}
-	check_spills(&ft, SIG_REAL);
+	check_spills(&ft, HASH_REAL);
 	printf("table at max_flows %u (%u slots, %u buckets, %.1f%% of the pairs), %u adds "
 	       "and removals after filling it: %u keys (%.3f%%) outside their home bucket; "
 	       "keys 0..%d buckets past home:", max_flows, ft.capacity, ft.ix.mask + 1,
@@ -375,13 +375,13 @@ hash_known_answers(void)
 }
 
 /* the control path sees a slot's flow only while it is published, and
- * always with the key of the fid it reports */
+ * always with the key of the expiry_id it reports */
 static void
 snapshot_only_published(void)
 {
 	struct fx_flow_table ft;
 	struct fx_key key, got;
-	uint64_t fid;
+	uint64_t expiry_id;
 	int32_t p, q;
 	bool added;
 
@@ -390,23 +390,23 @@ snapshot_only_published(void)
 	key.family = FX_FAMILY_V4;
 	key.proto = 17;
 	key.port[0] = 1;
-	CHECK(ft_snapshot(&ft.flows[0], &fid, &got) == 0, "a free slot: no flow");
+	CHECK(ft_snapshot(&ft.flows[0], &expiry_id, &got) == 0, "a free slot: no flow");
 	p = ft_add(&ft, &key, ft_hash(&key), &added);
 	CHECK(p >= 0 && added, "add");
-	CHECK(ft_snapshot(&ft.flows[p], &fid, &got) == 0, "added, not published: no flow");
+	CHECK(ft_snapshot(&ft.flows[p], &expiry_id, &got) == 0, "added, not published: no flow");
 	ft_publish(&ft.flows[p], 5);
-	CHECK(ft_snapshot(&ft.flows[p], &fid, &got) == 1 && fid == 5 && ft_key_eq(&got, &key),
-	      "published: fid 5 and its key");
+	CHECK(ft_snapshot(&ft.flows[p], &expiry_id, &got) == 1 && expiry_id == 5 && ft_key_eq(&got, &key),
+	      "published: expiry_id 5 and its key");
 	ft_unpublish(&ft.flows[p]);
-	CHECK(ft_snapshot(&ft.flows[p], &fid, &got) == 0, "unpublished: no flow");
+	CHECK(ft_snapshot(&ft.flows[p], &expiry_id, &got) == 0, "unpublished: no flow");
 	ft_remove(&ft, (uint32_t)p, ft_hash(&key));
 	key.port[0] = 2;
 	q = ft_add(&ft, &key, ft_hash(&key), &added);
 	CHECK(q == p, "the slot is reused (%d, got %d)", p, q);
-	CHECK(ft_snapshot(&ft.flows[q], &fid, &got) == 0, "reused, not published: no flow");
+	CHECK(ft_snapshot(&ft.flows[q], &expiry_id, &got) == 0, "reused, not published: no flow");
 	ft_publish(&ft.flows[q], 6);
-	CHECK(ft_snapshot(&ft.flows[q], &fid, &got) == 1 && fid == 6 && got.port[0] == 2,
-	      "published again: fid 6 and the new key");
+	CHECK(ft_snapshot(&ft.flows[q], &expiry_id, &got) == 1 && expiry_id == 6 && got.port[0] == 2,
+	      "published again: expiry_id 6 and the new key");
 	ft_free(&ft);
 }
 
@@ -420,10 +420,10 @@ main(int argc, char **argv)
 	rte_srand(20261130);
 	hash_known_answers();
 	fx_hash_set_secret(UINT64_C(0x5eed5eed5eed5eed), 20261130);
-	run_model(SIG_REAL, 4000, 400000);
-	run_model(SIG_FEW, 1000, 200000);
-	run_model(SIG_ONE, 200, 100000);
-	run_model(SIG_REAL, 200, 200000);      /* full most of the time */
+	run_model(HASH_REAL, 4000, 400000);
+	run_model(HASH_FEW, 1000, 200000);
+	run_model(HASH_ONE, 200, 100000);
+	run_model(HASH_REAL, 200, 200000);      /* full most of the time */
 	/* capacity 2^20 - 1: 2^18 buckets */
 	spill_rate(932067, 4 * 932067);
 	snapshot_only_published();

@@ -930,7 +930,7 @@ test_table_model(unsigned int ops)
 static void
 check_index(const struct nat_table *t)
 {
-	uint32_t nb = fx_ix_buckets(&t->ix), b, j, h, d, ref, sig;
+	uint32_t nb = fx_ix_buckets(&t->ix), b, j, h, d, ref, hash;
 	uint32_t *want = calloc(nb, sizeof(*want));
 	const struct fx_ix_bucket *bk;
 	struct nat_key k;
@@ -950,9 +950,9 @@ check_index(const struct nat_table *t)
 			CHECK((ref & 1) || t->rec[ref >> 1].state == NAT_LIVE,
 			      "bucket %u pair %u: an out key of a live mapping only", b, j);
 			k = (ref & 1) ? nat_key_in(&t->rec[ref >> 1]) : nat_key_out(&t->rec[ref >> 1]);
-			sig = nat_key_hash(&k);
-			CHECK(bk->tag[j] == fx_ix_tag(sig), "bucket %u pair %u: the key's tag", b, j);
-			for (h = fx_ix_home(&t->ix, sig), d = 0; h != b; h = fx_ix_next(&t->ix, h), d++)
+			hash = nat_key_hash(&k);
+			CHECK(bk->tag[j] == fx_ix_tag(hash), "bucket %u pair %u: the key's tag", b, j);
+			for (h = fx_ix_home(&t->ix, hash), d = 0; h != b; h = fx_ix_next(&t->ix, h), d++)
 				want[h]++;
 			CHECK(d < FX_IX_PROBE_MAX, "bucket %u pair %u: %u buckets past home", b, j, d);
 		}
