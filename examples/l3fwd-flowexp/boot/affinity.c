@@ -26,7 +26,7 @@
 #include "base/config.h"
 #include "boot/affinity.h"
 #include "boot/ports.h"
-#include "nat/nat.h"
+#include "nat/conf.h"
 #include "worker/lcore.h"
 
 enum fx_affinity_mode fx_affinity_mode = FX_AFF_SINGLE;

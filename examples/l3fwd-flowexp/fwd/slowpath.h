@@ -35,6 +35,7 @@
 #define _FX_SLOWPATH_H_
 
 #include <stdbool.h>
+#include <netinet/in.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -49,7 +50,6 @@
 #include "fwd/parse.h"
 #include "l3/neigh.h"
 #include "nat/conf.h"
-#include "nat/nat.h"
 
 #define FX_SLOW_RING 1024u   /**< packets per worker's ring */
 

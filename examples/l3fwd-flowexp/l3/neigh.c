@@ -70,7 +70,6 @@
 #include "l3/route.h"
 #include "l3/wire.h"
 #include "nat/conf.h"
-#include "nat/nat.h"
 #include "worker/clock.h"
 #include "worker/lcore.h"
 

@@ -90,6 +90,13 @@ struct nat_conf {
 
 extern struct nat_conf fx_nat_conf;
 
+/** Whether masquerade is on (--nat-pool given). */
+static inline bool
+fx_nat_enabled(void)
+{
+	return fx_nat_conf.enabled;
+}
+
 /** Defaults (NAT off, ports 1024-65535, hold-down NAT_HOLDDOWN_DEFAULT). */
 void nat_conf_defaults(struct nat_conf *c);
 

@@ -195,13 +195,6 @@ struct fx_nat {
 	struct fx_nat_stats st;
 };
 
-/** Whether masquerade is on (--nat-pool given). */
-static inline bool
-fx_nat_enabled(void)
-{
-	return fx_nat_conf.enabled;
-}
-
 /**
  * Start-up, main lcore: the port owner table for nb_workers workers.
  * 0 or -EINVAL.
