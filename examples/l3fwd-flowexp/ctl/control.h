@@ -40,7 +40,7 @@
 #include <rte_config.h>
 
 #include "base/config.h"
-#include "ctl/stats.h"
+#include "base/counter.h"
 #include "l3/neigh.h"
 
 enum fx_ctl_type {

@@ -53,12 +53,6 @@ fx_stats_start(void)
 }
 
 uint64_t
-fx_stats_us(uint64_t cycles)
-{
-	return (uint64_t)((double)cycles * 1e6 / (double)rte_get_tsc_hz());
-}
-
-uint64_t
 fx_stats_total_active(void)
 {
 	return SUM(active);
@@ -109,10 +103,10 @@ emit_index(unsigned int first, unsigned int end, const struct fx_emitter *e,
 static void
 emit_maxima(const struct fx_lcore *lc, const struct fx_emitter *e, void *ctx)
 {
-	e->u64(ctx, "lag_max_us", fx_stats_us(GET(lc, lag_max)));
-	e->u64(ctx, "lag_mean_us", fx_stats_us(fx_lag_mean(lc)));
-	e->u64(ctx, "sweep_max_us", fx_stats_us(GET(lc, sweep_max)));
-	e->u64(ctx, "loop_max_us", fx_stats_us(GET(lc, loop_max)));
+	e->u64(ctx, "lag_max_us", fx_cycles_us(GET(lc, lag_max)));
+	e->u64(ctx, "lag_mean_us", fx_cycles_us(fx_lag_mean(lc)));
+	e->u64(ctx, "sweep_max_us", fx_cycles_us(GET(lc, sweep_max)));
+	e->u64(ctx, "loop_max_us", fx_cycles_us(GET(lc, loop_max)));
 	e->u64(ctx, "poll_removed_max", GET(lc, poll_removed_max));
 }
 
@@ -161,7 +155,7 @@ fx_stats_emit_run(const struct fx_emitter *e, void *ctx)
 	e->str(ctx, "affinity", fx_affinity_name(fx_affinity_mode));
 	e->str(ctx, "affinity_reason", fx_affinity_reason);
 	e->str(ctx, "lookup", fx_conf.lookup == FX_LOOKUP_LPM ? "lpm" : "em");
-	e->u64(ctx, "uptime_ms", fx_stats_us(rte_rdtsc() - fx_stats_start_tsc) / 1000);
+	e->u64(ctx, "uptime_ms", fx_cycles_us(rte_rdtsc() - fx_stats_start_tsc) / 1000);
 	e->u64(ctx, "tsc_hz", rte_get_tsc_hz());
 	e->u64(ctx, "workers", fx_nb_workers);
 	e->u64(ctx, "max_flows", fx_conf.max_flows);
@@ -182,10 +176,10 @@ fx_stats_emit_totals(const struct fx_emitter *e, void *ctx, enum fx_emit_what wh
 	}
 	if (what & FX_EMIT_MAXIMA) {
 		lag_n = SUM(lag_n);
-		e->u64(ctx, "lag_max_us", fx_stats_us(MAXOF(lag_max)));
-		e->u64(ctx, "lag_mean_us", fx_stats_us(lag_n ? SUM(lag_sum) / lag_n : 0));
-		e->u64(ctx, "sweep_max_us", fx_stats_us(MAXOF(sweep_max)));
-		e->u64(ctx, "loop_max_us", fx_stats_us(MAXOF(loop_max)));
+		e->u64(ctx, "lag_max_us", fx_cycles_us(MAXOF(lag_max)));
+		e->u64(ctx, "lag_mean_us", fx_cycles_us(lag_n ? SUM(lag_sum) / lag_n : 0));
+		e->u64(ctx, "sweep_max_us", fx_cycles_us(MAXOF(sweep_max)));
+		e->u64(ctx, "loop_max_us", fx_cycles_us(MAXOF(loop_max)));
 		e->u64(ctx, "poll_removed_max", MAXOF(poll_removed_max));
 	}
 	if (what & FX_EMIT_COUNTERS) {

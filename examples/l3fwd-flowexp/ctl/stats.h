@@ -40,6 +40,7 @@
 #include <rte_cycles.h>
 
 #include "base/atomic.h"
+#include "base/counter.h"
 #include "base/timeouts.h"
 #include "fwd/parse.h"
 
@@ -88,15 +89,6 @@ struct fx_lcore_stats {
 	uint64_t dropped[RTE_MAX_ETHPORTS];  /**< see doc: rx port for policy, tx port for a full queue */
 	uint64_t stage_cycles[FX_STAGE_MAX]; /**< --bench only (FX_STAGES) */
 };
-
-/* Owner-side updates; a reader on another thread sees whole values. */
-#define FX_STAT_SET(st, field, v) fx_store_relaxed(&(st)->field, (v))
-#define FX_STAT_ADD(st, field, n) FX_STAT_SET(st, field, (st)->field + (n))
-#define FX_STAT_MAX(st, field, v) do { \
-	if ((v) > (st)->field) \
-		FX_STAT_SET(st, field, v); \
-} while (0)
-#define FX_STAT_GET(st, field) fx_load_relaxed(&(st)->field)
 
 /** The worker's accounting of its loop (owner only). */
 struct fx_loop {
@@ -147,22 +139,7 @@ fx_stats_loop(struct fx_lcore_stats *st, struct fx_loop *lp,
 	return true;
 }
 
-/** A sink for fx_stats_emit(): one level of nested dictionaries. */
-struct fx_emitter {
-	void (*open)(void *ctx, const char *name);
-	void (*close)(void *ctx);
-	void (*u64)(void *ctx, const char *name, uint64_t v);
-	void (*str)(void *ctx, const char *name, const char *v);
-};
-
 struct fx_lcore;
-
-/** Which figures of a worker or of the totals a walk emits. */
-enum fx_emit_what {
-	FX_EMIT_COUNTERS = 1,   /**< counters and gauges: never reset */
-	FX_EMIT_MAXIMA = 2,     /**< the maxima and lag figures a reset zeroes */
-	FX_EMIT_ALL = 3,
-};
 
 /**
  * Walk every statistic into an emitter: the run (fx_stats_emit_run()),
@@ -188,9 +165,6 @@ uint64_t fx_stats_last_rx(void);
 /** Print the periodic table (rates since the previous call). Main lcore. */
 void fx_stats_print(FILE *f);
 
-/** v in at most 6 characters ("1.23k", "45.0M"), for the tables; returns buf. */
-const char *fx_stats_human(double v, char *buf, size_t len);
-
 /** Print the end-of-run summary. Main lcore, after the workers stopped. */
 void fx_stats_summary(FILE *f);
 
@@ -203,7 +177,5 @@ void fx_stats_start(void);
 /** The start time given to fx_stats_start(), and the previous table's time. */
 extern uint64_t fx_stats_start_tsc;
 
-/** TSC cycles in microseconds. */
-uint64_t fx_stats_us(uint64_t cycles);
 
 #endif /* _FX_STATS_H_ */

@@ -35,20 +35,6 @@ static struct {
 	uint64_t tx[RTE_MAX_ETHPORTS];
 } prev;
 
-const char *
-fx_stats_human(double v, char *buf, size_t len)
-{
-	if (v >= 1e9)
-		snprintf(buf, len, "%.2fG", v / 1e9);
-	else if (v >= 1e6)
-		snprintf(buf, len, "%.2fM", v / 1e6);
-	else if (v >= 1e4)
-		snprintf(buf, len, "%.1fk", v / 1e3);
-	else
-		snprintf(buf, len, "%.0f", v);
-	return buf;
-}
-
 void
 fx_stats_print(FILE *f)
 {
@@ -82,8 +68,8 @@ fx_stats_print(FILE *f)
 		fprintf(f, "%4u %14" PRIu64 " %14" PRIu64 " %10" PRIu64 " %9s %9s %10" PRIu64
 			" %10" PRIu64 " %10" PRIu64 "\n",
 			p, rx, tx, fx_port_dropped(p),
-			fx_stats_human((double)(rx - prev.rx[p]) / dt, a, sizeof(a)),
-			fx_stats_human((double)(tx - prev.tx[p]) / dt, b, sizeof(b)),
+			fx_human((double)(rx - prev.rx[p]) / dt, a, sizeof(a)),
+			fx_human((double)(tx - prev.tx[p]) / dt, b, sizeof(b)),
 			es.imissed, es.rx_nombuf, es.ierrors);
 		prev.rx[p] = rx;
 		prev.tx[p] = tx;
@@ -101,11 +87,11 @@ fx_stats_print(FILE *f)
 			" %7" PRIu64 " %8s %8s %8.1f/%-8.1f %8" PRIu64 " %8" PRIu64 " %6" PRIu64 "\n",
 			lc->lcore_id, GET(lc, active), cr, ex, GET(lc, invalidated),
 			GET(lc, table_full),
-			fx_stats_human((double)(cr - prev.created[w]) / dt, a, sizeof(a)),
-			fx_stats_human((double)(ex - prev.expired[w]) / dt, c, sizeof(c)),
-			(double)fx_stats_us(GET(lc, lag_max)) / 1e3,
-			(double)fx_stats_us(fx_lag_mean(lc)) / 1e3,
-			fx_stats_us(GET(lc, sweep_max)), fx_stats_us(GET(lc, loop_max)),
+			fx_human((double)(cr - prev.created[w]) / dt, a, sizeof(a)),
+			fx_human((double)(ex - prev.expired[w]) / dt, c, sizeof(c)),
+			(double)fx_cycles_us(GET(lc, lag_max)) / 1e3,
+			(double)fx_cycles_us(fx_lag_mean(lc)) / 1e3,
+			fx_cycles_us(GET(lc, sweep_max)), fx_cycles_us(GET(lc, loop_max)),
 			GET(lc, stalls));
 		prev.created[w] = cr;
 		prev.expired[w] = ex;
@@ -177,15 +163,15 @@ fx_stats_summary(FILE *f)
 	if (fx_conf.max_flows_per_host != 0)
 		fprintf(f, "flows refused over --max-flows-per-host %u: %" PRIu64 "\n",
 			fx_conf.max_flows_per_host, SUM(host_limit));
-	fprintf(f, "longest sweep: %" PRIu64 " us\n", fx_stats_us(MAXOF(sweep_max)));
+	fprintf(f, "longest sweep: %" PRIu64 " us\n", fx_cycles_us(MAXOF(sweep_max)));
 	fprintf(f, "longest loop iteration: %" PRIu64 " us (%" PRIu64
 		" iterations over 100 us of %" PRIu64 ")\n",
-		fx_stats_us(MAXOF(loop_max)), SUM(stalls), SUM(loops));
+		fx_cycles_us(MAXOF(loop_max)), SUM(stalls), SUM(loops));
 	fprintf(f, "most flows removed by one expiry poll: %" PRIu64 "\n",
 		MAXOF(poll_removed_max));
 	fprintf(f, "expiry lag: max %.3f ms, mean %.3f ms\n",
-		(double)fx_stats_us(MAXOF(lag_max)) / 1e3,
-		(double)fx_stats_us(lag_n ? SUM(lag_sum) / lag_n : 0) / 1e3);
+		(double)fx_cycles_us(MAXOF(lag_max)) / 1e3,
+		(double)fx_cycles_us(lag_n ? SUM(lag_sum) / lag_n : 0) / 1e3);
 	if (fx_nat_enabled())
 		fx_nat_summary(f);
 	if (fx_nat_log_enabled())

@@ -195,7 +195,7 @@ emit_worker_head(const struct fx_emitter *e, void *ctx, const struct fx_lcore *l
 {
 	e->u64(ctx, "lcore", lc->lcore_id);
 	e->u64(ctx, "worker", lc->worker_idx);
-	e->u64(ctx, "uptime_ms", fx_stats_us(rte_rdtsc() - fx_stats_start_tsc) / 1000);
+	e->u64(ctx, "uptime_ms", fx_cycles_us(rte_rdtsc() - fx_stats_start_tsc) / 1000);
 }
 
 static void
@@ -221,7 +221,7 @@ emit_reset_head(const struct fx_emitter *e, void *ctx)
 
 	fx_control_reset_info(&n, &tsc);
 	e->u64(ctx, "resets", n);
-	e->u64(ctx, "since_reset_us", fx_stats_us(rte_rdtsc() -
+	e->u64(ctx, "since_reset_us", fx_cycles_us(rte_rdtsc() -
 		(n != 0 ? tsc : fx_stats_start_tsc)));
 }
 

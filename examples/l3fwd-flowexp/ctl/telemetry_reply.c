@@ -34,7 +34,7 @@
 #include <rte_telemetry.h>
 
 #include "base/compat.h"
-#include "ctl/stats.h"
+#include "base/counter.h"
 #include "ctl/telemetry_reply.h"
 
 /* the objects of the largest reply: the statistics walk */

@@ -24,7 +24,7 @@
 #include <rte_common.h>
 #include <rte_telemetry.h>
 
-#include "ctl/stats.h"
+#include "base/counter.h"
 
 /*
  * The library's output buffer (MAX_OUTPUT_LEN in lib/telemetry, 16 KiB

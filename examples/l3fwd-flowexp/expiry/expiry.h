@@ -41,7 +41,7 @@
 #include <stdint.h>
 
 #include "base/config.h"
-#include "ctl/stats.h"
+#include "base/counter.h"
 #include "flow/table.h"
 
 struct fx_lcore;

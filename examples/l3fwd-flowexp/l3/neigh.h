@@ -62,8 +62,8 @@
 
 #include "base/atomic.h"
 #include "base/config.h"
+#include "base/counter.h"
 #include "base/hash.h"
-#include "ctl/stats.h"
 #include "fwd/parse.h"
 #include "l3/neigh_fsm.h"
 

@@ -19,8 +19,8 @@
 
 #include <twheel.h>
 
+#include "base/counter.h"
 #include "base/hash.h"
-#include "ctl/stats.h"
 #include "nat/block.h"
 #include "nat/conf.h"
 #include "nat/log/events.h"

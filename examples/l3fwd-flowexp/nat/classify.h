@@ -24,8 +24,8 @@
 #include <rte_mbuf.h>
 
 #include "base/atomic.h"
+#include "base/counter.h"
 #include "boot/affinity.h"
-#include "ctl/stats.h"
 #include "fwd/parse.h"
 #include "l3/route.h"
 #include "nat/conf.h"

@@ -28,7 +28,7 @@
 
 #include <rte_mbuf.h>
 
-#include "ctl/stats.h"
+#include "base/counter.h"
 #include "flow/tcp_track.h"
 #include "fwd/parse.h"
 #include "nat/bib.h"

@@ -30,8 +30,8 @@
 #include <twheel.h>
 
 #include "base/atomic.h"
+#include "base/counter.h"
 #include "base/timeouts.h"
-#include "ctl/stats.h"
 #include "nat/nat.h"
 #include "worker/lcore.h"
 
@@ -74,8 +74,8 @@ void
 fx_nat_emit_maxima(const struct fx_nat *nt, const struct fx_emitter *e, void *ctx)
 {
 	e->u64(ctx, "nat_poll_max", NGET(nt, nat_poll_max));
-	e->u64(ctx, "nat_lag_max_us", fx_stats_us(NGET(nt, nat_lag_max)));
-	e->u64(ctx, "nat_lag_mean_us", fx_stats_us(nat_lag_mean(nt)));
+	e->u64(ctx, "nat_lag_max_us", fx_cycles_us(NGET(nt, nat_lag_max)));
+	e->u64(ctx, "nat_lag_mean_us", fx_cycles_us(nat_lag_mean(nt)));
 }
 
 /* over the workers: the largest poll and lag, the mean lag of all */
@@ -104,8 +104,8 @@ fx_nat_emit_maxima_totals(const struct fx_emitter *e, void *ctx)
 
 	nat_maxima(&poll_max, &lag_max, &lag_mean);
 	e->u64(ctx, "nat_poll_max", poll_max);
-	e->u64(ctx, "nat_lag_max_us", fx_stats_us(lag_max));
-	e->u64(ctx, "nat_lag_mean_us", fx_stats_us(lag_mean));
+	e->u64(ctx, "nat_lag_max_us", fx_cycles_us(lag_max));
+	e->u64(ctx, "nat_lag_mean_us", fx_cycles_us(lag_mean));
 }
 
 void
@@ -274,12 +274,12 @@ fx_nat_print(FILE *f, double dt)
 			" %8s %8s %8s %8" PRIu64 " %8.1f/%-8.1f %8" PRIu64 "\n",
 			fx_workers[w]->lcore_id, NGET(nt, nat_active), NGET(nt, nat_held),
 			cr, ex,
-			fx_stats_human((double)(cr - prev.created[w]) / dt, a, sizeof(a)),
-			fx_stats_human((double)(ex - prev.expired[w]) / dt, b, sizeof(b)),
-			fx_stats_human((double)(rl - prev.released[w]) / dt, c, sizeof(c)),
+			fx_human((double)(cr - prev.created[w]) / dt, a, sizeof(a)),
+			fx_human((double)(ex - prev.expired[w]) / dt, b, sizeof(b)),
+			fx_human((double)(rl - prev.released[w]) / dt, c, sizeof(c)),
 			NGET(nt, nat_no_port),
-			(double)fx_stats_us(NGET(nt, nat_lag_max)) / 1e3,
-			(double)fx_stats_us(nat_lag_mean(nt)) / 1e3,
+			(double)fx_cycles_us(NGET(nt, nat_lag_max)) / 1e3,
+			(double)fx_cycles_us(nat_lag_mean(nt)) / 1e3,
 			NGET(nt, nat_poll_max));
 		prev.created[w] = cr;
 		prev.expired[w] = ex;
@@ -327,6 +327,6 @@ fx_nat_summary(FILE *f)
 			s.blk_released, s.blk_active, s.blk_limit, s.blk_exhausted);
 	fprintf(f, "most mappings handled by one NAT expiry poll: %" PRIu64 "\n", poll_max);
 	fprintf(f, "NAT expiry lag: max %.3f ms, mean %.3f ms\n",
-		(double)fx_stats_us(lag_max) / 1e3, (double)fx_stats_us(lag_mean) / 1e3);
+		(double)fx_cycles_us(lag_max) / 1e3, (double)fx_cycles_us(lag_mean) / 1e3);
 	drops_summary(f);
 }

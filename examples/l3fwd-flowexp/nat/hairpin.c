@@ -28,7 +28,7 @@
 #include <rte_mbuf.h>
 
 #include "base/config.h"
-#include "ctl/stats.h"
+#include "base/counter.h"
 #include "fwd/parse.h"
 #include "nat/nat.h"
 #include "nat/priv.h"

@@ -32,7 +32,7 @@
 
 #include <twheel.h>
 
-#include "ctl/stats.h"
+#include "base/counter.h"
 #include "flow/state.h"
 #include "flow/tcp_track.h"
 #include "fwd/parse.h"

@@ -16,7 +16,7 @@
 
 #include <rte_mbuf.h>
 
-#include "ctl/stats.h"
+#include "base/counter.h"
 #include "fwd/parse.h"
 #include "nat/nat.h"
 #include "nat/priv.h"

@@ -30,8 +30,8 @@
 
 #include <twheel.h>
 
+#include "base/counter.h"
 #include "base/quota.h"
-#include "ctl/stats.h"
 #include "flow/state.h"
 #include "flow/tcp_track.h"
 #include "fwd/parse.h"

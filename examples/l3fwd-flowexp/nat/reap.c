@@ -33,7 +33,7 @@
 
 #include <twheel.h>
 
-#include "ctl/stats.h"
+#include "base/counter.h"
 #include "nat/bib.h"
 #include "nat/block.h"
 #include "nat/eim.h"

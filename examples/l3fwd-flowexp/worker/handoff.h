@@ -49,7 +49,7 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
-#include "ctl/stats.h"
+#include "base/counter.h"
 #include "fwd/parse.h"
 
 #define FX_HANDOFF_RING_SIZE 1024u   /**< packets per sender -> owner ring */

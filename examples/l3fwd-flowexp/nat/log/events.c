@@ -24,7 +24,7 @@
 #include <rte_ring.h>
 #include <rte_ring_elem.h>
 
-#include "ctl/stats.h"
+#include "base/counter.h"
 #include "nat/conf.h"
 #include "nat/log/events.h"
 #include "nat/log/ipfix.h"

@@ -29,7 +29,7 @@
 #include <rte_ring_elem.h>
 
 #include "base/config.h"
-#include "ctl/stats.h"
+#include "base/counter.h"
 #include "nat/log/events.h"
 #include "nat/log/export.h"
 #include "nat/log/ipfix.h"

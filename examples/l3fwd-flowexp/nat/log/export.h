@@ -56,7 +56,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "ctl/stats.h"
+#include "base/counter.h"
 
 /** Messages per sendmmsg(). */
 #define NAT_LOG_BATCH 32
