@@ -31,7 +31,7 @@
 #include "flow/table.h"
 #include "flow/tcp_track.h"
 #include "fwd/forward.h"
-#include "l3/route.h"
+#include "fwd/route.h"
 #include "worker/bench.h"
 #include "worker/lcore.h"
 

@@ -32,8 +32,6 @@
 #define FX_LPM_TBL8S 256
 #define FX_LPM6_TBL8S 8192
 
-struct fx_route_table *fx_route_cur;
-struct rte_rcu_qsbr *fx_route_rcu;
 
 static struct fx_route_rule rules[FX_MAX_ROUTES];
 static uint32_t nb_rules;

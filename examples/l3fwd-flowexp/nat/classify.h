@@ -27,7 +27,7 @@
 #include "base/counter.h"
 #include "boot/affinity.h"
 #include "fwd/parse.h"
-#include "l3/route.h"
+#include "fwd/route.h"
 #include "nat/conf.h"
 #include "nat/eim.h"
 #include "nat/nat.h"

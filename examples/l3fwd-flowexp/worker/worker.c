@@ -58,7 +58,7 @@
 #include "fwd/forward.h"
 #include "fwd/parse.h"
 #include "fwd/slowpath.h"
-#include "l3/route.h"
+#include "fwd/route.h"
 #include "nat/classify.h"
 #include "nat/nat.h"
 #include "worker/bench.h"
