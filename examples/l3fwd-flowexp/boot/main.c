@@ -159,7 +159,7 @@ drained(uint64_t now, uint64_t idle)
 	return !fx_control_busy() && fx_stats_total_rx() > 0 &&
 		last < now && now - last > idle && fx_stats_total_active() == 0 &&
 		(!fx_nat_enabled() || fx_nat_total_active() == 0) &&
-		fx_workers_idle(now, idle);
+		fx_clocks_idle(now, idle);
 }
 
 static void

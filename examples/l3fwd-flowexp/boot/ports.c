@@ -61,6 +61,7 @@
 #include "base/compat.h"
 #include "base/config.h"
 #include "boot/ports.h"
+#include "fwd/forward.h"
 #include "fwd/parse.h"
 #include "fwd/slowpath.h"
 #include "l3/neigh_conf.h"
@@ -69,7 +70,6 @@
 
 #define MEMPOOL_CACHE_SIZE 256
 
-struct rte_ether_addr fx_port_mac[RTE_MAX_ETHPORTS];
 uint16_t fx_ports_main_txq[RTE_MAX_ETHPORTS];
 static struct rte_mempool *pktmbuf_pool[RTE_MAX_NUMA_NODES];
 static uint8_t rss_key[FX_RSS_KEY_LEN_MAX];
@@ -313,7 +313,7 @@ fx_ports_init(void)
 		txconf.offloads = conf.txmode.offloads;
 		for (w = 0; w < fx_nb_workers; w++) {
 			lc = fx_workers[w];
-			lc->tx_queue[port] = (uint16_t)w;
+			lc->fwd.tx_queue[port] = (uint16_t)w;
 			rc = rte_eth_tx_queue_setup(port, (uint16_t)w, nb_txd,
 					(unsigned int)rte_lcore_to_socket_id(lc->lcore_id), &txconf);
 			if (rc < 0)

@@ -22,9 +22,6 @@
 /** Longest RSS key a device may ask for. */
 #define FX_RSS_KEY_LEN_MAX 128
 
-/** Source MAC of each port. */
-extern struct rte_ether_addr fx_port_mac[RTE_MAX_ETHPORTS];
-
 /** The main lcore's tx queue on a port with addresses; UINT16_MAX: none. */
 extern uint16_t fx_ports_main_txq[RTE_MAX_ETHPORTS];
 

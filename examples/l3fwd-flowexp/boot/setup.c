@@ -36,6 +36,7 @@
 #include "flow/table.h"
 #include "nat/conf.h"
 #include "nat/nat.h"
+#include "base/time.h"
 #include "worker/clock.h"
 #include "worker/handoff.h"
 #include "worker/lcore.h"
@@ -77,11 +78,14 @@ fx_setup_lcores(void)
 				rte_exit(EXIT_FAILURE, "no memory for lcore %u\n", lp->lcore_id);
 			lc->lcore_id = lp->lcore_id;
 			lc->worker_idx = (uint16_t)fx_nb_workers;
-			lc->ops = fx_expiry_ops_get(fx_conf.expiry);
+			lc->flows.expiry = fx_expiry_ops_get(fx_conf.expiry);
+			lc->flows.lcore_id = lp->lcore_id;
 			for (t = 0; t < FX_TMO_MAX; t++)
-				lc->tmo_cycles[t] = (uint64_t)(fx_conf.timeout_s[t] * (double)hz);
+				lc->flows.tmo_cycles[t] =
+					(uint64_t)(fx_conf.timeout_s[t] * (double)hz);
 			lc->loop.stall_cycles = hz / 1000000 * STALL_US;
-			lc->ho.self = lc->worker_idx;
+			lc->handoff.self = lc->worker_idx;
+			fx_clock_register(&lc->clock);
 			fx_lcores[lp->lcore_id] = lc;
 			fx_workers[fx_nb_workers++] = lc;
 		}
@@ -106,7 +110,7 @@ fx_setup_flow_state(void)
 	for (w = 0; w < fx_nb_workers; w++) {
 		lc = fx_workers[w];
 		snprintf(name, sizeof(name), "fx%u", lc->lcore_id);
-		rc = ft_create(&lc->ft, name, fx_conf.max_flows,
+		rc = ft_create(&lc->flows.table, name, fx_conf.max_flows,
 			       (int)rte_lcore_to_socket_id(lc->lcore_id),
 			       fx_conf.expiry != FX_EXPIRY_TWHEEL);
 		if (rc != 0)
@@ -115,26 +119,27 @@ fx_setup_flow_state(void)
 				 lc->lcore_id, fx_conf.max_flows, rte_strerror(-rc));
 		snprintf(name, sizeof(name), "fxq%u", lc->lcore_id);
 		if (fx_conf.max_flows_per_host != 0 &&
-		    fx_quota_init(&lc->host_quota, name, fx_conf.max_flows,
+		    fx_quota_init(&lc->flows.host_quota, name, fx_conf.max_flows,
 				  (int)rte_lcore_to_socket_id(lc->lcore_id)) != 0)
 			rte_exit(EXIT_FAILURE, "lcore %u: per-host flow counts: no memory (-m / --socket-mem)\n",
 				 lc->lcore_id);
-		if (fx_flow_init(lc, (int)rte_lcore_to_socket_id(lc->lcore_id)) != 0)
+		if (fx_flow_init(&lc->flows, (int)rte_lcore_to_socket_id(lc->lcore_id)) != 0)
 			rte_exit(EXIT_FAILURE, "lcore %u: TCP connections: no memory (-m / --socket-mem)\n",
 				 lc->lcore_id);
 		if (fx_conf.full_policy == FX_FULL_EVICT &&
-		    fx_evict_init(&lc->ev, fx_conf.max_flows,
+		    fx_evict_init(&lc->flows.evict, fx_conf.max_flows,
 				  (int)rte_lcore_to_socket_id(lc->lcore_id)) != 0)
 			rte_exit(EXIT_FAILURE, "lcore %u: eviction list: no memory (-m / --socket-mem)\n",
 				 lc->lcore_id);
-		rc = lc->ops->init(lc);
+		rc = lc->flows.expiry->init(&lc->flows,
+					    (int)rte_lcore_to_socket_id(lc->lcore_id));
 		if (rc != 0)
 			rte_exit(EXIT_FAILURE, "lcore %u: %s back-end: %s\n", lc->lcore_id,
-				 lc->ops->name, rte_strerror(-rc));
+				 lc->flows.expiry->name, rte_strerror(-rc));
 		if (!fx_nat_enabled())
 			continue;
 		rc = fx_nat_init(&lc->nat, lc->lcore_id, w, fx_nb_workers,
-				 fx_conf.max_flows, fx_conf.expire_budget, lc->tmo_cycles,
+				 fx_conf.max_flows, fx_conf.expire_budget, lc->flows.tmo_cycles,
 				 (uint64_t)((double)rte_get_tsc_hz() * fx_conf.tick_us / 1e6),
 				 (int)rte_lcore_to_socket_id(lc->lcore_id));
 		if (rc != 0)
@@ -150,7 +155,7 @@ fx_setup_nat_and_clock(void)
 	unsigned int w;
 
 	for (w = 0; w < fx_nb_workers; w++)
-		fx_workers[w]->ho.nb_workers = (uint16_t)fx_nb_workers;
+		fx_workers[w]->handoff.nb_workers = (uint16_t)fx_nb_workers;
 	if (fx_nat_enabled() && fx_nat_setup(fx_nb_workers) != 0)
 		rte_exit(EXIT_FAILURE, "--nat-ports: cannot share %u-%u among %u workers\n",
 			 fx_nat_conf.port_lo, fx_nat_conf.port_hi, fx_nb_workers);
@@ -172,7 +177,7 @@ fx_setup_handoff(void)
 	    (fx_conf.affinity == FX_AFFINITY_RSS && !fx_nat_enabled()))
 		return;
 	for (w = 0; w < fx_nb_workers; w++) {
-		h[w] = &fx_workers[w]->ho;
+		h[w] = &fx_workers[w]->handoff;
 		socket[w] = (int)rte_lcore_to_socket_id(fx_workers[w]->lcore_id);
 	}
 	rc = fx_handoff_init(h, socket, fx_nb_workers);
@@ -188,7 +193,7 @@ fx_free_handoff(void)
 	unsigned int w;
 
 	for (w = 0; w < fx_nb_workers; w++)
-		h[w] = &fx_workers[w]->ho;
+		h[w] = &fx_workers[w]->handoff;
 	fx_handoff_fini(h, fx_nb_workers);
 }
 
@@ -200,14 +205,14 @@ fx_free_flow_state(void)
 
 	for (w = 0; w < fx_nb_workers; w++) {
 		lc = fx_workers[w];
-		if (lc->ops != NULL)
-			lc->ops->fini(lc);
+		if (lc->flows.expiry != NULL)
+			lc->flows.expiry->fini(&lc->flows);
 		if (fx_nat_enabled())
 			fx_nat_fini(&lc->nat);
-		fx_evict_fini(&lc->ev);
-		fx_quota_fini(&lc->host_quota);
-		fx_flow_fini(lc);
-		ft_free(&lc->ft);
+		fx_evict_fini(&lc->flows.evict);
+		fx_quota_fini(&lc->flows.host_quota);
+		fx_flow_fini(&lc->flows);
+		ft_free(&lc->flows.table);
 	}
 	if (fx_conf.expiry == FX_EXPIRY_TIMER)
 		rte_timer_subsystem_finalize();

@@ -160,15 +160,15 @@ flush_step(struct fx_ctl_req *r)
 
 	for (w = 0; w < fx_nb_workers; w++) {
 		lc = fx_workers[w];
-		ft = &lc->ft;
-		if (lc->ops == NULL)
+		ft = &lc->flows.table;
+		if (lc->flows.expiry == NULL)
 			continue;
 		end = RTE_MIN(ft->capacity, cursor[w] + FX_SCAN_CHUNK);
 		for (s = cursor[w]; s < end; s++) {
 			if (!ft_snapshot(&ft->flows[s], &expiry_id, &key) ||
 			    !key_matches(&r->rule, &key))
 				continue;
-			rc = lc->ops->invalidate(lc, s, expiry_id);
+			rc = lc->flows.expiry->invalidate(&lc->flows, s, expiry_id);
 			if (rc == -ENOBUFS) {
 				r->enobufs++;
 				CS_ADD(enobufs_retries, 1);
@@ -350,7 +350,7 @@ fx_control_reset_maxima(void)
 	fx_add_relaxed(&resets.n, 1);
 	/* a count, ordering nothing: the worker resets its own fields */
 	for (w = 0; w < fx_nb_workers; w++)
-		fx_add_relaxed(&fx_workers[w]->reset_req, 1);
+		fx_add_relaxed(&fx_workers[w]->requests.reset, 1);
 }
 
 void
@@ -368,5 +368,5 @@ fx_control_hold_expiry(unsigned int ms)
 
 	/* a time, ordering nothing (worker/bench.h reads it) */
 	for (w = 0; w < fx_nb_workers; w++)
-		fx_store_relaxed(&fx_workers[w]->hold_until, until);
+		fx_store_relaxed(&fx_workers[w]->requests.hold_until, until);
 }

@@ -55,7 +55,7 @@ fx_stats_start(void)
 uint64_t
 fx_stats_total_active(void)
 {
-	return SUM(active);
+	return SUM(flows.st, active);
 }
 
 uint64_t
@@ -66,14 +66,14 @@ fx_stats_total_rx(void)
 
 	for (p = 0; p < RTE_MAX_ETHPORTS; p++)
 		if (fx_conf.portmask & (1u << p))
-			s += SUM(rx[p]);
+			s += SUM(fwd.st, rx[p]);
 	return s;
 }
 
 uint64_t
 fx_stats_last_rx(void)
 {
-	return MAXOF(last_rx);
+	return MAXOF(loop_st, last_rx);
 }
 
 static const char *const stage_names[FX_STAGE_MAX] = {
@@ -92,8 +92,8 @@ emit_index(unsigned int first, unsigned int end, const struct fx_emitter *e,
 	unsigned int w;
 
 	for (w = first; w < end; w++) {
-		full += fx_load_relaxed(&fx_workers[w]->ft.ix.full);
-		v = fx_load_relaxed(&fx_workers[w]->ft.ix.lines_max);
+		full += fx_load_relaxed(&fx_workers[w]->flows.table.ix.full);
+		v = fx_load_relaxed(&fx_workers[w]->flows.table.ix.lines_max);
 		lines = RTE_MAX(lines, v);
 	}
 	e->u64(ctx, "index_full", full);
@@ -103,11 +103,11 @@ emit_index(unsigned int first, unsigned int end, const struct fx_emitter *e,
 static void
 emit_maxima(const struct fx_lcore *lc, const struct fx_emitter *e, void *ctx)
 {
-	e->u64(ctx, "lag_max_us", fx_cycles_us(GET(lc, lag_max)));
+	e->u64(ctx, "lag_max_us", fx_cycles_us(GET(lc, flows.st, lag_max)));
 	e->u64(ctx, "lag_mean_us", fx_cycles_us(fx_lag_mean(lc)));
-	e->u64(ctx, "sweep_max_us", fx_cycles_us(GET(lc, sweep_max)));
-	e->u64(ctx, "loop_max_us", fx_cycles_us(GET(lc, loop_max)));
-	e->u64(ctx, "poll_removed_max", GET(lc, poll_removed_max));
+	e->u64(ctx, "sweep_max_us", fx_cycles_us(GET(lc, loop_st, sweep_max)));
+	e->u64(ctx, "loop_max_us", fx_cycles_us(GET(lc, loop_st, loop_max)));
+	e->u64(ctx, "poll_removed_max", GET(lc, flows.st, poll_removed_max));
 }
 
 void
@@ -118,27 +118,36 @@ fx_stats_emit_lcore(const struct fx_lcore *lc, const struct fx_emitter *e,
 	char name[64];
 
 	if (what & FX_EMIT_COUNTERS) {
-#define FX_EMIT_COUNTER(n) e->u64(ctx, #n, GET(lc, n));
-		FX_COUNTERS(FX_EMIT_COUNTER)
-#undef FX_EMIT_COUNTER
+#define FX_EMIT_FLOWS(n) e->u64(ctx, #n, GET(lc, flows.st, n));
+#define FX_EMIT_FWD(n) e->u64(ctx, #n, GET(lc, fwd.st, n));
+#define FX_EMIT_SLOW(n) e->u64(ctx, #n, GET(lc, fwd.st.slow, n));
+#define FX_EMIT_LOOP(n) e->u64(ctx, #n, GET(lc, loop_st, n));
+		FX_FLOW_COUNTERS(FX_EMIT_FLOWS)
+		FX_FWD_COUNTERS(FX_EMIT_FWD)
+		FX_SLOW_COUNTERS(FX_EMIT_SLOW)
+		FX_LOOP_COUNTERS(FX_EMIT_LOOP)
+#undef FX_EMIT_FLOWS
+#undef FX_EMIT_FWD
+#undef FX_EMIT_SLOW
+#undef FX_EMIT_LOOP
 		emit_index(lc->worker_idx, lc->worker_idx + 1u, e, ctx);
 	}
 	if (what & FX_EMIT_MAXIMA)
 		emit_maxima(lc, e, ctx);
 	if (what & FX_EMIT_COUNTERS) {
-#define FX_EMIT_HO(n, f) e->u64(ctx, n, GET_HO(lc, f));
+#define FX_EMIT_HO(n, f) e->u64(ctx, n, GET(lc, handoff.st, f));
 		FX_HO_COUNTERS(FX_EMIT_HO)
 #undef FX_EMIT_HO
 		for (t = 0; t < FX_TMO_MAX; t++) {
 			snprintf(name, sizeof(name), "expired_%s", fx_tmo_names[t]);
-			e->u64(ctx, name, GET(lc, expired_tmo[t]));
+			e->u64(ctx, name, GET(lc, flows.st, expired_tmo[t]));
 			snprintf(name, sizeof(name), "active_%s", fx_tmo_names[t]);
-			e->u64(ctx, name, GET(lc, active_tmo[t]));
+			e->u64(ctx, name, GET(lc, flows.st, active_tmo[t]));
 		}
 		for (t = 0; fx_conf.bench && t < FX_STAGE_MAX; t++)
-			e->u64(ctx, stage_names[t], GET(lc, stage_cycles[t]));
-		if (lc->ops != NULL && lc->ops->emit != NULL)
-			lc->ops->emit(lc, e, ctx);
+			e->u64(ctx, stage_names[t], GET(lc, loop_st, stage_cycles[t]));
+		if (lc->flows.expiry != NULL && lc->flows.expiry->emit != NULL)
+			lc->flows.expiry->emit(&lc->flows, e, ctx);
 	}
 	if (!fx_nat_enabled())
 		return;
@@ -169,21 +178,31 @@ fx_stats_emit_totals(const struct fx_emitter *e, void *ctx, enum fx_emit_what wh
 	char name[64];
 
 	if (what & FX_EMIT_COUNTERS) {
-#define FX_EMIT_SUM(n) e->u64(ctx, #n, SUM(n));
-		FX_COUNTERS(FX_EMIT_SUM)
-#undef FX_EMIT_SUM
+#define FX_SUM_FLOWS(n) e->u64(ctx, #n, SUM(flows.st, n));
+#define FX_SUM_FWD(n) e->u64(ctx, #n, SUM(fwd.st, n));
+#define FX_SUM_SLOW(n) e->u64(ctx, #n, SUM(fwd.st.slow, n));
+#define FX_SUM_LOOP(n) e->u64(ctx, #n, SUM(loop_st, n));
+		FX_FLOW_COUNTERS(FX_SUM_FLOWS)
+		FX_FWD_COUNTERS(FX_SUM_FWD)
+		FX_SLOW_COUNTERS(FX_SUM_SLOW)
+		FX_LOOP_COUNTERS(FX_SUM_LOOP)
+#undef FX_SUM_FLOWS
+#undef FX_SUM_FWD
+#undef FX_SUM_SLOW
+#undef FX_SUM_LOOP
 		emit_index(0, fx_nb_workers, e, ctx);
 	}
 	if (what & FX_EMIT_MAXIMA) {
-		lag_n = SUM(lag_n);
-		e->u64(ctx, "lag_max_us", fx_cycles_us(MAXOF(lag_max)));
-		e->u64(ctx, "lag_mean_us", fx_cycles_us(lag_n ? SUM(lag_sum) / lag_n : 0));
-		e->u64(ctx, "sweep_max_us", fx_cycles_us(MAXOF(sweep_max)));
-		e->u64(ctx, "loop_max_us", fx_cycles_us(MAXOF(loop_max)));
-		e->u64(ctx, "poll_removed_max", MAXOF(poll_removed_max));
+		lag_n = SUM(flows.st, lag_n);
+		e->u64(ctx, "lag_max_us", fx_cycles_us(MAXOF(flows.st, lag_max)));
+		e->u64(ctx, "lag_mean_us",
+		       fx_cycles_us(lag_n ? SUM(flows.st, lag_sum) / lag_n : 0));
+		e->u64(ctx, "sweep_max_us", fx_cycles_us(MAXOF(loop_st, sweep_max)));
+		e->u64(ctx, "loop_max_us", fx_cycles_us(MAXOF(loop_st, loop_max)));
+		e->u64(ctx, "poll_removed_max", MAXOF(flows.st, poll_removed_max));
 	}
 	if (what & FX_EMIT_COUNTERS) {
-#define FX_EMIT_HO_SUM(n, f) e->u64(ctx, n, SUM_HO(f));
+#define FX_EMIT_HO_SUM(n, f) e->u64(ctx, n, SUM(handoff.st, f));
 		FX_HO_COUNTERS(FX_EMIT_HO_SUM)
 #undef FX_EMIT_HO_SUM
 	}
@@ -197,12 +216,12 @@ fx_stats_emit_totals(const struct fx_emitter *e, void *ctx, enum fx_emit_what wh
 		return;
 	for (t = 0; t < FX_TMO_MAX; t++) {
 		snprintf(name, sizeof(name), "expired_%s", fx_tmo_names[t]);
-		e->u64(ctx, name, SUM(expired_tmo[t]));
+		e->u64(ctx, name, SUM(flows.st, expired_tmo[t]));
 		snprintf(name, sizeof(name), "active_%s", fx_tmo_names[t]);
-		e->u64(ctx, name, SUM(active_tmo[t]));
+		e->u64(ctx, name, SUM(flows.st, active_tmo[t]));
 	}
 	for (t = 0; fx_conf.bench && t < FX_STAGE_MAX; t++)
-		e->u64(ctx, stage_names[t], SUM(stage_cycles[t]));
+		e->u64(ctx, stage_names[t], SUM(loop_st, stage_cycles[t]));
 }
 
 void
@@ -210,8 +229,8 @@ fx_stats_emit_port(unsigned int p, const struct fx_emitter *e, void *ctx)
 {
 	struct rte_eth_stats es;
 
-	e->u64(ctx, "rx", SUM(rx[p]));
-	e->u64(ctx, "tx", SUM(tx[p]));
+	e->u64(ctx, "rx", SUM(fwd.st, rx[p]));
+	e->u64(ctx, "tx", SUM(fwd.st, tx[p]));
 	e->u64(ctx, "dropped", fx_port_dropped(p));
 	fx_nic_counters(p, &es);
 	e->u64(ctx, "imissed", es.imissed);
@@ -226,7 +245,7 @@ fx_stats_emit_malformed(const struct fx_emitter *e, void *ctx)
 	unsigned int c;
 
 	for (c = 0; c < FX_CAUSE_MAX; c++)
-		e->u64(ctx, fx_cause_names[c], SUM(malformed[c]));
+		e->u64(ctx, fx_cause_names[c], SUM(fwd.st, malformed[c]));
 }
 
 void

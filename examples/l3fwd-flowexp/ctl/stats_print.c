@@ -62,8 +62,8 @@ fx_stats_print(FILE *f)
 
 		if (!(fx_conf.portmask & (1u << p)))
 			continue;
-		rx = SUM(rx[p]);
-		tx = SUM(tx[p]);
+		rx = SUM(fwd.st, rx[p]);
+		tx = SUM(fwd.st, tx[p]);
 		fx_nic_counters(p, &es);
 		fprintf(f, "%4u %14" PRIu64 " %14" PRIu64 " %10" PRIu64 " %9s %9s %10" PRIu64
 			" %10" PRIu64 " %10" PRIu64 "\n",
@@ -81,40 +81,40 @@ fx_stats_print(FILE *f)
 		uint64_t cr, ex;
 
 		lc = fx_workers[w];
-		cr = GET(lc, created);
-		ex = GET(lc, expired);
+		cr = GET(lc, flows.st, created);
+		ex = GET(lc, flows.st, expired);
 		fprintf(f, "%5u %10" PRIu64 " %12" PRIu64 " %12" PRIu64 " %9" PRIu64
 			" %7" PRIu64 " %8s %8s %8.1f/%-8.1f %8" PRIu64 " %8" PRIu64 " %6" PRIu64 "\n",
-			lc->lcore_id, GET(lc, active), cr, ex, GET(lc, invalidated),
-			GET(lc, table_full),
+			lc->lcore_id, GET(lc, flows.st, active), cr, ex, GET(lc, flows.st, invalidated),
+			GET(lc, flows.st, table_full),
 			fx_human((double)(cr - prev.created[w]) / dt, a, sizeof(a)),
 			fx_human((double)(ex - prev.expired[w]) / dt, c, sizeof(c)),
-			(double)fx_cycles_us(GET(lc, lag_max)) / 1e3,
+			(double)fx_cycles_us(GET(lc, flows.st, lag_max)) / 1e3,
 			(double)fx_cycles_us(fx_lag_mean(lc)) / 1e3,
-			fx_cycles_us(GET(lc, sweep_max)), fx_cycles_us(GET(lc, loop_max)),
-			GET(lc, stalls));
+			fx_cycles_us(GET(lc, loop_st, sweep_max)), fx_cycles_us(GET(lc, loop_st, loop_max)),
+			GET(lc, loop_st, stalls));
 		prev.created[w] = cr;
 		prev.expired[w] = ex;
 	}
 	fputs("active by state:", f);
 	for (k = 0; k < FX_TMO_MAX; k++)
-		fprintf(f, " %s %" PRIu64, fx_tmo_names[k], SUM(active_tmo[k]));
-	fprintf(f, ", reopened %" PRIu64 "\n", SUM(reopened));
+		fprintf(f, " %s %" PRIu64, fx_tmo_names[k], SUM(flows.st, active_tmo[k]));
+	fprintf(f, ", reopened %" PRIu64 "\n", SUM(flows.st, reopened));
 	if (fx_affinity_mode == FX_AFF_HANDOFF) {
 		fputs("handoff (out/in/dropped/waits/foreign):", f);
 		for (w = 0; w < fx_nb_workers; w++) {
 			lc = fx_workers[w];
 			fprintf(f, " lcore %u %" PRIu64 "/%" PRIu64 "/%" PRIu64 "/%" PRIu64 "/%" PRIu64,
-				lc->lcore_id, GET_HO(lc, handed_off), GET_HO(lc, received),
-				GET_HO(lc, dropped), GET_HO(lc, waits), GET_HO(lc, foreign));
+				lc->lcore_id, GET(lc, handoff.st, handed_off), GET(lc, handoff.st, received),
+				GET(lc, handoff.st, dropped), GET(lc, handoff.st, waits), GET(lc, handoff.st, foreign));
 		}
 		fputc('\n', f);
 	} else if (fx_affinity_mode == FX_AFF_RSS) {
-		fprintf(f, "affinity rss: foreign %" PRIu64 "\n", SUM_HO(foreign));
+		fprintf(f, "affinity rss: foreign %" PRIu64 "\n", SUM(handoff.st, foreign));
 	}
 	fputs("malformed:", f);
 	for (k = 0; k < FX_CAUSE_MAX; k++) {
-		v = SUM(malformed[k]);
+		v = SUM(fwd.st, malformed[k]);
 		if (v == 0)
 			continue;
 		fprintf(f, " %s %" PRIu64, fx_cause_names[k], v);
@@ -130,14 +130,14 @@ fx_stats_print(FILE *f)
 void
 fx_stats_summary(FILE *f)
 {
-	uint64_t lag_n = SUM(lag_n), rx = 0, tx = 0, dr = 0;
+	uint64_t lag_n = SUM(flows.st, lag_n), rx = 0, tx = 0, dr = 0;
 	unsigned int p, t;
 
 	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
 		if (!(fx_conf.portmask & (1u << p)))
 			continue;
-		rx += SUM(rx[p]);
-		tx += SUM(tx[p]);
+		rx += SUM(fwd.st, rx[p]);
+		tx += SUM(fwd.st, tx[p]);
 		dr += fx_port_dropped(p);
 	}
 	fprintf(f, "\n== summary (expiry %s, %u worker%s) ==\n",
@@ -147,31 +147,31 @@ fx_stats_summary(FILE *f)
 		rx, tx, dr);
 	fprintf(f, "affinity %s (%s): handed off %" PRIu64 ", received %" PRIu64
 		", dropped %" PRIu64 ", processed on a non-owner lcore %" PRIu64 "\n",
-		fx_affinity_name(fx_affinity_mode), fx_affinity_reason, SUM_HO(handed_off),
-		SUM_HO(received), SUM_HO(dropped), SUM_HO(foreign));
-	fprintf(f, "flows created: %" PRIu64 "\n", SUM(created));
-	fprintf(f, "flows expired: %" PRIu64 " (", SUM(expired));
+		fx_affinity_name(fx_affinity_mode), fx_affinity_reason, SUM(handoff.st, handed_off),
+		SUM(handoff.st, received), SUM(handoff.st, dropped), SUM(handoff.st, foreign));
+	fprintf(f, "flows created: %" PRIu64 "\n", SUM(flows.st, created));
+	fprintf(f, "flows expired: %" PRIu64 " (", SUM(flows.st, expired));
 	for (t = 0; t < FX_TMO_MAX; t++)
 		fprintf(f, "%s%s %" PRIu64, t ? ", " : "", fx_tmo_names[t],
-			SUM(expired_tmo[t]));
+			SUM(flows.st, expired_tmo[t]));
 	fputs(")\n", f);
-	fprintf(f, "flows invalidated: %" PRIu64 "\n", SUM(invalidated));
-	fprintf(f, "flows removed at exit: %" PRIu64 "\n", SUM(drained));
-	fprintf(f, "flows active: %" PRIu64 "\n", SUM(active));
+	fprintf(f, "flows invalidated: %" PRIu64 "\n", SUM(flows.st, invalidated));
+	fprintf(f, "flows removed at exit: %" PRIu64 "\n", SUM(flows.st, drained));
+	fprintf(f, "flows active: %" PRIu64 "\n", SUM(flows.st, active));
 	fprintf(f, "table full: %" PRIu64 " (evicted %" PRIu64 ", no victim within %u: %" PRIu64 ")\n",
-		SUM(table_full), SUM(evicted), FX_EVICT_SCAN, SUM(evict_miss));
+		SUM(flows.st, table_full), SUM(flows.st, evicted), FX_EVICT_SCAN, SUM(flows.st, evict_miss));
 	if (fx_conf.max_flows_per_host != 0)
 		fprintf(f, "flows refused over --max-flows-per-host %u: %" PRIu64 "\n",
-			fx_conf.max_flows_per_host, SUM(host_limit));
-	fprintf(f, "longest sweep: %" PRIu64 " us\n", fx_cycles_us(MAXOF(sweep_max)));
+			fx_conf.max_flows_per_host, SUM(flows.st, host_limit));
+	fprintf(f, "longest sweep: %" PRIu64 " us\n", fx_cycles_us(MAXOF(loop_st, sweep_max)));
 	fprintf(f, "longest loop iteration: %" PRIu64 " us (%" PRIu64
 		" iterations over 100 us of %" PRIu64 ")\n",
-		fx_cycles_us(MAXOF(loop_max)), SUM(stalls), SUM(loops));
+		fx_cycles_us(MAXOF(loop_st, loop_max)), SUM(loop_st, stalls), SUM(loop_st, loops));
 	fprintf(f, "most flows removed by one expiry poll: %" PRIu64 "\n",
-		MAXOF(poll_removed_max));
+		MAXOF(flows.st, poll_removed_max));
 	fprintf(f, "expiry lag: max %.3f ms, mean %.3f ms\n",
-		(double)fx_cycles_us(MAXOF(lag_max)) / 1e3,
-		(double)fx_cycles_us(lag_n ? SUM(lag_sum) / lag_n : 0) / 1e3);
+		(double)fx_cycles_us(MAXOF(flows.st, lag_max)) / 1e3,
+		(double)fx_cycles_us(lag_n ? SUM(flows.st, lag_sum) / lag_n : 0) / 1e3);
 	if (fx_nat_enabled())
 		fx_nat_summary(f);
 	if (fx_nat_log_enabled())

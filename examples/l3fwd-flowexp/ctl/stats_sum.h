@@ -18,54 +18,49 @@
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 
-#include "ctl/stats.h"
+#include "base/counter.h"
 #include "worker/lcore.h"
 
-#define GET(lc, f) FX_STAT_GET(&(lc)->st, f)
-#define GET_HO(lc, f) FX_STAT_GET(&(lc)->ho.st, f)
+/* One counter of a worker: part is where it lives in struct fx_lcore
+ * (flows.st, fwd.st, fwd.st.slow, loop_st, handoff.st, nat.st). */
+#define GET(lc, part, f) FX_STAT_GET(&(lc)->part, f)
 
 /* Handoff counters: name and field. */
 #define FX_HO_COUNTERS(X) \
 	X("handed_off", handed_off) X("handoff_received", received) \
 	X("handoff_dropped", dropped) X("handoff_waits", waits) X("foreign", foreign)
 
-/* Sum of one field over the workers. */
-#define SUM(field) ({ \
+/* Sum of one counter over the workers. */
+#define SUM(part, field) ({ \
 	uint64_t s_ = 0; \
 	unsigned int w_; \
 	for (w_ = 0; w_ < fx_nb_workers; w_++) \
-		s_ += GET(fx_workers[w_], field); \
+		s_ += GET(fx_workers[w_], part, field); \
 	s_; })
-#define MAXOF(field) ({ \
+#define MAXOF(part, field) ({ \
 	uint64_t m_ = 0, v_; \
 	unsigned int w_; \
 	for (w_ = 0; w_ < fx_nb_workers; w_++) { \
-		v_ = GET(fx_workers[w_], field); \
+		v_ = GET(fx_workers[w_], part, field); \
 		if (v_ > m_) \
 			m_ = v_; \
 	} \
 	m_; })
-#define SUM_HO(field) ({ \
-	uint64_t s_ = 0; \
-	unsigned int w_; \
-	for (w_ = 0; w_ < fx_nb_workers; w_++) \
-		s_ += GET_HO(fx_workers[w_], field); \
-	s_; })
 
 /* The mean expiry lag of a worker, cycles. */
 static inline uint64_t
 fx_lag_mean(const struct fx_lcore *lc)
 {
-	uint64_t n = GET(lc, lag_n);
+	uint64_t n = GET(lc, flows.st, lag_n);
 
-	return n ? GET(lc, lag_sum) / n : 0;
+	return n ? GET(lc, flows.st, lag_sum) / n : 0;
 }
 
 /* dropped on a port: by the workers, and by the handoff rings */
 static inline uint64_t
 fx_port_dropped(unsigned int p)
 {
-	return SUM(dropped[p]) + SUM_HO(dropped_port[p]);
+	return SUM(fwd.st, dropped[p]) + SUM(handoff.st, dropped_port[p]);
 }
 
 /*

@@ -35,31 +35,23 @@
 
 #include "expiry/expiry.h"
 #include "flow/flow.h"
-#include "worker/lcore.h"
 
-/* the back-end's state (lc->exp) */
-struct sc_state {
+/* the back-end's state (fx_flows.expiry_state.scan) */
+struct fx_expiry_scan {
 	struct fx_expiry_base base;
 	uint32_t cursor;      /* the next slot to look at */
 	uint64_t slot_fp;     /* TSC cycles per slot, 16.16 fixed point; 0: unpaced */
 	uint64_t last;        /* TSC time the cursor is due at */
 };
 
-static inline struct sc_state *
-sc(const struct fx_lcore *lc)
-{
-	return lc->exp;
-}
-
 static int
-sc_init(struct fx_lcore *lc)
+sc_init(struct fx_flows *fl, int socket)
 {
 	double slot = fx_conf.scan_interval_s * (double)rte_get_tsc_hz() /
-		      lc->ft.capacity;
-	struct sc_state *s;
+		      fl->table.capacity;
+	struct fx_expiry_scan *s;
 
-	s = rte_zmalloc_socket("fx_scan", sizeof(*s), RTE_CACHE_LINE_SIZE,
-			       (int)rte_lcore_to_socket_id(lc->lcore_id));
+	s = rte_zmalloc_socket("fx_scan", sizeof(*s), RTE_CACHE_LINE_SIZE, socket);
 	if (s == NULL)
 		return -ENOMEM;
 	/* 16.16 fixed point: a 1 s pass over 16M slots is ~180 cycles a slot */
@@ -67,14 +59,14 @@ sc_init(struct fx_lcore *lc)
 	if (fx_conf.scan_interval_s > 0 && s->slot_fp == 0)
 		s->slot_fp = 1;
 	s->last = rte_rdtsc();
-	lc->exp = s;
+	fl->expiry_state.scan = s;
 	return 0;
 }
 
-/* Slots to walk at lc->now: all the budget unpaced, else those due since
+/* Slots to walk at fl->now: all the budget unpaced, else those due since
  * s->last, capped by the budget. */
 static uint32_t
-sc_due(struct sc_state *s, uint64_t now, uint32_t capacity)
+sc_due(struct fx_expiry_scan *s, uint64_t now, uint32_t capacity)
 {
 	uint64_t elapsed, n;
 
@@ -98,41 +90,41 @@ sc_due(struct sc_state *s, uint64_t now, uint32_t capacity)
 }
 
 static void
-sc_fini(struct fx_lcore *lc)
+sc_fini(struct fx_flows *fl)
 {
-	rte_free(lc->exp);
-	lc->exp = NULL;
+	rte_free(fl->expiry_state.scan);
+	fl->expiry_state.scan = NULL;
 }
 
 static uint64_t
-sc_add(struct fx_lcore *lc, struct fx_flow *f __rte_unused)
+sc_add(struct fx_flows *fl, struct fx_flow *f __rte_unused)
 {
-	return ++sc(lc)->base.next_id;
+	return ++fl->expiry_state.scan->base.next_id;
 }
 
 /* shorten, cancel: the scan reads flow->expire and skips freed slots */
 static void
-sc_nothing(struct fx_lcore *lc __rte_unused, struct fx_flow *f __rte_unused)
+sc_nothing(struct fx_flows *fl __rte_unused, struct fx_flow *f __rte_unused)
 {
 }
 
 /* a scan does not know what is due: only the requests can be left over */
 static bool
-sc_poll(struct fx_lcore *lc)
+sc_poll(struct fx_flows *fl)
 {
-	struct sc_state *s = sc(lc);
-	struct fx_flow *flows = lc->ft.flows;
-	uint32_t cap = lc->ft.capacity, cur = s->cursor, i, n;
-	uint64_t now = lc->now;
+	struct fx_expiry_scan *s = fl->expiry_state.scan;
+	struct fx_flow *flows = fl->table.flows;
+	uint32_t cap = fl->table.capacity, cur = s->cursor, i, n;
+	uint64_t now = fl->now;
 	struct fx_flow *f;
 	bool more;
 
-	more = fx_expiry_apply_requests(lc, fx_conf.expire_budget, NULL);
+	more = fx_expiry_apply_requests(fl, fx_conf.expire_budget, NULL);
 	n = sc_due(s, now, cap);
 	for (i = 0; i < n; i++) {
 		f = &flows[cur];
 		if (f->expiry_id != 0 && f->expire <= now)
-			fx_flow_expired(lc, f, f->expire);
+			fx_flow_expired(fl, f, f->expire);
 		if (++cur == cap)
 			cur = 0;
 	}
@@ -141,9 +133,9 @@ sc_poll(struct fx_lcore *lc)
 }
 
 static bool
-sc_drain(struct fx_lcore *lc, unsigned int budget)
+sc_drain(struct fx_flows *fl, unsigned int budget)
 {
-	return fx_expiry_drain_slab(lc, &sc(lc)->base, budget, NULL);
+	return fx_expiry_drain_slab(fl, &fl->expiry_state.scan->base, budget, NULL);
 }
 
 const struct fx_expiry_ops fx_expiry_scan = {

@@ -33,25 +33,21 @@
 
 #include "expiry/expiry.h"
 #include "flow/flow.h"
-#include "worker/lcore.h"
 
-/* the back-end's state (lc->exp) */
-struct tm_state {
+/* the back-end's state (fx_flows.expiry_state.timer) */
+struct fx_expiry_timer {
 	struct fx_expiry_base base;
 	struct rte_timer *timers;   /* by slot: as many as the slab has */
 };
 
-static inline struct tm_state *
-tm(const struct fx_lcore *lc)
-{
-	return lc->exp;
-}
+/* the flows each lcore's timers belong to, for the callbacks (which get
+ * the flow alone): set by init, before launch */
+static struct fx_flows *timer_flows[RTE_MAX_LCORE];
 
 static int
-tm_init(struct fx_lcore *lc)
+tm_init(struct fx_flows *fl, int socket)
 {
-	int socket = (int)rte_lcore_to_socket_id(lc->lcore_id);
-	struct tm_state *s;
+	struct fx_expiry_timer *s;
 	uint32_t i;
 
 	s = rte_zmalloc_socket("fx_timer", sizeof(*s), RTE_CACHE_LINE_SIZE, socket);
@@ -59,86 +55,88 @@ tm_init(struct fx_lcore *lc)
 		return -ENOMEM;
 	/* by slot: as many as the slab has (max_flows and headroom) */
 	s->timers = rte_zmalloc_socket("fx_timers",
-			(size_t)lc->ft.capacity * sizeof(struct rte_timer),
+			(size_t)fl->table.capacity * sizeof(struct rte_timer),
 			RTE_CACHE_LINE_SIZE, socket);
 	if (s->timers == NULL) {
 		rte_free(s);
 		return -ENOMEM;
 	}
-	for (i = 0; i < lc->ft.capacity; i++)
+	for (i = 0; i < fl->table.capacity; i++)
 		rte_timer_init(&s->timers[i]);
-	lc->exp = s;
+	fl->expiry_state.timer = s;
+	timer_flows[fl->lcore_id] = fl;
 	return 0;
 }
 
 static void
-tm_fini(struct fx_lcore *lc)
+tm_fini(struct fx_flows *fl)
 {
-	struct tm_state *s = tm(lc);
+	struct fx_expiry_timer *s = fl->expiry_state.timer;
 
 	if (s == NULL)
 		return;
 	rte_free(s->timers);
 	rte_free(s);
-	lc->exp = NULL;
+	fl->expiry_state.timer = NULL;
+	timer_flows[fl->lcore_id] = NULL;
 }
 
 static void tm_fire(struct rte_timer *t, void *arg);
 
 static inline int
-tm_arm(struct fx_lcore *lc, struct fx_flow *f)
+tm_arm(struct fx_flows *fl, struct fx_flow *f)
 {
-	uint64_t ticks = f->expire > lc->now ? f->expire - lc->now : 0;
+	uint64_t ticks = f->expire > fl->now ? f->expire - fl->now : 0;
 
-	return rte_timer_reset(&tm(lc)->timers[ft_slot(&lc->ft, f)], ticks, SINGLE,
-			       lc->lcore_id, tm_fire, f);
+	return rte_timer_reset(&fl->expiry_state.timer->timers[ft_slot(&fl->table, f)], ticks, SINGLE,
+			       fl->lcore_id, tm_fire, f);
 }
 
 static void
 tm_fire(struct rte_timer *t __rte_unused, void *arg)
 {
-	struct fx_lcore *lc = fx_lcores[rte_lcore_id()];
+	struct fx_flows *fl = timer_flows[rte_lcore_id()];
 	struct fx_flow *f = arg;
 
-	if (f->expire > lc->now && tm_arm(lc, f) == 0)
+	if (f->expire > fl->now && tm_arm(fl, f) == 0)
 		return;
-	fx_flow_expired(lc, f, f->expire);
+	fx_flow_expired(fl, f, f->expire);
 }
 
 static uint64_t
-tm_add(struct fx_lcore *lc, struct fx_flow *f)
+tm_add(struct fx_flows *fl, struct fx_flow *f)
 {
-	if (tm_arm(lc, f) != 0)
+	if (tm_arm(fl, f) != 0)
 		return 0;
-	return ++tm(lc)->base.next_id;
+	return ++fl->expiry_state.timer->base.next_id;
 }
 
 static void
-tm_shorten(struct fx_lcore *lc, struct fx_flow *f)
+tm_shorten(struct fx_flows *fl, struct fx_flow *f)
 {
-	tm_arm(lc, f);
+	tm_arm(fl, f);
 }
 
 static void
-tm_stop(struct fx_lcore *lc, struct fx_flow *f)
+tm_stop(struct fx_flows *fl, struct fx_flow *f)
 {
-	rte_timer_stop(&tm(lc)->timers[ft_slot(&lc->ft, f)]);
+	rte_timer_stop(&fl->expiry_state.timer->timers[ft_slot(&fl->table, f)]);
 }
 
 /* rte_timer_manage() runs every callback due: only the requests are bounded */
 static bool
-tm_poll(struct fx_lcore *lc)
+tm_poll(struct fx_flows *fl)
 {
-	bool more = fx_expiry_apply_requests(lc, fx_conf.expire_budget, tm_stop);
+	bool more = fx_expiry_apply_requests(fl, fx_conf.expire_budget, tm_stop);
 
 	rte_timer_manage();
 	return more;
 }
 
 static bool
-tm_drain(struct fx_lcore *lc, unsigned int budget)
+tm_drain(struct fx_flows *fl, unsigned int budget)
 {
-	return fx_expiry_drain_slab(lc, &tm(lc)->base, budget, tm_stop);
+	return fx_expiry_drain_slab(fl, &fl->expiry_state.timer->base, budget, tm_stop);
 }
 
 const struct fx_expiry_ops fx_expiry_timer = {

@@ -7,7 +7,7 @@
  * payload and a lazy deadline.
  *
  * A new flow is scheduled at its first deadline. A hit only stores the new
- * deadline in the flow (worker/worker.c); when the old one comes due the wheel
+ * deadline in the flow (flow/flow.c); when the old one comes due the wheel
  * calls flow_deadline(), sees the later value and re-files the entry, so a
  * flow that lives for an hour costs one revisit per timeout period, not
  * one operation per packet. Shortening (TCP FIN/RST) uses twheel_move().
@@ -36,19 +36,12 @@
 
 #include "expiry/expiry.h"
 #include "flow/flow.h"
-#include "worker/lcore.h"
 
-/* the back-end's state (lc->exp) */
-struct tw_state {
+/* the back-end's state (fx_flows.expiry_state.twheel) */
+struct fx_expiry_twheel {
 	struct twheel *wheel;
 	struct twheel_fired *out;   /* --expire-budget records */
 };
-
-static inline struct tw_state *
-tw(const struct fx_lcore *lc)
-{
-	return lc->exp;
-}
 
 static uint64_t
 flow_deadline(void *payload, void *arg __rte_unused)
@@ -57,25 +50,24 @@ flow_deadline(void *payload, void *arg __rte_unused)
 }
 
 static int
-tw_init(struct fx_lcore *lc)
+tw_init(struct fx_flows *fl, int socket)
 {
 	char name[TWHEEL_NAME_MAX_LEN + 1];
 	struct twheel_config cfg;
-	int socket = (int)rte_lcore_to_socket_id(lc->lcore_id);
-	struct tw_state *s;
+	struct fx_expiry_twheel *s;
 	uint64_t tick;
 
 	s = rte_zmalloc_socket("fx_twheel", sizeof(*s), RTE_CACHE_LINE_SIZE, socket);
 	if (s == NULL)
 		return -ENOMEM;
-	snprintf(name, sizeof(name), "fx%u", lc->lcore_id);
+	snprintf(name, sizeof(name), "fx%u", fl->lcore_id);
 	twheel_config_standard(&cfg, name, fx_conf.max_flows, socket);
 	tick = (uint64_t)((double)rte_get_tsc_hz() * fx_conf.tick_us / 1e6);
 	cfg.tick_cycles = tick ? tick : 1;
 	cfg.deadline_fn = flow_deadline;
 	s->wheel = twheel_create(&cfg);
 	if (s->wheel == NULL) {
-		FX_LOG(ERR, "lcore %u: twheel_create: %s", lc->lcore_id,
+		FX_LOG(ERR, "lcore %u: twheel_create: %s", fl->lcore_id,
 		       rte_strerror(rte_errno));
 		rte_free(s);
 		return -rte_errno;
@@ -88,44 +80,44 @@ tw_init(struct fx_lcore *lc)
 		rte_free(s);
 		return -ENOMEM;
 	}
-	lc->exp = s;
+	fl->expiry_state.twheel = s;
 	return 0;
 }
 
 static void
-tw_fini(struct fx_lcore *lc)
+tw_fini(struct fx_flows *fl)
 {
-	struct tw_state *s = tw(lc);
+	struct fx_expiry_twheel *s = fl->expiry_state.twheel;
 
 	if (s == NULL)
 		return;
 	twheel_free(s->wheel);
 	rte_free(s->out);
 	rte_free(s);
-	lc->exp = NULL;
+	fl->expiry_state.twheel = NULL;
 }
 
 static uint64_t
-tw_add(struct fx_lcore *lc, struct fx_flow *f)
+tw_add(struct fx_flows *fl, struct fx_flow *f)
 {
-	return twheel_schedule(tw(lc)->wheel, f->expire, f);
+	return twheel_schedule(fl->expiry_state.twheel->wheel, f->expire, f);
 }
 
 static void
-tw_shorten(struct fx_lcore *lc, struct fx_flow *f)
+tw_shorten(struct fx_flows *fl, struct fx_flow *f)
 {
-	twheel_move(tw(lc)->wheel, f->expiry_id, f->expire);
+	twheel_move(fl->expiry_state.twheel->wheel, f->expiry_id, f->expire);
 }
 
 static void
-tw_cancel(struct fx_lcore *lc, struct fx_flow *f)
+tw_cancel(struct fx_flows *fl, struct fx_flow *f)
 {
-	twheel_cancel(tw(lc)->wheel, f->expiry_id);
+	twheel_cancel(fl->expiry_state.twheel->wheel, f->expiry_id);
 }
 
 /* Hand each record to the flow layer; n records in out. */
 static void
-tw_records(struct fx_lcore *lc, struct twheel_fired *out, unsigned int n,
+tw_records(struct fx_flows *fl, struct twheel_fired *out, unsigned int n,
 	   bool draining)
 {
 	struct fx_flow *f;
@@ -137,57 +129,57 @@ tw_records(struct fx_lcore *lc, struct twheel_fired *out, unsigned int n,
 		f = out[i].payload;
 		if (unlikely(f->expiry_id != out[i].id)) {
 			FX_LOG(ERR, "lcore %u: wheel record for id %#" PRIx64
-			       " but the flow has %#" PRIx64, lc->lcore_id,
+			       " but the flow has %#" PRIx64, fl->lcore_id,
 			       out[i].id, f->expiry_id);
 			continue;
 		}
 		if (draining)
-			fx_flow_drained(lc, f);
+			fx_flow_drained(fl, f);
 		else if (out[i].reason == TWHEEL_DUE)
-			fx_flow_expired(lc, f, out[i].deadline);
+			fx_flow_expired(fl, f, out[i].deadline);
 		else if (out[i].reason == TWHEEL_CANCELLED)
-			fx_flow_invalidated(lc, f);
+			fx_flow_invalidated(fl, f);
 	}
 }
 
 static bool
-tw_poll(struct fx_lcore *lc)
+tw_poll(struct fx_flows *fl)
 {
-	struct tw_state *s = tw(lc);
+	struct fx_expiry_twheel *s = fl->expiry_state.twheel;
 	unsigned int n;
 	bool more;
 
-	n = twheel_sweep_more(s->wheel, lc->now, fx_conf.expire_budget, s->out, &more);
-	tw_records(lc, s->out, n, false);
+	n = twheel_sweep_more(s->wheel, fl->now, fx_conf.expire_budget, s->out, &more);
+	tw_records(fl, s->out, n, false);
 	return more;
 }
 
 static bool
-tw_drain(struct fx_lcore *lc, unsigned int budget)
+tw_drain(struct fx_flows *fl, unsigned int budget)
 {
-	struct tw_state *s = tw(lc);
+	struct fx_expiry_twheel *s = fl->expiry_state.twheel;
 	unsigned int n;
 	bool more;
 
 	n = twheel_drain_more(s->wheel, RTE_MIN(budget, fx_conf.expire_budget),
 			      s->out, &more);
-	tw_records(lc, s->out, n, true);
+	tw_records(fl, s->out, n, true);
 	return more;
 }
 
 static int
-tw_invalidate(struct fx_lcore *lc, uint32_t slot __rte_unused, uint64_t expiry_id)
+tw_invalidate(struct fx_flows *fl, uint32_t slot __rte_unused, uint64_t expiry_id)
 {
-	return twheel_remote_cancel(tw(lc)->wheel, expiry_id);
+	return twheel_remote_cancel(fl->expiry_state.twheel->wheel, expiry_id);
 }
 
 static void
-tw_emit(const struct fx_lcore *lc, const struct fx_emitter *e, void *ctx)
+tw_emit(const struct fx_flows *fl, const struct fx_emitter *e, void *ctx)
 {
 	struct twheel_stats ws;
 
-	twheel_stats_get(tw(lc)->wheel, &ws);
-	e->str(ctx, "wheel", twheel_name(tw(lc)->wheel));
+	twheel_stats_get(fl->expiry_state.twheel->wheel, &ws);
+	e->str(ctx, "wheel", twheel_name(fl->expiry_state.twheel->wheel));
 	e->u64(ctx, "wheel_revisits", ws.revisits);
 	e->u64(ctx, "wheel_remote_cancels", ws.remote_cancels);
 	e->u64(ctx, "wheel_remote_stale", ws.remote_stale);

@@ -3,10 +3,11 @@
  */
 
 /*
- * The flow lifecycle (flow/flow.h has the design): the TCP connections beside
- * the table, tracking a burst, the state a packet moves a flow to,
- * creation with its table-full policies and the per-host quota
- * (flow/host_quota.h), eviction, and removal on behalf of the expiry back-ends.
+ * The flow lifecycle (flow/flow.h has the design): the TCP connections
+ * beside the table, removal on behalf of the expiry back-end, the state a
+ * packet moves a flow to, creation with its table-full policies and the
+ * per-host quota (flow/host_quota.h), eviction, the flow stage of a burst
+ * in its two halves, and the polls.
  */
 
 #include <errno.h>
@@ -21,9 +22,6 @@
 #include <rte_prefetch.h>
 
 #include "base/config.h"
-#include "boot/affinity.h"
-#include "ctl/stats.h"
-#include "expiry/expiry.h"
 #include "flow/evict.h"
 #include "flow/flow.h"
 #include "flow/host_quota.h"
@@ -32,100 +30,98 @@
 #include "flow/tcp_track.h"
 #include "fwd/forward.h"
 #include "fwd/route.h"
-#include "worker/bench.h"
-#include "worker/lcore.h"
 
 /* ---- set-up ---- */
 
 int
-fx_flow_init(struct fx_lcore *lc, int socket)
+fx_flow_init(struct fx_flows *fl, int socket)
 {
-	lc->tcp = rte_zmalloc_socket("fx_tcp", sizeof(*lc->tcp) * lc->ft.capacity,
+	fl->tcp = rte_zmalloc_socket("fx_tcp", sizeof(*fl->tcp) * fl->table.capacity,
 				     RTE_CACHE_LINE_SIZE, socket);
-	return lc->tcp != NULL ? 0 : -ENOMEM;
+	return fl->tcp != NULL ? 0 : -ENOMEM;
 }
 
 void
-fx_flow_fini(struct fx_lcore *lc)
+fx_flow_fini(struct fx_flows *fl)
 {
-	rte_free(lc->tcp);
-	lc->tcp = NULL;
+	rte_free(fl->tcp);
+	fl->tcp = NULL;
 }
 
 /* ---- removal, for the back-ends ---- */
 
 void
-fx_flows_flush(struct fx_lcore *lc)
+fx_flows_flush(struct fx_flows *fl)
 {
-	struct fx_flow_gone *g = &lc->gone;
+	struct fx_flow_gone *g = &fl->gone;
 
 	if (g->n == 0)
 		return;
-	ft_delete_bulk(&lc->ft, g->f, g->hash, g->n);
-	FX_STAT_SET(&lc->st, active, lc->st.active - g->n);
+	ft_delete_bulk(&fl->table, g->f, g->hash, g->n);
+	FX_STAT_SET(&fl->st, active, fl->st.active - g->n);
 	g->n = 0;
 }
 
 /* unpublish now, remove from the index with the next batch */
 static inline void
-flow_remove(struct fx_lcore *lc, struct fx_flow *f)
+flow_remove(struct fx_flows *fl, struct fx_flow *f)
 {
-	struct fx_flow_gone *g = &lc->gone;
+	struct fx_flow_gone *g = &fl->gone;
 
 	ft_unpublish(f);
-	fx_flow_quota_put(lc, f);
-	FX_STAT_SET(&lc->st, active_tmo[f->tmo], lc->st.active_tmo[f->tmo] - 1);
+	fx_flow_quota_put(fl, f);
+	FX_STAT_SET(&fl->st, active_tmo[f->tmo], fl->st.active_tmo[f->tmo] - 1);
 	g->removed++;
 	g->hash[g->n] = ft_hash(&f->key);
 	g->f[g->n++] = f;
 	if (g->n == FX_GONE_BATCH)
-		fx_flows_flush(lc);
+		fx_flows_flush(fl);
 }
 
 void
-fx_flow_expired(struct fx_lcore *lc, struct fx_flow *f, uint64_t deadline)
+fx_flow_expired(struct fx_flows *fl, struct fx_flow *f, uint64_t deadline)
 {
-	struct fx_lcore_stats *st = &lc->st;
-	uint64_t lag = lc->now > deadline ? lc->now - deadline : 0;
+	struct fx_flow_stats *st = &fl->st;
+	uint64_t lag = fl->now > deadline ? fl->now - deadline : 0;
 
 	FX_STAT_ADD(st, expired, 1);
 	FX_STAT_ADD(st, expired_tmo[f->tmo], 1);
 	FX_STAT_ADD(st, lag_sum, lag);
 	FX_STAT_ADD(st, lag_n, 1);
 	FX_STAT_MAX(st, lag_max, lag);
-	flow_remove(lc, f);
+	flow_remove(fl, f);
 }
 
 void
-fx_flow_invalidated(struct fx_lcore *lc, struct fx_flow *f)
+fx_flow_invalidated(struct fx_flows *fl, struct fx_flow *f)
 {
-	FX_STAT_ADD(&lc->st, invalidated, 1);
-	flow_remove(lc, f);
+	FX_STAT_ADD(&fl->st, invalidated, 1);
+	flow_remove(fl, f);
 }
 
 void
-fx_flow_drained(struct fx_lcore *lc, struct fx_flow *f)
+fx_flow_drained(struct fx_flows *fl, struct fx_flow *f)
 {
-	FX_STAT_ADD(&lc->st, drained, 1);
-	flow_remove(lc, f);
+	FX_STAT_ADD(&fl->st, drained, 1);
+	flow_remove(fl, f);
 }
 
 /* ---- state (flow/state.h) ---- */
 
 /* The flow's timeout class is now tmo: move it between the per-class counts. */
 static inline void
-flow_class_set(struct fx_lcore *lc, struct fx_flow *f, uint8_t tmo)
+flow_class_set(struct fx_flows *fl, struct fx_flow *f, uint8_t tmo)
 {
 	if (tmo == f->tmo)
 		return;
-	FX_STAT_SET(&lc->st, active_tmo[f->tmo], lc->st.active_tmo[f->tmo] - 1);
-	FX_STAT_SET(&lc->st, active_tmo[tmo], lc->st.active_tmo[tmo] + 1);
+	FX_STAT_SET(&fl->st, active_tmo[f->tmo], fl->st.active_tmo[f->tmo] - 1);
+	FX_STAT_SET(&fl->st, active_tmo[tmo], fl->st.active_tmo[tmo] + 1);
 	f->tmo = tmo;
 }
 
 /* A packet of flow f: its state and deadline. false: drop it (counted). */
 static inline bool
-flow_hit(struct fx_lcore *lc, struct fx_flow *f, const struct fx_pkt *pk)
+flow_hit(struct fx_flows *fl, struct fx_flow *f, const struct fx_pkt *pk)
 {
 	enum fx_tcp_verdict v;
 	bool reopen = false;
@@ -134,14 +130,14 @@ flow_hit(struct fx_lcore *lc, struct fx_flow *f, const struct fx_pkt *pk)
 	uint64_t exp;
 
 	if (fx_state_tracked(pk)) {
-		t = &lc->tcp[ft_slot(&lc->ft, f)];
+		t = &fl->tcp[ft_slot(&fl->table, f)];
 		v = fx_tcp_track(t, pk->dir, &pk->tcp);
 		if (unlikely(v != FX_TCP_PASS)) {
 			if (v != FX_TCP_REOPEN) {
-				fx_state_tcp_count(v, &lc->st.tcp_rst_ignored,
-						   &lc->st.tcp_syn_ignored,
-						   &lc->st.tcp_out_of_window,
-						   &lc->st.tcp_invalid);
+				fx_state_tcp_count(v, &fl->st.tcp_rst_ignored,
+						   &fl->st.tcp_syn_ignored,
+						   &fl->st.tcp_out_of_window,
+						   &fl->st.tcp_invalid);
 				return fx_tcp_forwards(v);   /* no change, no refresh */
 			}
 			fx_tcp_open(t, pk->dir, &pk->tcp);
@@ -153,25 +149,25 @@ flow_hit(struct fx_lcore *lc, struct fx_flow *f, const struct fx_pkt *pk)
 	}
 	if (unlikely(flags != f->flags)) {
 		if (unlikely(reopen))
-			fx_flow_quota_reopen(lc, f, flags);
+			fx_flow_quota_reopen(fl, f, flags);
 		f->flags = flags;
-		flow_class_set(lc, f, fx_state_class(flags, f->key.proto));
+		flow_class_set(fl, f, fx_state_class(flags, f->key.proto));
 	}
-	exp = lc->now + lc->tmo_cycles[f->tmo];
+	exp = fl->now + fl->tmo_cycles[f->tmo];
 	if (unlikely(exp < f->expire)) {
 		f->expire = exp;
-		lc->ops->shorten(lc, f);
-		FX_STAT_ADD(&lc->st, shortened, 1);
+		fl->expiry->shorten(fl, f);
+		FX_STAT_ADD(&fl->st, shortened, 1);
 	} else {
 		f->expire = exp;   /* the lazy refresh: one store */
 	}
 	if (unlikely(reopen)) {
 		/* a fresh connection on the tuple: the old one ends here */
-		fx_evict_note(&lc->ev, &lc->ft, f, f->expiry_id);
-		FX_STAT_ADD(&lc->st, reopened, 1);
-		FX_STAT_ADD(&lc->st, created, 1);
+		fx_evict_note(&fl->evict, &fl->table, f, f->expiry_id);
+		FX_STAT_ADD(&fl->st, reopened, 1);
+		FX_STAT_ADD(&fl->st, created, 1);
 	} else {
-		FX_STAT_ADD(&lc->st, refreshed, 1);
+		FX_STAT_ADD(&fl->st, refreshed, 1);
 	}
 	return true;
 }
@@ -183,28 +179,28 @@ flow_hit(struct fx_lcore *lc, struct fx_flow *f, const struct fx_pkt *pk)
  * that its slot takes the new one. false if there is none within the bound.
  */
 static bool
-flow_evict(struct fx_lcore *lc)
+flow_evict(struct fx_flows *fl)
 {
-	struct fx_flow *f = fx_evict_pick(&lc->ev, &lc->ft);
+	struct fx_flow *f = fx_evict_pick(&fl->evict, &fl->table);
 
 	if (f == NULL) {
-		FX_STAT_ADD(&lc->st, evict_miss, 1);
+		FX_STAT_ADD(&fl->st, evict_miss, 1);
 		return false;
 	}
-	lc->ops->cancel(lc, f);
+	fl->expiry->cancel(fl, f);
 	ft_unpublish(f);
-	fx_flow_quota_put(lc, f);
-	ft_remove(&lc->ft, ft_slot(&lc->ft, f), ft_hash(&f->key));
-	FX_STAT_SET(&lc->st, active_tmo[f->tmo], lc->st.active_tmo[f->tmo] - 1);
-	FX_STAT_SET(&lc->st, active, lc->st.active - 1);
-	FX_STAT_ADD(&lc->st, evicted, 1);
+	fx_flow_quota_put(fl, f);
+	ft_remove(&fl->table, ft_slot(&fl->table, f), ft_hash(&f->key));
+	FX_STAT_SET(&fl->st, active_tmo[f->tmo], fl->st.active_tmo[f->tmo] - 1);
+	FX_STAT_SET(&fl->st, active, fl->st.active - 1);
+	FX_STAT_ADD(&fl->st, evicted, 1);
 	return true;
 }
 
 /* A new flow for pk (or the one an earlier packet of the burst made);
  * NULL if the table is full. *fwd: whether pk is forwarded. */
 static inline struct fx_flow *
-flow_new(struct fx_lcore *lc, const struct fx_pkt *pk, uint32_t hash, bool *fwd)
+flow_new(struct fx_flows *fl, const struct fx_pkt *pk, uint32_t hash, bool *fwd)
 {
 	struct fx_flow *f;
 	struct fx_tcp *t;
@@ -213,107 +209,123 @@ flow_new(struct fx_lcore *lc, const struct fx_pkt *pk, uint32_t hash, bool *fwd)
 	uint64_t expiry_id;
 
 	*fwd = true;
-	if (unlikely(fx_flow_quota_full(lc, pk))) {
+	if (unlikely(fx_flow_quota_full(fl, pk))) {
 		/* over quota, unless an earlier packet of this burst created it */
-		pos = ft_lookup(&lc->ft, &pk->key, hash);
-		if (pos >= 0 && lc->ft.flows[pos].expiry_id != 0) {
-			f = &lc->ft.flows[pos];
-			*fwd = flow_hit(lc, f, pk);
+		pos = ft_lookup(&fl->table, &pk->key, hash);
+		if (pos >= 0 && fl->table.flows[pos].expiry_id != 0) {
+			f = &fl->table.flows[pos];
+			*fwd = flow_hit(fl, f, pk);
 			return f;
 		}
-		FX_STAT_ADD(&lc->st, host_limit, 1);
+		FX_STAT_ADD(&fl->st, host_limit, 1);
 		return NULL;
 	}
-	if (unlikely(lc->st.active >= fx_conf.max_flows)) {
+	if (unlikely(fl->st.active >= fx_conf.max_flows)) {
 		/* full, unless an earlier packet of this burst created it */
-		pos = ft_lookup(&lc->ft, &pk->key, hash);
-		if (pos >= 0 && lc->ft.flows[pos].expiry_id != 0) {
-			f = &lc->ft.flows[pos];
-			*fwd = flow_hit(lc, f, pk);
+		pos = ft_lookup(&fl->table, &pk->key, hash);
+		if (pos >= 0 && fl->table.flows[pos].expiry_id != 0) {
+			f = &fl->table.flows[pos];
+			*fwd = flow_hit(fl, f, pk);
 			return f;
 		}
 		/* evict only where the key then finds a pair in the index:
 		 * without one, ft_add() refuses it (and counts it) */
 		if (fx_conf.full_policy != FX_FULL_EVICT ||
-		    (ft_has_room(&lc->ft, hash) && !flow_evict(lc)))
+		    (ft_has_room(&fl->table, hash) && !flow_evict(fl)))
 			goto full;
 	}
-	pos = ft_add(&lc->ft, &pk->key, hash, &added);
+	pos = ft_add(&fl->table, &pk->key, hash, &added);
 	if (unlikely(pos < 0))
 		goto full;
-	f = &lc->ft.flows[pos];
+	f = &fl->table.flows[pos];
 	if (!added) {
 		/* created by an earlier packet of this burst */
-		*fwd = flow_hit(lc, f, pk);
+		*fwd = flow_hit(fl, f, pk);
 		return f;
 	}
 	f->nexthop[0] = f->nexthop[1] = FX_NEXTHOP_UNKNOWN;
-	t = &lc->tcp[pos];
+	t = &fl->tcp[pos];
 	if (fx_state_tracked(pk))
 		fx_tcp_open(t, pk->dir, &pk->tcp);
 	else if (pk->key.proto == IPPROTO_TCP)
 		memset(t, 0, sizeof(*t));   /* a fragment: a later segment with ports 0 is mid-stream */
 	f->flags = fx_state_first(pk, t);
 	f->tmo = fx_state_class(f->flags, pk->key.proto);
-	f->expire = lc->now + lc->tmo_cycles[f->tmo];
-	if (unlikely(!fx_flow_quota_take(lc, f))) {
-		ft_remove(&lc->ft, (uint32_t)pos, hash);
+	f->expire = fl->now + fl->tmo_cycles[f->tmo];
+	if (unlikely(!fx_flow_quota_take(fl, f))) {
+		ft_remove(&fl->table, (uint32_t)pos, hash);
 		goto full;
 	}
-	expiry_id = lc->ops->add(lc, f);
+	expiry_id = fl->expiry->add(fl, f);
 	if (unlikely(expiry_id == 0)) {
-		fx_flow_quota_put(lc, f);
-		ft_remove(&lc->ft, (uint32_t)pos, hash);
+		fx_flow_quota_put(fl, f);
+		ft_remove(&fl->table, (uint32_t)pos, hash);
 		goto full;
 	}
 	ft_publish(f, expiry_id);
-	fx_evict_note(&lc->ev, &lc->ft, f, expiry_id);
-	FX_STAT_ADD(&lc->st, created, 1);
-	FX_STAT_SET(&lc->st, active, lc->st.active + 1);
-	FX_STAT_ADD(&lc->st, active_tmo[f->tmo], 1);
+	fx_evict_note(&fl->evict, &fl->table, f, expiry_id);
+	FX_STAT_ADD(&fl->st, created, 1);
+	FX_STAT_SET(&fl->st, active, fl->st.active + 1);
+	FX_STAT_ADD(&fl->st, active_tmo[f->tmo], 1);
 	return f;
 full:
-	FX_STAT_ADD(&lc->st, table_full, 1);
+	FX_STAT_ADD(&fl->st, table_full, 1);
 	return NULL;
 }
 
 /* ---- a burst ---- */
 
 void
-fx_flow_track(struct fx_lcore *lc, const struct fx_route_table *rt,
-	      struct rte_mbuf **pkts, uint16_t n)
+fx_flow_lookup(struct fx_flows *fl, struct rte_mbuf **pkts, uint16_t n,
+	       int32_t *cand)
 {
-	int32_t cand[MAX_PKT_BURST];
-	uint16_t outs[MAX_PKT_BURST];
-	struct fx_flow *flows = lc->ft.flows, *f;
-	struct fx_pkt *p;
-	uint16_t i, nf, out, in_port;
-	uint64_t t;
-	int32_t pos;
-	bool fwd;
+	const struct fx_pkt *p;
+	uint16_t i;
 
-	if (n == 0)
-		return;
-	t = fx_stage_start();
+	for (i = 0; i < n; i++)
+		ft_prefetch(&fl->table, fx_pkt_of(pkts[i])->hash);
 	for (i = 0; i < n; i++) {
 		p = fx_pkt_of(pkts[i]);
-		if (unlikely(fx_affinity_foreign(lc->ho.self, lc->ho.nb_workers,
-						 pkts[i], p->hash)))
-			FX_STAT_ADD(&lc->ho.st, foreign, 1);
-		ft_prefetch(&lc->ft, p->hash);
-	}
-	for (i = 0; i < n; i++) {
-		p = fx_pkt_of(pkts[i]);
-		cand[i] = ft_candidate(&lc->ft, p->hash);
+		cand[i] = ft_candidate(&fl->table, p->hash);
 		/* a TCP segment reads its connection beside the flow's line */
 		if (cand[i] >= 0 && p->key.proto == IPPROTO_TCP)
-			rte_prefetch0(&lc->tcp[cand[i]]);
+			rte_prefetch0(&fl->tcp[cand[i]]);
 	}
-	t = fx_stage_end(lc, FX_STAGE_LOOKUP, t);
+}
 
-	for (i = 0, nf = 0; i < n; i++) {
+/* The verdict of packet p of flow f (NULL: the table was full); the
+ * flow's route is resolved the first time each direction needs it. */
+static inline uint16_t
+flow_verdict(struct fx_flow *f, const struct fx_pkt *p,
+	     const struct fx_route_table *rt, uint16_t in_port)
+{
+	uint16_t hop;
+
+	if (unlikely(f == NULL))
+		return fx_conf.full_policy == FX_FULL_FORWARD ?
+			FX_VERDICT_ROUTE : FX_VERDICT_DROP;
+	hop = f->nexthop[p->dir];
+	if (unlikely(hop == FX_NEXTHOP_UNKNOWN)) {
+		hop = fx_route_lookup(rt, &p->key, p->dir ^ 1, in_port);
+		f->nexthop[p->dir] = (uint8_t)hop;
+	}
+	return hop;
+}
+
+void
+fx_flow_update(struct fx_flows *fl, const struct fx_route_table *rt,
+	       uint64_t now, struct rte_mbuf **pkts, uint16_t n,
+	       const int32_t *cand, uint16_t *next)
+{
+	struct fx_flow *flows = fl->table.flows, *f;
+	const struct fx_pkt *p;
+	int32_t pos;
+	uint16_t i;
+	bool fwd;
+
+	fl->now = now;
+	for (i = 0; i < n; i++) {
 		p = fx_pkt_of(pkts[i]);
-		in_port = pkts[i]->port;
 		/*
 		 * The candidate was found before this burst's earlier packets
 		 * created or evicted flows: a slot freed and taken again since
@@ -321,35 +333,41 @@ fx_flow_track(struct fx_lcore *lc, const struct fx_route_table *rt,
 		 * one freed and not taken again would have expiry_id 0 (no path
 		 * leaves one within a burst: checked all the same).
 		 */
-		pos = ft_confirm(&lc->ft, &p->key, p->hash, cand[i]);
+		pos = ft_confirm(&fl->table, &p->key, p->hash, cand[i]);
 		if (pos >= 0 && likely(flows[pos].expiry_id != 0)) {
 			f = &flows[pos];
-			fwd = flow_hit(lc, f, p);
+			fwd = flow_hit(fl, f, p);
 		} else {
-			f = flow_new(lc, p, p->hash, &fwd);
+			f = flow_new(fl, p, p->hash, &fwd);
 		}
-		if (unlikely(!fwd)) {
-			fx_drop(lc, in_port, pkts[i]);   /* outside the window */
-			continue;
-		}
-		if (likely(f != NULL)) {
-			out = f->nexthop[p->dir];
-			if (unlikely(out == FX_NEXTHOP_UNKNOWN)) {
-				out = fx_route_lookup(rt, &p->key, p->dir ^ 1, in_port);
-				f->nexthop[p->dir] = (uint8_t)out;
-			}
-		} else if (fx_conf.full_policy == FX_FULL_FORWARD) {
-			out = fx_route_lookup(rt, &p->key, p->dir ^ 1, in_port);
-		} else {
-			fx_drop(lc, in_port, pkts[i]);
-			continue;
-		}
-		pkts[nf] = pkts[i];
-		outs[nf++] = out;
+		next[i] = likely(fwd) ? flow_verdict(f, p, rt, pkts[i]->port) :
+			FX_VERDICT_DROP;   /* outside the window */
 	}
-	t = fx_stage_end(lc, FX_STAGE_FLOW, t);
+}
 
-	for (i = 0; i < nf; i++)
-		fx_forward(lc, pkts[i], fx_pkt_of(pkts[i]), outs[i]);
-	fx_stage_end(lc, FX_STAGE_FORWARD, t);
+/* ---- polls ---- */
+
+bool
+fx_flow_poll(struct fx_flows *fl, uint64_t now)
+{
+	bool more;
+
+	fl->now = now;
+	fl->gone.removed = 0;
+	more = fl->expiry->poll(fl);
+	fx_flows_flush(fl);
+	FX_STAT_MAX(&fl->st, poll_removed_max, fl->gone.removed);
+	return more;
+}
+
+void
+fx_flow_drain(struct fx_flows *fl, uint64_t now)
+{
+	bool more;
+
+	fl->now = now;
+	do {
+		more = fl->expiry->drain(fl, fx_conf.expire_budget);
+		fx_flows_flush(fl);
+	} while (more);
 }

@@ -30,7 +30,7 @@
 #include "flow/state.h"
 #include "flow/table.h"
 #include "fwd/parse.h"
-#include "worker/lcore.h"
+#include "flow/flow.h"
 
 /** The quota key of endpoint ep of key k. */
 static inline struct fx_quota_key
@@ -52,14 +52,14 @@ fx_flow_quota_key(const struct fx_key *k, unsigned int ep)
 
 /** Whether the sender of pk has its quota of flows already. */
 static inline bool
-fx_flow_quota_full(const struct fx_lcore *lc, const struct fx_pkt *pk)
+fx_flow_quota_full(const struct fx_flows *fl, const struct fx_pkt *pk)
 {
 	struct fx_quota_key k;
 
-	if (likely(!fx_quota_on(&lc->host_quota)))
+	if (likely(!fx_quota_on(&fl->host_quota)))
 		return false;
 	k = fx_flow_quota_key(&pk->key, pk->dir);
-	return fx_quota_count(&lc->host_quota, &k) >= fx_conf.max_flows_per_host;
+	return fx_quota_count(&fl->host_quota, &k) >= fx_conf.max_flows_per_host;
 }
 
 /**
@@ -67,26 +67,26 @@ fx_flow_quota_full(const struct fx_lcore *lc, const struct fx_pkt *pk)
  * the quota table (the flow is not made).
  */
 static inline bool
-fx_flow_quota_take(struct fx_lcore *lc, const struct fx_flow *f)
+fx_flow_quota_take(struct fx_flows *fl, const struct fx_flow *f)
 {
 	struct fx_quota_key k;
 
-	if (likely(!fx_quota_on(&lc->host_quota)))
+	if (likely(!fx_quota_on(&fl->host_quota)))
 		return true;
 	k = fx_flow_quota_key(&f->key, f->flags & FX_FLOW_INIT_DIR1);
-	return fx_quota_take(&lc->host_quota, &k, UINT32_MAX) == 0;
+	return fx_quota_take(&fl->host_quota, &k, UINT32_MAX) == 0;
 }
 
 /** Flow f leaves: its initiator may open another. */
 static inline void
-fx_flow_quota_put(struct fx_lcore *lc, const struct fx_flow *f)
+fx_flow_quota_put(struct fx_flows *fl, const struct fx_flow *f)
 {
 	struct fx_quota_key k;
 
-	if (likely(!fx_quota_on(&lc->host_quota)))
+	if (likely(!fx_quota_on(&fl->host_quota)))
 		return;
 	k = fx_flow_quota_key(&f->key, f->flags & FX_FLOW_INIT_DIR1);
-	fx_quota_put(&lc->host_quota, &k);
+	fx_quota_put(&fl->host_quota, &k);
 }
 
 /**
@@ -96,18 +96,18 @@ fx_flow_quota_put(struct fx_lcore *lc, const struct fx_flow *f)
  * none, the old initiator would keep the charge until the flow leaves).
  */
 static inline void
-fx_flow_quota_reopen(struct fx_lcore *lc, const struct fx_flow *f,
+fx_flow_quota_reopen(struct fx_flows *fl, const struct fx_flow *f,
 		     uint8_t flags)
 {
 	struct fx_quota_key k;
 
-	if (likely(!fx_quota_on(&lc->host_quota)) ||
+	if (likely(!fx_quota_on(&fl->host_quota)) ||
 	    (flags & FX_FLOW_INIT_DIR1) == (f->flags & FX_FLOW_INIT_DIR1))
 		return;
 	k = fx_flow_quota_key(&f->key, flags & FX_FLOW_INIT_DIR1);
-	if (fx_quota_take(&lc->host_quota, &k, UINT32_MAX) != 0)
+	if (fx_quota_take(&fl->host_quota, &k, UINT32_MAX) != 0)
 		return;
-	fx_flow_quota_put(lc, f);
+	fx_flow_quota_put(fl, f);
 }
 
 #endif /* _FX_FLOW_QUOTA_H_ */

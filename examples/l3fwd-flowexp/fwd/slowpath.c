@@ -40,10 +40,10 @@ fx_slow_init(void)
 	for (w = 0; w < fx_nb_workers; w++) {
 		lc = fx_workers[w];
 		snprintf(name, sizeof(name), "fx_slow_%u", lc->lcore_id);
-		lc->slow = rte_ring_create(name, FX_SLOW_RING,
+		lc->fwd.slow = rte_ring_create(name, FX_SLOW_RING,
 					   (int)rte_lcore_to_socket_id(lc->lcore_id),
 					   RING_F_SP_ENQ | RING_F_SC_DEQ);
-		if (lc->slow == NULL)
+		if (lc->fwd.slow == NULL)
 			return -rte_errno;
 	}
 	return 0;
@@ -52,7 +52,7 @@ fx_slow_init(void)
 struct rte_ring *
 fx_slow_ring(unsigned int w)
 {
-	return fx_workers[w]->slow;
+	return fx_workers[w]->fwd.slow;
 }
 
 void
@@ -62,11 +62,11 @@ fx_slow_fini(void)
 	unsigned int w;
 
 	for (w = 0; w < fx_nb_workers; w++) {
-		if (fx_workers[w]->slow == NULL)
+		if (fx_workers[w]->fwd.slow == NULL)
 			continue;
-		while (rte_ring_sc_dequeue(fx_workers[w]->slow, (void **)&m) == 0)
+		while (rte_ring_sc_dequeue(fx_workers[w]->fwd.slow, (void **)&m) == 0)
 			rte_pktmbuf_free(m);
-		rte_ring_free(fx_workers[w]->slow);
-		fx_workers[w]->slow = NULL;
+		rte_ring_free(fx_workers[w]->fwd.slow);
+		fx_workers[w]->fwd.slow = NULL;
 	}
 }

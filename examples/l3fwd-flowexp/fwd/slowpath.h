@@ -34,8 +34,8 @@
 #ifndef _FX_SLOWPATH_H_
 #define _FX_SLOWPATH_H_
 
-#include <stdbool.h>
 #include <netinet/in.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -46,7 +46,7 @@
 #include <rte_mbuf_dyn.h>
 #include <rte_ring.h>
 
-#include "ctl/stats.h"
+#include "base/counter.h"
 #include "fwd/parse.h"
 #include "l3/neigh.h"
 #include "nat/conf.h"
@@ -84,9 +84,23 @@ fx_slow_nexthop_of(const struct rte_mbuf *m)
 	return (uint16_t)(*RTE_MBUF_DYNFIELD(m, fx_slow_off, const uint32_t *) >> 8);
 }
 
+/**
+ * What a worker counts of its slow path: packets handed to the main lcore
+ * (to_main), those dropped for want of room in the ring (to_main_full),
+ * and those for the gateway that it does not answer (local_dropped).
+ */
+#define FX_SLOW_COUNTERS(X) X(to_main) X(to_main_full) X(local_dropped)
+
+/** The slow path's counters; written by the worker only. */
+struct fx_slow_stats {
+#define FX_SLOW_FIELD(n) uint64_t n;
+	FX_SLOW_COUNTERS(FX_SLOW_FIELD)
+#undef FX_SLOW_FIELD
+};
+
 /** Hand m to the main lcore on ring r, or drop it; counted. Workers. */
 static inline void
-fx_slow_send(struct rte_ring *r, struct fx_lcore_stats *st, struct rte_mbuf *m,
+fx_slow_send(struct rte_ring *r, struct fx_slow_stats *st, struct rte_mbuf *m,
 	     uint8_t reason, uint16_t nexthop)
 {
 	fx_slow_mark(m, reason, nexthop);

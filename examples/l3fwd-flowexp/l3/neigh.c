@@ -70,7 +70,7 @@
 #include "l3/route.h"
 #include "l3/wire.h"
 #include "nat/conf.h"
-#include "worker/clock.h"
+#include "base/time.h"
 #include "worker/lcore.h"
 
 #define FX_MAIN_BURST 32u        /* packets per worker ring per poll */

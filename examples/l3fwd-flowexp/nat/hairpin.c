@@ -11,8 +11,9 @@
  * public endpoint as source (nat_hairpin counted), and leaves
  * fx_nat_translate() with FX_NAT_IN for its second half. That is an
  * inbound packet like one from outside: it belongs to the owner of its
- * destination port (fx_nat_port_owner), here or over the handoff rings
- * (nat_handoff), and meets the destination mapping's filter there: under
+ * destination port (fx_nat_port_owner): here, or it leaves
+ * fx_nat_burst() with the verdict FX_VERDICT_HANDOFF and the worker hands
+ * it off (nat_handoff counted), and it meets the destination mapping's filter there: under
  * apdf (edm's only filter) only a mapping made towards the sender's public
  * endpoint lets it in, under adf one whose inside endpoint sent to the
  * sender's public address, under eif any live binding. Delivered, its
@@ -32,36 +33,26 @@
 #include "fwd/parse.h"
 #include "nat/nat.h"
 #include "nat/priv.h"
-#include "worker/handoff.h"
 
-uint16_t
-fx_nat_hairpin(struct fx_nat *nt, struct fx_handoff *ho, uint64_t now,
-	       struct rte_mbuf **pkts, uint16_t n)
+void
+fx_nat_hairpin(struct fx_nat *nt, uint64_t now, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct rte_mbuf *here[MAX_PKT_BURST];
 	struct fx_pkt *pk;
-	uint16_t i, left = 0, nh = 0, owner;
-	bool sent = false;
+	uint16_t i, nh = 0, owner;
 
-	if (likely(nt->hairpins == 0))
-		return n;
 	for (i = 0; i < n; i++) {
 		pk = fx_pkt_of(pkts[i]);
-		if (pk->nat == FX_NAT_IN) {
-			owner = fx_nat_port_owner[rte_be_to_cpu_16(pk->key.port[pk->dir ^ 1])];
-			if (owner != 0xff && owner != ho->self && ho->nb_workers > 1) {
-				FX_STAT_ADD(&nt->st, nat_handoff, 1);
-				fx_handoff_send(ho, owner, pkts[i]);
-				sent = true;
-				continue;
-			}
-			here[nh++] = pkts[i];
+		if (pk->nat != FX_NAT_IN)
+			continue;
+		owner = fx_nat_port_owner[rte_be_to_cpu_16(pk->key.port[pk->dir ^ 1])];
+		if (owner != 0xff && owner != nt->self && nt->nb_workers > 1) {
+			FX_STAT_ADD(&nt->st, nat_handoff, 1);
+			pk->owner = owner;   /* stays FX_NAT_IN: inbound there */
+			continue;
 		}
-		pkts[left++] = pkts[i];
+		here[nh++] = pkts[i];
 	}
-	if (sent)
-		fx_handoff_flush(ho);
 	if (nh != 0)
 		fx_nat_translate(nt, now, here, nh);   /* FX_NAT_IN: no hairpin again */
-	return left;
 }

@@ -25,6 +25,7 @@
 #include "base/config.h"
 #include "base/quota.h"
 #include "flow/tcp_track.h"
+#include "fwd/forward.h"
 #include "nat/conf.h"
 #include "nat/eim.h"
 #include "nat/nat.h"
@@ -103,6 +104,8 @@ fx_nat_init(struct fx_nat *nt, unsigned int lcore_id, unsigned int w,
 	int rc;
 
 	memset(nt, 0, sizeof(*nt));
+	nt->self = (uint16_t)w;
+	nt->nb_workers = (uint16_t)nb_workers;
 	snprintf(name, sizeof(name), "nat%u", lcore_id);
 	rc = nat_table_create(&nt->tbl, name, capacity, socket);
 	if (rc != 0)
@@ -317,4 +320,29 @@ fx_nat_translate(struct fx_nat *nt, uint64_t now, struct rte_mbuf **pkts,
 			nt->hairpins++;
 		}
 	}
+}
+
+uint16_t
+fx_nat_burst(struct fx_nat *nt, uint64_t now, struct rte_mbuf **pkts, uint16_t n,
+	     uint16_t *next)
+{
+	uint16_t i, away = 0;
+	uint8_t v;
+
+	fx_nat_translate(nt, now, pkts, n);
+	if (unlikely(nt->hairpins != 0))
+		fx_nat_hairpin(nt, now, pkts, n);
+	for (i = 0; i < n; i++) {
+		v = fx_pkt_of(pkts[i])->nat;
+		if (likely(v == FX_NAT_FORWARD)) {
+			next[i] = FX_VERDICT_ROUTE;
+		} else if (v == FX_NAT_IN) {
+			/* a hairpin's inbound half, for its port's owner */
+			next[i] = FX_VERDICT_HANDOFF;
+			away++;
+		} else {
+			next[i] = FX_VERDICT_DROP;
+		}
+	}
+	return away;
 }

@@ -115,7 +115,6 @@ struct fx_route_table;
 struct twheel_fired;
 struct fx_emitter;
 struct nat_log;
-struct fx_handoff;
 
 /** fx_pkt.nat: the NAT class of a packet, then its verdict. */
 enum fx_nat_class {
@@ -176,6 +175,8 @@ fx_nat_reset_maxima(struct fx_nat_stats *st)
 
 /** One worker's NAT. */
 struct fx_nat {
+	uint16_t self;                    /**< worker index */
+	uint16_t nb_workers;
 	struct nat_table tbl;
 	struct nat_ports ports;
 	struct nat_blocks blocks;         /**< --nat-port-block (nat/block.h) */
@@ -232,14 +233,25 @@ void fx_nat_translate(struct fx_nat *nt, uint64_t now, struct rte_mbuf **pkts,
 
 /**
  * Owner, after fx_nat_translate(): the packets of pkts whose outbound half
- * of a hairpin was translated (verdict FX_NAT_IN again) take their inbound
- * half here when this worker owns their public destination port, and go
- * to its owner over the handoff rings otherwise (counted nat_handoff).
- * The ones handed off leave pkts, the others keep their order. Returns
- * how many are left (nat/hairpin.c).
+ * of a hairpin was translated (FX_NAT_IN again) take their inbound half
+ * here when this worker owns their public destination port; the others
+ * stay FX_NAT_IN, an inbound packet for the owner of that port, named in
+ * fx_pkt.owner (counted nat_handoff), for the worker to hand them off
+ * (nat/hairpin.c).
  */
-uint16_t fx_nat_hairpin(struct fx_nat *nt, struct fx_handoff *ho, uint64_t now,
-			struct rte_mbuf **pkts, uint16_t n);
+void fx_nat_hairpin(struct fx_nat *nt, uint64_t now, struct rte_mbuf **pkts,
+		    uint16_t n);
+
+/**
+ * Owner: the NAT stage of n packets of class FX_NAT_OUT, FX_NAT_IN or
+ * FX_NAT_HAIRPIN at time now: translated, hairpins resolved, and each
+ * one's verdict in next[] (fwd/forward.h): FX_VERDICT_ROUTE (by its
+ * translated key), FX_VERDICT_DROP (counted) or FX_VERDICT_HANDOFF (a
+ * hairpin for another worker, fx_pkt.owner). Returns how many are to be
+ * handed off.
+ */
+uint16_t fx_nat_burst(struct fx_nat *nt, uint64_t now, struct rte_mbuf **pkts,
+		      uint16_t n, uint16_t *next);
 
 /**
  * Owner: one bounded sweep of the mapping wheel at time now.

@@ -3,140 +3,95 @@
  */
 
 /*
- * Packet times for --clock pcap (worker/clock.h): the rx timestamp field, runs
- * of packets with one capture time, and the jump at the end of a capture.
+ * Packet times for --clock pcap (worker/clock.h): the rx timestamp field,
+ * runs of packets with one capture time, and when a capture has ended;
+ * every worker's idle state, for that and for --exit-when-drained.
  */
 
 #include <rte_common.h>
-#include <rte_errno.h>
-#include <rte_ring.h>
+#include <rte_cycles.h>
 
 #include "base/atomic.h"
-#include "boot/affinity.h"
-#include "ctl/stats.h"
-#include "expiry/expiry.h"
 #include "worker/clock.h"
-#include "worker/lcore.h"
 
-int fx_clock_ts_offset = -1;
-uint64_t fx_clock_ts_flag;
-uint64_t fx_clock_hz;
+/* every worker's clock, registered before launch */
+static struct fx_clock *clocks[RTE_MAX_LCORE];
+static unsigned int nb_clocks;
 
-int
-fx_clock_init(enum fx_clock_src src)
+void
+fx_clock_register(struct fx_clock *c)
 {
-	fx_clock_hz = rte_get_tsc_hz();
-	if (src != FX_CLOCK_PCAP)
-		return 0;
-	/* the same field and flag net_pcap registered at probe */
-	if (rte_mbuf_dyn_rx_timestamp_register(&fx_clock_ts_offset,
-					       &fx_clock_ts_flag) != 0)
-		return -rte_errno;
-	return 0;
-}
-
-/* time moves to t (never back) and everything due by then expires,
- * whatever the budget */
-static void
-clock_advance(struct fx_lcore *lc, uint64_t t)
-{
-	uint64_t t0 = rte_rdtsc();
-
-	if (t > lc->clk.vnow)
-		lc->clk.vnow = t;
-	lc->now = lc->clk.vnow;
-	while (fx_expiry_poll(lc))
-		;
-	FX_STAT_ADD(&lc->st, expiry_cycles, rte_rdtsc() - t0);
+	RTE_VERIFY(nb_clocks < RTE_DIM(clocks));
+	clocks[nb_clocks++] = c;
 }
 
 uint16_t
-fx_clock_run(struct fx_lcore *lc, struct rte_mbuf **pkts, uint16_t n)
+fx_clock_run(const struct fx_clock *c, struct rte_mbuf **pkts, uint16_t n,
+	     uint64_t *t)
 {
-	uint64_t t = fx_clock_pkt(pkts[0], lc->clk.vnow);
+	uint64_t t0 = fx_clock_pkt(pkts[0], c->vnow);
 	uint16_t j;
 
-	for (j = 1; j < n && fx_clock_pkt(pkts[j], lc->clk.vnow) == t; j++)
+	for (j = 1; j < n && fx_clock_pkt(pkts[j], c->vnow) == t0; j++)
 		;
-	clock_advance(lc, t);
+	*t = t0;
 	return j;
 }
 
-/* is a packet waiting in a ring from another worker? */
-static bool
-handoff_waiting(const struct fx_lcore *lc)
+bool
+fx_clock_idle(struct fx_clock *c, uint64_t tsc, bool idle, uint64_t last_rx)
 {
-	uint16_t s;
-
-	if (!fx_handoff_active || lc->ho.in == NULL)
-		return false;
-	for (s = 0; s < lc->ho.nb_workers; s++)
-		if (lc->ho.in[s] != NULL && rte_ring_count(lc->ho.in[s]) != 0)
-			return true;
-	return false;
-}
-
-void
-fx_clock_idle(struct fx_lcore *lc, uint64_t tsc, bool idle)
-{
-	uint64_t jump = 0, since, last = fx_stats_last_rx();
-	uint64_t wait = rte_get_tsc_hz() / 1000 * FX_CLOCK_IDLE_MS;
-	unsigned int t, w;
+	uint64_t wait = rte_get_tsc_hz() / 1000 * FX_CLOCK_IDLE_MS, since;
+	unsigned int w;
 
 	/* idle_since: release, so a worker that sees this one idle sees the
 	 * packets it handed over before (pairs with the acquire below) */
 	if (!idle) {
-		if (lc->idle_since != 0)
-			fx_store_release(&lc->idle_since, 0);
-		return;
+		if (c->idle_since != 0)
+			fx_store_release(&c->idle_since, 0);
+		return false;
 	}
-	if (lc->idle_since == 0)
-		fx_store_release(&lc->idle_since, tsc);
-	if (last == 0 || last == lc->clk.jumped_rx)
-		return;
-	for (w = 0; w < fx_nb_workers; w++) {
-		since = fx_load_acquire(&fx_workers[w]->idle_since);
+	if (c->idle_since == 0)
+		fx_store_release(&c->idle_since, tsc);
+	if (last_rx == 0 || last_rx == c->jumped_rx)
+		return false;
+	for (w = 0; w < nb_clocks; w++) {
+		since = fx_load_acquire(&clocks[w]->idle_since);
 		if (since == 0 || since > tsc || tsc - since < wait)
-			return;
+			return false;
 	}
-	/* handed over before its sender went idle, after this one polled */
-	if (handoff_waiting(lc))
-		return;
-	for (t = 0; t < FX_TMO_MAX; t++)
-		jump = RTE_MAX(jump, lc->tmo_cycles[t]);
-	lc->clk.jumped_rx = last;
-	clock_advance(lc, lc->clk.vnow + jump + lc->nat.holddown_cycles + rte_get_tsc_hz());
+	return true;
 }
 
 void
-fx_clock_busy(struct fx_lcore *lc)
+fx_clock_busy(struct fx_clock *c)
 {
-	if (likely(lc->idle_since == 0))
+	if (likely(c->idle_since == 0))
 		return;
-	/* this store before the burst's statistics (fx_workers_idle()) */
-	fx_store_relaxed(&lc->idle_since, 0);
+	/* this store before the burst's statistics (fx_clocks_idle()) */
+	fx_store_relaxed(&c->idle_since, 0);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
 void
-fx_clock_mark_idle(struct fx_lcore *lc, uint64_t tsc, bool idle)
+fx_clock_mark_idle(struct fx_clock *c, uint64_t tsc, bool idle)
 {
-	if (idle && lc->idle_since == 0)
-		fx_store_release(&lc->idle_since, tsc);
-	else if (!idle && lc->idle_since != 0)
-		fx_store_release(&lc->idle_since, 0);
+	if (idle && c->idle_since == 0)
+		fx_store_release(&c->idle_since, tsc);
+	else if (!idle && c->idle_since != 0)
+		fx_store_release(&c->idle_since, 0);
 }
 
 bool
-fx_workers_idle(uint64_t now, uint64_t wait)
+fx_clocks_idle(uint64_t now, uint64_t wait)
 {
 	uint64_t since;
 	unsigned int w;
 
 	/* the statistics read before, idle_since after (fx_clock_busy()) */
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	for (w = 0; w < fx_nb_workers; w++) {
-		since = fx_load_acquire(&fx_workers[w]->idle_since);
+	for (w = 0; w < nb_clocks; w++) {
+		since = fx_load_acquire(&clocks[w]->idle_since);
 		if (since == 0 || since > now || now - since <= wait)
 			return false;
 	}

@@ -145,3 +145,22 @@ fx_handoff_dispatch(struct fx_handoff *h, struct rte_mbuf **pkts, uint16_t n)
 		fx_handoff_flush(h);
 	return kept;
 }
+
+uint16_t
+fx_handoff_verdicts(struct fx_handoff *h, struct rte_mbuf **pkts, uint16_t *next,
+		    uint16_t n)
+{
+	uint16_t i, kept = 0;
+
+	for (i = 0; i < n; i++) {
+		if (next[i] == FX_VERDICT_HANDOFF) {
+			fx_handoff_send(h, fx_pkt_of(pkts[i])->owner, pkts[i]);
+			continue;
+		}
+		pkts[kept] = pkts[i];
+		next[kept++] = next[i];
+	}
+	if (kept != n)
+		fx_handoff_flush(h);
+	return kept;
+}

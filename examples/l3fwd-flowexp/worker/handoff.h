@@ -50,6 +50,7 @@
 #include <rte_ring.h>
 
 #include "base/counter.h"
+#include "fwd/forward.h"
 #include "fwd/parse.h"
 
 #define FX_HANDOFF_RING_SIZE 1024u   /**< packets per sender -> owner ring */
@@ -127,6 +128,15 @@ uint16_t fx_handoff_dispatch(struct fx_handoff *h, struct rte_mbuf **pkts,
 			     uint16_t n);
 
 /**
+ * Sender: pass the packets whose verdict (next[], fwd/forward.h) is
+ * FX_VERDICT_HANDOFF to their fx_pkt_of()->owner (NAT's hairpins: the
+ * owner of their public destination); the others are compacted to the
+ * front of pkts, their verdicts with them. Returns how many are kept.
+ */
+uint16_t fx_handoff_verdicts(struct fx_handoff *h, struct rte_mbuf **pkts,
+			     uint16_t *next, uint16_t n);
+
+/**
  * Owner: take up to FX_HANDOFF_BURST packets that worker `sender` passed
  * to this one. The loop calls it once per sender per iteration.
  */
@@ -161,6 +171,23 @@ fx_handoff_room(struct fx_handoff *h)
 		}
 	}
 	return true;
+}
+
+/**
+ * Owner: whether a packet waits in a ring from another worker (rings set
+ * up: under handoff, or NAT on several workers).
+ */
+static inline bool
+fx_handoff_waiting(const struct fx_handoff *h)
+{
+	uint16_t s;
+
+	if (h->in == NULL)
+		return false;
+	for (s = 0; s < h->nb_workers; s++)
+		if (h->in[s] != NULL && rte_ring_count(h->in[s]) != 0)
+			return true;
+	return false;
 }
 
 #endif /* _FX_HANDOFF_H_ */

@@ -3,20 +3,25 @@
  */
 
 /*
- * One worker lcore's context: everything it owns, in one structure the
- * main lcore allocates on the worker's socket before launch.
+ * One worker lcore: the contexts of everything it owns, in one structure
+ * the main lcore allocates on the worker's socket before launch. Each
+ * subsystem takes its own context, never this whole: flow tracking its
+ * struct fx_flows (with the expiry back-end), NAT its struct fx_nat, the
+ * forward stage its struct fx_fwd, the handoff its struct fx_handoff, the
+ * clock its struct fx_clock. Only the worker loop (worker/worker.c), the
+ * set-up (boot/) and the readers of statistics and senders of requests
+ * (ctl/) see the whole.
  *
  * Four kinds of fields, kept apart so that no cache line is written by
  * two threads:
  *   set-up     written by the main lcore before launch, read-only after
- *              (queues, the expiry back-end and its timeouts);
- *   owner      read and written by the worker alone: its flow table, the
- *              back-end's state (an opaque pointer, expiry/expiry.h), NAT, the
- *              handoff rings' ends, the transmit buffers, its clock;
+ *              (queues, ids);
+ *   owner      read and written by the worker alone (each context's own
+ *              part, the loop's state, the time of the burst);
  *   requests   written by the control path (reset, --bench hold), read by
  *              the worker, on their own line;
- *   counters   written by the worker, read by anyone (ctl/stats.h), on their
- *              own lines.
+ *   counters   written by the worker, read by anyone, each context's on
+ *              lines of their own (base/counter.h).
  */
 
 #ifndef _FX_LCORE_H_
@@ -26,32 +31,18 @@
 
 #include <rte_common.h>
 #include <rte_config.h>
-#include <rte_mbuf.h>
-#include <rte_ring.h>
 
 #include "base/config.h"
-#include "base/quota.h"
-#include "base/timeouts.h"
-#include "ctl/stats.h"
-#include "flow/evict.h"
 #include "flow/flow.h"
-#include "flow/table.h"
-#include "flow/tcp_track.h"
+#include "fwd/forward.h"
 #include "nat/nat.h"
 #include "worker/clock.h"
 #include "worker/handoff.h"
-
-struct fx_expiry_ops;
+#include "worker/loop.h"
 
 struct fx_rxq {
 	uint16_t port_id;
 	uint16_t queue_id;
-};
-
-/** Packets waiting to go out on one port. */
-struct fx_txbuf {
-	uint16_t n;
-	struct rte_mbuf *m[MAX_PKT_BURST];
 };
 
 /** One worker lcore: everything it owns. */
@@ -61,34 +52,21 @@ struct fx_lcore {
 	uint16_t worker_idx;            /**< 0..nb_workers-1 (RCU thread id) */
 	uint16_t n_rxq;
 	struct fx_rxq rxq[MAX_RX_QUEUE_PER_LCORE];
-	uint16_t tx_queue[RTE_MAX_ETHPORTS];
-	const struct fx_expiry_ops *ops;   /**< NULL with --expiry none */
-	struct rte_ring *slow;          /**< to the main lcore (fwd/slowpath.h); NULL: none */
-	uint64_t tmo_cycles[FX_TMO_MAX];
 
-	/* owner-only state */
-	void *exp;                      /**< the expiry back-end's own state */
-	struct fx_flow_table ft;
-	struct fx_tcp *tcp;             /**< TCP connections by flow slot (flow/flow.h) */
+	/* owner-only state, and each context's */
 	uint64_t now;                   /**< time of the current burst */
-	struct fx_flow_gone gone;       /**< flows removed, not yet out of the index */
-	struct fx_clock clk;            /**< --clock pcap */
-	struct fx_loop loop;            /**< the loop's accounting (ctl/stats.h) */
-	struct fx_txbuf tx[RTE_MAX_ETHPORTS];
-	struct fx_handoff ho;           /**< rings to and from the other workers */
-	struct fx_evict ev;             /**< --table-full evict: flows by age */
+	struct fx_loop loop;            /**< the loop's own state */
+	struct fx_clock clock;          /**< --clock pcap, idle state */
+	struct fx_flows flows;          /**< flow tracking and its expiry back-end */
 	struct fx_nat nat;              /**< masquerade (--nat-pool) */
-	struct fx_quota host_quota;     /**< --max-flows-per-host (flow/host_quota.h) */
+	struct fx_fwd fwd;              /**< tx queues and buffers, packet counters */
+	struct fx_handoff handoff;      /**< rings to and from the other workers */
 
 	/* written by the main lcore / telemetry thread, read by the owner */
-	uint32_t reset_req __rte_cache_aligned;   /**< reset maxima when != loop.reset_seen */
-	uint64_t hold_until;            /**< TSC: no expiry poll before (--bench only) */
-
-	/* written by the owner only, read by the other workers and the main lcore */
-	uint64_t idle_since __rte_cache_aligned;  /**< --clock pcap, --exit-when-drained: TSC since its polls found nothing (0: busy, worker/clock.h) */
+	struct fx_loop_requests requests __rte_cache_aligned;
 
 	/* written by the owner only, read by anyone */
-	struct fx_lcore_stats st __rte_cache_aligned;
+	struct fx_loop_stats loop_st __rte_cache_aligned;
 };
 
 extern struct fx_lcore *fx_lcores[RTE_MAX_LCORE];   /**< by lcore id; NULL if not a worker */

@@ -37,4 +37,13 @@ void fx_worker_tx(struct fx_lcore *lc, unsigned int got);
 void fx_worker_loop_end(struct fx_lcore *lc, uint64_t tsc, unsigned int got,
 			bool all);
 
+/**
+ * One expiry poll of the flows and NAT's mappings at lc->now (step 6
+ * without its timing). Returns whether more may be due at lc->now.
+ */
+bool fx_worker_expire(struct fx_lcore *lc);
+
+/** At exit: end every mapping, hand back every flow, send what is left. */
+void fx_worker_drain(struct fx_lcore *lc);
+
 #endif /* _FX_WORKER_PRIV_H_ */

@@ -3,37 +3,49 @@
  */
 
 /*
- * The worker loop: receive, track, forward, expire.
+ * The worker loop: receive, hand off, translate, track, forward, expire.
  *
- * One iteration, each step one call:
- *   1. load the route table pointer (l3/route.h);
+ * One iteration, each step one call (fx_worker_main()):
+ *   1. load the route table pointer (fwd/route.h);
  *   2. with handoff: take what the other workers passed to this one, at
- *      most a burst from each (worker/handoff.h), and handle it as in 3;
+ *      most a burst from each (worker/handoff.h), and run the stages that
+ *      follow the handoff on it;
  *   3. for each rx queue: receive a burst and read the TSC once; then the
- *      burst's stages:
+ *      burst's stages, top to bottom, each leaving a verdict per packet:
  *        parse    every packet into its mbuf's private area, its key
- *                 hashed, its owner and NAT class decided (fwd/parse.c,
- *                 boot/affinity.h, nat/classify.c); frames over --max-pkt-len,
- *                 malformed frames and what NAT's receive-port and
- *                 address rules refuse dropped; on a port with addresses,
- *                 ARP, ND, echo requests to the gateway and TTL expiry
- *                 handed to the main lcore (fwd/slowpath.h);
- *        handoff  the packets another worker owns go to it (worker/handoff.h);
- *        nat      this worker's NAT packets translated and routed (nat/nat.h);
- *        track    the rest refreshed or created and forwarded (flow/flow.h),
- *                 or with --expiry none routed as l3fwd does;
- *      under --clock pcap in runs of one capture time, each after what is
- *      due by then expired (worker/clock.h). Before each rx poll, if a ring to
- *      another worker has no room for a burst, the rest of the polls wait
- *      (the packets stay in the NIC);
+ *                 hashed, its owner and NAT class decided (fwd/parse.h,
+ *                 fwd/owner.h, nat/classify.h); frames over
+ *                 --max-pkt-len, malformed frames and what NAT's
+ *                 receive-port and address rules refuse dropped; on a
+ *                 port with addresses, ARP, ND, echo requests to the
+ *                 gateway and TTL expiry handed to the main lcore
+ *                 (fwd/slowpath.h);
+ *        hand off the packets another worker owns leave for it
+ *                 (worker/handoff.h);
+ *        nat      this worker's NAT packets translated (nat/nat.h); a
+ *                 hairpinned packet whose public destination another
+ *                 worker owns leaves for it, as in "hand off";
+ *        flow     the rest looked up, then refreshed or created
+ *                 (flow/flow.h): the verdict is the flow's next hop, or a
+ *                 drop; with --expiry none, a route lookup, as l3fwd;
+ *        forward  the verdicts carried out: rewritten and buffered per
+ *                 port, or dropped (fwd/forward.h), the only stage that
+ *                 transmits; NAT's packets go through it before the
+ *                 flows';
+ *      under --clock pcap the stages after the handoff run in runs of
+ *      one capture time, each after what is due by then has expired
+ *      (worker/clock.h). Before each rx poll, if a ring to another worker
+ *      has no room for a burst, the rest of the polls wait (the packets
+ *      stay in the NIC);
  *   4. send what is buffered per port (fwd/forward.h);
  *   5. under --clock pcap: an iteration that polled everything and got
  *      nothing is idle, and once every worker is, the capture has ended
  *      and time jumps (worker/clock.h);
- *   6. one expiry poll, timed (expiry/expiry.h);
- *   7. the loop's own accounting and a reset request (ctl/stats.h);
- *   8. a quiescent state for route replacement (l3/route.h).
- * With --bench each stage of a burst is timed (worker/bench.h). No lock, no
+ *   6. one expiry poll, timed: the flows' back-end (flow/flow.h) and NAT's
+ *      reaper (nat/nat.h);
+ *   7. the loop's own accounting and a reset request (worker/loop.h);
+ *   8. a quiescent state for route replacement (fwd/route.h).
+ * With --bench each stage of a burst is timed (worker/loop.h). No lock, no
  * system call, no allocation: the mbufs come from the pools and everything
  * else was allocated before launch. At exit the worker ends every mapping
  * and hands back every flow still tracked.
@@ -51,34 +63,63 @@
 
 #include "base/config.h"
 #include "boot/affinity.h"
-#include "ctl/stats.h"
-#include "expiry/expiry.h"
 #include "flow/flow.h"
 #include "flow/table.h"
 #include "fwd/forward.h"
 #include "fwd/parse.h"
-#include "fwd/slowpath.h"
 #include "fwd/route.h"
+#include "fwd/slowpath.h"
 #include "nat/classify.h"
+#include "nat/log/events.h"
 #include "nat/nat.h"
-#include "worker/bench.h"
 #include "worker/clock.h"
 #include "worker/handoff.h"
 #include "worker/lcore.h"
+#include "worker/loop.h"
 #include "worker/steps.h"
 #include "worker/worker.h"
 
+/* ---- parse ---- */
+
+/* Where a parsed packet goes: its key's hash, its owner, its NAT class
+ * (fx_nat_classify() may move the owner). false: NAT refused it. */
+static inline bool
+parse_owner(struct fx_lcore *lc, const struct fx_route_table *rt,
+	    struct rte_mbuf *m, struct fx_pkt *pk, uint16_t in_port)
+{
+	const struct fx_handoff *h = &lc->handoff;
+
+	/* the flow key's hash: for the tracker, and under handoff for
+	 * every packet's owner (a NAT packet's table hashes its own key) */
+	if (fx_affinity_mode == FX_AFF_HANDOFF) {
+		pk->hash = ft_hash(&pk->key);
+		pk->owner = fx_affinity_owner(pk->hash, h->nb_workers);
+	} else {
+		pk->owner = h->self;
+	}
+	pk->nat = fx_nat_enabled() ?
+		fx_nat_classify(&lc->nat, rt, m, pk, in_port, h->self,
+				h->nb_workers, &pk->owner) :
+		FX_NAT_NONE;
+	if (unlikely(pk->nat == FX_NAT_DROP))
+		return false;   /* refused by its receive port and addresses, counted */
+	if (fx_affinity_mode != FX_AFF_HANDOFF && pk->nat == FX_NAT_NONE)
+		pk->hash = ft_hash(&pk->key);
+	return true;
+}
+
 /*
- * Parse a received burst: malformed frames are counted and dropped, the
- * others compacted to the front of pkts with their parse result, key
- * hash, owner and NAT class in their private area and m->port set to the
- * receive port. Returns how many are left.
+ * The parse stage: malformed frames are counted and dropped, the gateway's
+ * own traffic handed to the main lcore, the others compacted to the front
+ * of pkts with their parse result, key hash, owner and NAT class in their
+ * private area and m->port set to the receive port. Returns how many are
+ * left.
  */
 static uint16_t
-rx_parse(struct fx_lcore *lc, const struct fx_route_table *rt, uint16_t in_port,
-	 struct rte_mbuf **pkts, uint16_t n)
+stage_parse(struct fx_lcore *lc, const struct fx_route_table *rt, uint16_t in_port,
+	    struct rte_mbuf **pkts, uint16_t n)
 {
-	struct fx_lcore_stats *st = &lc->st;
+	struct fx_fwd_stats *st = &lc->fwd.st;
 	bool local = fx_l3.local[in_port];
 	uint16_t i, nv = 0;
 	struct rte_mbuf *m;
@@ -87,7 +128,7 @@ rx_parse(struct fx_lcore *lc, const struct fx_route_table *rt, uint16_t in_port,
 	int rc;
 
 	FX_STAT_ADD(st, rx[in_port], n);
-	FX_STAT_SET(st, last_rx, lc->now);
+	FX_STAT_SET(&lc->loop_st, last_rx, lc->now);
 	for (i = 0; i < n; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
 	for (i = 0; i < n; i++) {
@@ -95,88 +136,57 @@ rx_parse(struct fx_lcore *lc, const struct fx_route_table *rt, uint16_t in_port,
 		pk = fx_pkt_of(m);
 		if (unlikely(rte_pktmbuf_pkt_len(m) > fx_l3.max_frame)) {
 			FX_STAT_ADD(st, oversized, 1);
-			fx_drop(lc, in_port, m);
+			fx_drop(&lc->fwd, in_port, m);
 			continue;
 		}
 		rc = fx_parse(m, pk);
 		if (unlikely(local)) {
 			slow = fx_slow_classify(m, pk, rc);
 			if (slow == FX_SLOW_DROP) {
-				FX_STAT_ADD(st, local_dropped, 1);
-				fx_drop(lc, in_port, m);
+				FX_STAT_ADD(st, slow.local_dropped, 1);
+				fx_drop(&lc->fwd, in_port, m);
 				continue;
 			}
 			if (slow != FX_SLOW_NONE) {
 				if (rc == FX_CAUSE_TTL)
 					FX_STAT_ADD(st, malformed[rc], 1);
 				m->port = in_port;
-				fx_slow_send(lc->slow, st, m, slow, 0);
+				fx_slow_send(lc->fwd.slow, &st->slow, m, slow, 0);
 				continue;
 			}
 		}
 		if (unlikely(rc != FX_PARSE_OK)) {
 			FX_STAT_ADD(st, malformed[rc], 1);
-			fx_drop(lc, in_port, m);
+			fx_drop(&lc->fwd, in_port, m);
 			continue;
 		}
 		if (unlikely(pk->fragment))
 			FX_STAT_ADD(st, fragments, 1);
-		/* the flow key's hash: for the tracker, and under handoff
-		 * for every packet's owner (a NAT packet's table hashes
-		 * its own key) */
-		if (fx_affinity_mode == FX_AFF_HANDOFF) {
-			pk->hash = ft_hash(&pk->key);
-			pk->owner = fx_affinity_owner(pk->hash, lc->ho.nb_workers);
-		} else {
-			pk->owner = lc->ho.self;
-		}
-		pk->nat = fx_nat_enabled() ?
-			fx_nat_classify(&lc->nat, rt, m, pk, in_port, lc->ho.self,
-					lc->ho.nb_workers, &pk->owner) :
-			FX_NAT_NONE;
-		if (unlikely(pk->nat == FX_NAT_DROP)) {
-			/* refused by its receive port and addresses, counted */
-			fx_drop(lc, in_port, m);
+		if (unlikely(!parse_owner(lc, rt, m, pk, in_port))) {
+			fx_drop(&lc->fwd, in_port, m);
 			continue;
 		}
-		if (fx_affinity_mode != FX_AFF_HANDOFF && pk->nat == FX_NAT_NONE)
-			pk->hash = ft_hash(&pk->key);
 		m->port = in_port;
 		pkts[nv++] = m;
 	}
 	return nv;
 }
 
-/* --expiry none: l3fwd, a route lookup per packet */
-static void
-route_only(struct fx_lcore *lc, const struct fx_route_table *rt,
-	   struct rte_mbuf **pkts, uint16_t n)
-{
-	uint64_t t = fx_stage_start();
-	const struct fx_pkt *p;
-	uint16_t i, out;
-
-	for (i = 0; i < n; i++) {
-		p = fx_pkt_of(pkts[i]);
-		out = fx_route_lookup(rt, &p->key, p->dir ^ 1, pkts[i]->port);
-		fx_forward(lc, pkts[i], p, out);
-	}
-	fx_stage_end(lc, FX_STAGE_FORWARD, t);
-}
+/* ---- the stages after the handoff ---- */
 
 /*
- * Masquerade: translate this worker's NAT packets of a burst and route
- * them by their new addresses; the others are compacted to the front of
- * pkts for tracking. Returns how many are left.
+ * NAT: this worker's NAT packets of a burst translated, the hairpinned
+ * ones another worker owns handed to it, the others forwarded; the rest
+ * compacted to the front of pkts. Returns how many are left.
  */
 static uint16_t
-nat_burst(struct fx_lcore *lc, const struct fx_route_table *rt,
+stage_nat(struct fx_lcore *lc, const struct fx_route_table *rt,
 	  struct rte_mbuf **pkts, uint16_t n)
 {
 	struct rte_mbuf *nat[MAX_PKT_BURST];
+	uint16_t next[MAX_PKT_BURST];
 	uint64_t t = fx_stage_start();
-	struct fx_pkt *p;
-	uint16_t i, nn = 0, left = 0, out;
+	uint16_t i, nn = 0, left = 0;
 
 	for (i = 0; i < n; i++) {
 		if (fx_pkt_of(pkts[i])->nat == FX_NAT_NONE)
@@ -184,52 +194,189 @@ nat_burst(struct fx_lcore *lc, const struct fx_route_table *rt,
 		else
 			nat[nn++] = pkts[i];
 	}
-	if (nn != 0) {
-		fx_nat_translate(&lc->nat, lc->now, nat, nn);
-		nn = fx_nat_hairpin(&lc->nat, &lc->ho, lc->now, nat, nn);
+	if (nn == 0) {
+		fx_stage_end(&lc->loop_st, FX_STAGE_NAT, t);
+		return left;
 	}
-	for (i = 0; i < nn; i++) {
-		p = fx_pkt_of(nat[i]);
-		if (p->nat != FX_NAT_FORWARD) {
-			fx_drop(lc, nat[i]->port, nat[i]);
-			continue;
-		}
-		out = fx_route_lookup(rt, &p->key, p->dir ^ 1, nat[i]->port);
-		fx_forward(lc, nat[i], p, out);
-	}
-	fx_stage_end(lc, FX_STAGE_NAT, t);
+	if (fx_nat_burst(&lc->nat, lc->now, nat, nn, next) != 0)
+		nn = fx_handoff_verdicts(&lc->handoff, nat, next, nn);
+	t = fx_stage_end(&lc->loop_st, FX_STAGE_NAT, t);
+	fx_forward_burst(&lc->fwd, rt, lc->now, nat, next, nn);
+	fx_stage_end(&lc->loop_st, FX_STAGE_FORWARD, t);
 	return left;
 }
 
-/* Packets this worker owns, at lc->now: translated, tracked or routed. */
+/* RSS: count the packets to track that another worker owns (foreign):
+ * the NIC spread them against the check fx_affinity_decide() made. */
 static void
-handle(struct fx_lcore *lc, const struct fx_route_table *rt,
-       struct rte_mbuf **pkts, uint16_t n)
+count_foreign(struct fx_lcore *lc, struct rte_mbuf **pkts, uint16_t n)
 {
-	if (fx_nat_enabled())
-		n = nat_burst(lc, rt, pkts, n);
-	if (lc->ops == NULL)
-		route_only(lc, rt, pkts, n);
-	else
-		fx_flow_track(lc, rt, pkts, n);
+	struct fx_handoff *h = &lc->handoff;
+	uint16_t i;
+
+	for (i = 0; i < n; i++)
+		if (unlikely(fx_affinity_foreign(h->self, h->nb_workers, pkts[i],
+						 fx_pkt_of(pkts[i])->hash)))
+			FX_STAT_ADD(&h->st, foreign, 1);
 }
 
-/* Packets this worker owns; under --clock pcap in runs of one capture time. */
+/* Flow: the packets NAT left tracked (or with --expiry none routed), then
+ * forwarded. */
 static void
-owned(struct fx_lcore *lc, const struct fx_route_table *rt,
-      struct rte_mbuf **pkts, uint16_t n)
+stage_flow(struct fx_lcore *lc, const struct fx_route_table *rt,
+	   struct rte_mbuf **pkts, uint16_t n)
+{
+	int32_t cand[MAX_PKT_BURST];
+	uint16_t next[MAX_PKT_BURST];
+	uint64_t t;
+	uint16_t i;
+
+	if (n == 0)
+		return;
+	t = fx_stage_start();
+	if (lc->flows.expiry == NULL) {
+		for (i = 0; i < n; i++)
+			next[i] = FX_VERDICT_ROUTE;   /* --expiry none: l3fwd */
+	} else {
+		if (unlikely(fx_affinity_mode == FX_AFF_RSS))
+			count_foreign(lc, pkts, n);
+		fx_flow_lookup(&lc->flows, pkts, n, cand);
+		t = fx_stage_end(&lc->loop_st, FX_STAGE_LOOKUP, t);
+		fx_flow_update(&lc->flows, rt, lc->now, pkts, n, cand, next);
+		t = fx_stage_end(&lc->loop_st, FX_STAGE_FLOW, t);
+	}
+	fx_forward_burst(&lc->fwd, rt, lc->now, pkts, next, n);
+	fx_stage_end(&lc->loop_st, FX_STAGE_FORWARD, t);
+}
+
+/* Packets this worker owns, at lc->now: the NAT, flow and forward stages. */
+static void
+stages_owned(struct fx_lcore *lc, const struct fx_route_table *rt,
+	     struct rte_mbuf **pkts, uint16_t n)
+{
+	if (fx_nat_enabled())
+		n = stage_nat(lc, rt, pkts, n);
+	stage_flow(lc, rt, pkts, n);
+}
+
+/* ---- expiry ---- */
+
+/* One expiry poll of the flows and of NAT's mappings at lc->now. Returns
+ * whether more may be due at lc->now. */
+static bool
+expire_due(struct fx_lcore *lc)
+{
+	bool more = false;
+
+	if (lc->flows.expiry != NULL)
+		more = fx_flow_poll(&lc->flows, lc->now);
+	if (fx_nat_enabled())
+		more |= fx_nat_poll(&lc->nat, lc->now);
+	return more;
+}
+
+/* --clock pcap: time moves to t (never back) and everything due by then
+ * expires, whatever the budget. */
+static void
+time_advance(struct fx_lcore *lc, uint64_t t)
+{
+	uint64_t t0 = rte_rdtsc();
+
+	lc->now = fx_clock_advance(&lc->clock, t);
+	while (expire_due(lc))
+		;
+	FX_STAT_ADD(&lc->loop_st, expiry_cycles, rte_rdtsc() - t0);
+}
+
+/* The owned stages, under --clock pcap in runs of one capture time. */
+static void
+burst_owned(struct fx_lcore *lc, const struct fx_route_table *rt,
+	    struct rte_mbuf **pkts, uint16_t n)
 {
 	uint16_t i, run;
+	uint64_t t;
 
 	if (likely(fx_conf.clock == FX_CLOCK_TSC)) {
-		handle(lc, rt, pkts, n);
+		stages_owned(lc, rt, pkts, n);
 		return;
 	}
 	for (i = 0; i < n; i += run) {
-		run = fx_clock_run(lc, pkts + i, n - i);
-		handle(lc, rt, pkts + i, run);
+		run = fx_clock_run(&lc->clock, pkts + i, n - i, &t);
+		time_advance(lc, t);
+		stages_owned(lc, rt, pkts + i, run);
 	}
 }
+
+/* The TSC of the last packet any worker received. */
+static uint64_t
+workers_last_rx(void)
+{
+	uint64_t last = 0, v;
+	unsigned int w;
+
+	for (w = 0; w < fx_nb_workers; w++) {
+		v = FX_STAT_GET(&fx_workers[w]->loop_st, last_rx);
+		if (v > last)
+			last = v;
+	}
+	return last;
+}
+
+/* --clock pcap, once per iteration: when the capture has ended, time jumps
+ * past every timeout and hold-down. */
+static void
+clock_idle(struct fx_lcore *lc, uint64_t tsc, bool idle)
+{
+	uint64_t last = idle ? workers_last_rx() : 0, jump = 0;
+	unsigned int t;
+
+	if (!fx_clock_idle(&lc->clock, tsc, idle, last))
+		return;
+	/* handed over before its sender went idle, after this one polled */
+	if (fx_handoff_active && fx_handoff_waiting(&lc->handoff))
+		return;
+	for (t = 0; t < FX_TMO_MAX; t++)
+		jump = RTE_MAX(jump, lc->flows.tmo_cycles[t]);
+	time_advance(lc, fx_clock_jump(&lc->clock, last,
+				       jump + lc->nat.holddown_cycles + rte_get_tsc_hz()));
+}
+
+/*
+ * Once per loop iteration that received `got` packets, the TSC reading
+ * tsc: the timed poll, unless a benchmark holds it. Returns the TSC after.
+ */
+static uint64_t
+expiry_poll_timed(struct fx_lcore *lc, uint64_t tsc, unsigned int got)
+{
+	struct fx_loop_stats *st = &lc->loop_st;
+	uint64_t t1;
+
+	if ((lc->flows.expiry == NULL && !fx_nat_enabled()) ||
+	    fx_bench_expiry_held(&lc->requests, tsc))
+		return tsc;
+	lc->now = fx_clock_now(&lc->clock, tsc);
+	expire_due(lc);
+	t1 = rte_rdtsc();
+	FX_STAT_MAX(st, sweep_max, t1 - tsc);
+	FX_STAT_ADD(st, expiry_cycles, t1 - tsc);
+	if (got == 0)
+		FX_STAT_ADD(st, idle_expiry_cycles, t1 - tsc);
+	return t1;
+}
+
+/* At exit: end every mapping, hand back every flow still tracked. */
+static void
+drain_all(struct fx_lcore *lc)
+{
+	if (fx_nat_enabled()) {
+		nat_log_exit(&lc->nat);
+		fx_nat_drain(&lc->nat, fx_clock_now(&lc->clock, rte_rdtsc()));
+	}
+	if (lc->flows.expiry != NULL)
+		fx_flow_drain(&lc->flows, rte_rdtsc());
+}
+
+/* ---- the loop ---- */
 
 /* Packets other workers received for this one: at most a burst per sender.
  * Returns how many. */
@@ -241,35 +388,35 @@ handoff_drain(struct fx_lcore *lc, const struct fx_route_table *rt)
 	uint64_t t;
 	uint16_t s, n, i;
 
-	for (s = 0; s < lc->ho.nb_workers; s++) {
+	for (s = 0; s < lc->handoff.nb_workers; s++) {
 		t = fx_stage_start();
-		n = fx_handoff_take(&lc->ho, s, pkts);
+		n = fx_handoff_take(&lc->handoff, s, pkts);
 		if (n == 0)
 			continue;
 		for (i = 0; i < n; i++)
 			rte_prefetch0(fx_pkt_of(pkts[i]));
-		fx_stage_end(lc, FX_STAGE_HANDOFF, t);
+		fx_stage_end(&lc->loop_st, FX_STAGE_HANDOFF, t);
 		lc->now = rte_rdtsc();
-		owned(lc, rt, pkts, n);
+		burst_owned(lc, rt, pkts, n);
 		got += n;
 	}
 	return got;
 }
 
-/* One received burst: parse, keep what this worker owns, handle it. */
+/* One received burst: parse, hand off what other workers own, the rest. */
 static void
 rx_burst(struct fx_lcore *lc, const struct fx_route_table *rt,
 	 uint16_t in_port, struct rte_mbuf **pkts, uint16_t n)
 {
 	uint64_t t = fx_stage_start();
 
-	n = rx_parse(lc, rt, in_port, pkts, n);
-	t = fx_stage_end(lc, FX_STAGE_PARSE, t);
+	n = stage_parse(lc, rt, in_port, pkts, n);
+	t = fx_stage_end(&lc->loop_st, FX_STAGE_PARSE, t);
 	if (fx_handoff_active) {
-		n = fx_handoff_dispatch(&lc->ho, pkts, n);
-		fx_stage_end(lc, FX_STAGE_HANDOFF, t);
+		n = fx_handoff_dispatch(&lc->handoff, pkts, n);
+		fx_stage_end(&lc->loop_st, FX_STAGE_HANDOFF, t);
 	}
-	owned(lc, rt, pkts, n);
+	burst_owned(lc, rt, pkts, n);
 }
 
 /*
@@ -286,7 +433,7 @@ rx_poll(struct fx_lcore *lc, const struct fx_route_table *rt, bool *all)
 
 	*all = false;
 	for (i = 0; i < lc->n_rxq; i++) {
-		if (fx_handoff_active && !fx_handoff_room(&lc->ho))
+		if (fx_handoff_active && !fx_handoff_room(&lc->handoff))
 			return got;   /* an owner fell behind: leave the rest in the NIC */
 		t0 = fx_stage_start();
 		n = rte_eth_rx_burst(lc->rxq[i].port_id, lc->rxq[i].queue_id,
@@ -294,11 +441,11 @@ rx_poll(struct fx_lcore *lc, const struct fx_route_table *rt, bool *all)
 		if (n == 0)
 			continue;
 		if (unlikely(fx_conf.clock == FX_CLOCK_PCAP || fx_conf.exit_when_drained))
-			fx_clock_busy(lc);
+			fx_clock_busy(&lc->clock);
 		got += n;
 		lc->now = rte_rdtsc();
 		if (unlikely(fx_conf.bench))
-			FX_STAT_ADD(&lc->st, stage_cycles[FX_STAGE_RX], lc->now - t0);
+			FX_STAT_ADD(&lc->loop_st, stage_cycles[FX_STAGE_RX], lc->now - t0);
 		rx_burst(lc, rt, lc->rxq[i].port_id, pkts, n);
 	}
 	*all = true;
@@ -311,9 +458,9 @@ tx_all(struct fx_lcore *lc, unsigned int got)
 {
 	uint64_t t = fx_stage_start();
 
-	fx_tx_flush_all(lc);
+	fx_tx_flush_all(&lc->fwd);
 	if (got != 0)
-		fx_stage_end(lc, FX_STAGE_TX, t);
+		fx_stage_end(&lc->loop_st, FX_STAGE_TX, t);
 }
 
 /*
@@ -324,12 +471,14 @@ static inline void
 loop_end(struct fx_lcore *lc, uint64_t tsc, unsigned int got, bool all)
 {
 	if (unlikely(fx_conf.clock == FX_CLOCK_PCAP))
-		fx_clock_idle(lc, tsc, got == 0 && all);
+		clock_idle(lc, tsc, got == 0 && all);
 	else if (unlikely(fx_conf.exit_when_drained))
-		fx_clock_mark_idle(lc, tsc, got == 0 && all);
-	tsc = fx_expiry_loop_poll(lc, tsc, got);
-	if (unlikely(fx_stats_loop(&lc->st, &lc->loop, &lc->reset_req, tsc, got)))
+		fx_clock_mark_idle(&lc->clock, tsc, got == 0 && all);
+	tsc = expiry_poll_timed(lc, tsc, got);
+	if (unlikely(fx_loop_end(&lc->loop_st, &lc->loop, &lc->requests, tsc, got))) {
+		fx_flow_reset_maxima(&lc->flows.st);
 		fx_nat_reset_maxima(&lc->nat.st);
+	}
 	fx_route_quiescent(lc->worker_idx);
 }
 
@@ -352,6 +501,19 @@ fx_worker_loop_end(struct fx_lcore *lc, uint64_t tsc, unsigned int got, bool all
 	loop_end(lc, tsc, got, all);
 }
 
+bool
+fx_worker_expire(struct fx_lcore *lc)
+{
+	return expire_due(lc);
+}
+
+void
+fx_worker_drain(struct fx_lcore *lc)
+{
+	drain_all(lc);
+	fx_tx_flush_all(&lc->fwd);
+}
+
 int
 fx_worker_main(void *arg __rte_unused)
 {
@@ -365,7 +527,7 @@ fx_worker_main(void *arg __rte_unused)
 	if (lc == NULL)
 		return 0;
 	FX_LOG(INFO, "lcore %u: %u rx queue(s), expiry %s", lc->lcore_id,
-	       lc->n_rxq, lc->ops ? lc->ops->name : "none");
+	       lc->n_rxq, lc->flows.expiry ? lc->flows.expiry->name : "none");
 	rte_rcu_qsbr_thread_online(fx_route_rcu, lc->worker_idx);
 	lc->loop.prev = rte_rdtsc();
 	while (!fx_force_quit) {
@@ -377,7 +539,6 @@ fx_worker_main(void *arg __rte_unused)
 	}
 	rte_rcu_qsbr_thread_offline(fx_route_rcu, lc->worker_idx);
 
-	fx_expiry_drain(lc);
-	fx_tx_flush_all(lc);
+	fx_worker_drain(lc);
 	return 0;
 }

@@ -34,7 +34,7 @@
 #include "nat/log/export.h"
 #include "nat/log/ipfix.h"
 #include "nat/nat.h"
-#include "worker/clock.h"
+#include "base/time.h"
 #include "worker/lcore.h"
 
 struct nat_log_conf fx_nat_log_conf;

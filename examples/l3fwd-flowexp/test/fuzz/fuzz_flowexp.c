@@ -300,7 +300,7 @@ LLVMFuzzerInitialize(int *argc __rte_unused, char ***argv __rte_unused)
 		abort();
 	/* --clock pcap's jump at the end of a capture (worker/clock.c) */
 	for (t = 0; t < FX_TMO_MAX; t++)
-		jump = RTE_MAX(jump, lc->tmo_cycles[t]);
+		jump = RTE_MAX(jump, lc->flows.tmo_cycles[t]);
 	jump += lc->nat.holddown_cycles + rte_get_tsc_hz();
 	clock_begin();
 	fflush(stdout);
@@ -507,11 +507,11 @@ check_burst(void)
 {
 	const struct fx_nat *nt = &lc->nat;
 
-	if (lc->st.active > fx_conf.max_flows)
-		fail("flows active within --max-flows", lc->st.active, fx_conf.max_flows);
-	if (lc->st.active + lc->ft.n_free > lc->ft.capacity)
+	if (lc->flows.st.active > fx_conf.max_flows)
+		fail("flows active within --max-flows", lc->flows.st.active, fx_conf.max_flows);
+	if (lc->flows.st.active + lc->flows.table.n_free > lc->flows.table.capacity)
 		fail("flows active + slots free within the slab",
-		     lc->st.active + lc->ft.n_free, lc->ft.capacity);
+		     lc->flows.st.active + lc->flows.table.n_free, lc->flows.table.capacity);
 	if (nt->st.nat_active == 0 &&
 	    nt->ports.nb_free + nt->ports.nb_held != nt->ports.units)
 		fail("NAT port units free + held with no mapping live",
@@ -529,12 +529,12 @@ FUZZ_NO_COVERAGE static void
 check_empty(void)
 {
 	check_ports();
-	if (lc->st.active != 0)
-		fail("flows active after every timeout", lc->st.active, 0);
-	if (lc->ft.n_free != lc->ft.capacity)
-		fail("flow slots free after every timeout", lc->ft.n_free, lc->ft.capacity);
-	if (lc->host_quota.keys != 0)
-		fail("per-host flow quota entries after every timeout", lc->host_quota.keys, 0);
+	if (lc->flows.st.active != 0)
+		fail("flows active after every timeout", lc->flows.st.active, 0);
+	if (lc->flows.table.n_free != lc->flows.table.capacity)
+		fail("flow slots free after every timeout", lc->flows.table.n_free, lc->flows.table.capacity);
+	if (lc->flows.host_quota.keys != 0)
+		fail("per-host flow quota entries after every timeout", lc->flows.host_quota.keys, 0);
 	if (nat_table_count(&lc->nat.tbl) != 0)
 		fail("mappings after every timeout and the hold-down",
 		     nat_table_count(&lc->nat.tbl), 0);
@@ -596,14 +596,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_ports();
 	TRACE("totals: flows created %" PRIu64 ", NAT created %" PRIu64 " out %" PRIu64
 	      " in %" PRIu64 " in_nomatch %" PRIu64 ", sent %" PRIu64 " %" PRIu64 " %" PRIu64
-	      ", dropped %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", lc->st.created,
+	      ", dropped %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", lc->flows.st.created,
 	      lc->nat.st.nat_created, lc->nat.st.nat_out, lc->nat.st.nat_in,
-	      lc->nat.st.nat_in_nomatch, lc->st.tx[0], lc->st.tx[1], lc->st.tx[2],
-	      lc->st.dropped[0], lc->st.dropped[1], lc->st.dropped[2]);
+	      lc->nat.st.nat_in_nomatch, lc->fwd.st.tx[0], lc->fwd.st.tx[1], lc->fwd.st.tx[2],
+	      lc->fwd.st.dropped[0], lc->fwd.st.dropped[1], lc->fwd.st.dropped[2]);
 	/* the capture ended: time jumps past every deadline and hold-down */
 	vnow += jump;
 	lc->now = vnow;
-	while (fx_expiry_poll(lc))
+	while (fx_worker_expire(lc))
 		;
 	fx_worker_tx(lc, 0);
 	check_empty();

@@ -197,8 +197,9 @@ make_workers(void)
 			return -ENOMEM;
 		lc->lcore_id = w + 1;
 		lc->worker_idx = (uint16_t)w;
-		lc->ops = &fx_expiry_twheel;
-		rc = lc->ops->init(lc);
+		lc->flows.lcore_id = lc->lcore_id;
+		lc->flows.expiry = &fx_expiry_twheel;
+		rc = lc->flows.expiry->init(&lc->flows, SOCKET_ID_ANY);
 		if (rc != 0)
 			return rc;
 		snprintf(name, sizeof(name), "nat%u", lc->lcore_id);
@@ -207,8 +208,10 @@ make_workers(void)
 		if (lc->nat.wheel == NULL)
 			return -ENOMEM;
 		/* the longest values a u64 writes, in every counter */
-		memset(&lc->st, 0xff, sizeof(lc->st));
-		memset(&lc->ho.st, 0xff, sizeof(lc->ho.st));
+		memset(&lc->flows.st, 0xff, sizeof(lc->flows.st));
+		memset(&lc->fwd.st, 0xff, sizeof(lc->fwd.st));
+		memset(&lc->loop_st, 0xff, sizeof(lc->loop_st));
+		memset(&lc->handoff.st, 0xff, sizeof(lc->handoff.st));
 		memset(&lc->nat.st, 0xff, sizeof(lc->nat.st));
 		lc->nat.ports.units = UINT64_MAX;
 		lc->nat.ports.nb_free = UINT64_MAX;
