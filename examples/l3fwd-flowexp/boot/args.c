@@ -45,6 +45,7 @@
 #include "boot/args.h"
 #include "l3/neigh_conf.h"
 #include "l3/route.h"
+#include "nat/block.h"
 #include "nat/conf.h"
 #include "nat/log/events.h"
 #include "nat/log/export.h"

@@ -236,12 +236,7 @@ main(int argc, char **argv)
 	fx_setup_nat_and_clock();
 	fx_setup_flow_state();
 	fx_setup_handoff();
-	if (fx_nat_log_enabled()) {
-		char err[160];
-
-		if (fx_nat_log_setup(err, sizeof(err)) != 0)
-			rte_exit(EXIT_FAILURE, "%s\n", err);
-	}
+	fx_setup_nat_log();
 	ret = fx_neigh_init();
 	if (ret != 0)
 		rte_exit(EXIT_FAILURE, "neighbour tables: %s (more memory: -m / --socket-mem)\n",

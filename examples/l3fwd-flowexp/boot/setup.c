@@ -35,6 +35,7 @@
 #include "flow/flow.h"
 #include "flow/table.h"
 #include "nat/conf.h"
+#include "nat/log/export.h"
 #include "nat/nat.h"
 #include "base/time.h"
 #include "worker/clock.h"
@@ -162,6 +163,25 @@ fx_setup_nat_and_clock(void)
 	if (fx_clock_init(fx_conf.clock) != 0)
 		rte_exit(EXIT_FAILURE, "--clock pcap: no rx timestamp field: %s\n",
 			 rte_strerror(rte_errno));
+}
+
+void
+fx_setup_nat_log(void)
+{
+	struct fx_lcore *lc;
+	char err[160];
+	unsigned int w;
+
+	if (!fx_nat_log_enabled())
+		return;
+	for (w = 0; w < fx_nb_workers; w++) {
+		lc = fx_workers[w];
+		if (fx_nat_log_attach(&lc->nat.log, &lc->nat.st.log, lc->lcore_id,
+				      err, sizeof(err)) != 0)
+			rte_exit(EXIT_FAILURE, "%s\n", err);
+	}
+	if (fx_nat_log_setup(err, sizeof(err)) != 0)
+		rte_exit(EXIT_FAILURE, "%s\n", err);
 }
 
 void

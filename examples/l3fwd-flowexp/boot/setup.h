@@ -22,6 +22,9 @@ void fx_setup_nat_and_clock(void);
 /** Per worker: flow table, quota, TCP connections, eviction, expiry, NAT. */
 void fx_setup_flow_state(void);
 
+/** --nat-log: every worker's event ring, the exporter's socket. */
+void fx_setup_nat_log(void);
+
 /** The rings between the workers, for --affinity handoff or auto. */
 void fx_setup_handoff(void);
 

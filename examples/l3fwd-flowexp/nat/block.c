@@ -206,7 +206,7 @@ block_new(struct fx_nat *nt, struct nat_block_host *h, uint32_t in_addr,
 	bk->nb_owned++;
 	FX_STAT_ADD(&nt->st, nat_block_allocated, 1);
 	FX_STAT_SET(&nt->st, nat_blocks_active, nt->st.nat_blocks_active + 1);
-	nat_log_block(nt, true, in_addr, fx_nat_conf.pool[a], 0, b->first,
+	nat_log_block(nt->log, true, in_addr, fx_nat_conf.pool[a], 0, b->first,
 		      (uint16_t)(b->first + bk->size - 1), now);
 	return b;
 }
@@ -225,7 +225,7 @@ block_free(struct fx_nat *nt, struct nat_block *b, uint64_t t)
 	*link = b->next;
 	if (--h->count == 0)
 		host_delete(bk, h);
-	nat_log_block(nt, false, b->in_addr, fx_nat_conf.pool[b->pool_idx], 0,
+	nat_log_block(nt->log, false, b->in_addr, fx_nat_conf.pool[b->pool_idx], 0,
 		      b->first, (uint16_t)(b->first + bk->size - 1), t);
 	b->state = NAT_BLOCK_FREE;
 	b->in_addr = 0;

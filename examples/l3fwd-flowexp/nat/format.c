@@ -33,7 +33,7 @@
 #include "base/counter.h"
 #include "base/timeouts.h"
 #include "nat/nat.h"
-#include "worker/lcore.h"
+#include "nat/conf.h"
 
 #define NGET(nt, f) FX_STAT_GET(&(nt)->st, f)
 
@@ -45,8 +45,11 @@ fx_nat_emit_lcore(const struct fx_nat *nt, const struct fx_emitter *e,
 	unsigned int t;
 
 #define FX_NAT_EMIT(n) e->u64(ctx, #n, FX_STAT_GET(&nt->st, n));
+#define FX_NAT_LOG_EMIT(n) e->u64(ctx, "nat_log_" #n, FX_STAT_GET(&nt->st.log, n));
 	FX_NAT_COUNTERS(FX_NAT_EMIT)
+	NAT_LOG_COUNTERS(FX_NAT_LOG_EMIT)
 #undef FX_NAT_EMIT
+#undef FX_NAT_LOG_EMIT
 	for (t = 0; t < FX_TMO_MAX; t++) {
 		snprintf(name, sizeof(name), "nat_expired_%s", fx_tmo_names[t]);
 		e->u64(ctx, name, FX_STAT_GET(&nt->st, nat_expired_tmo[t]));
@@ -87,8 +90,8 @@ nat_maxima(uint64_t *poll_max, uint64_t *lag_max, uint64_t *lag_mean)
 	unsigned int w;
 
 	*poll_max = *lag_max = 0;
-	for (w = 0; w < fx_nb_workers; w++) {
-		nt = &fx_workers[w]->nat;
+	for (w = 0; w < fx_nb_nats; w++) {
+		nt = fx_nats[w];
 		*poll_max = RTE_MAX(*poll_max, NGET(nt, nat_poll_max));
 		*lag_max = RTE_MAX(*lag_max, NGET(nt, nat_lag_max));
 		sum += NGET(nt, nat_lag_sum);
@@ -118,21 +121,27 @@ fx_nat_emit_totals(const struct fx_emitter *e, void *ctx)
 	unsigned int w, t;
 
 	memset(&sum, 0, sizeof(sum));
-	for (w = 0; w < fx_nb_workers; w++) {
-		st = &fx_workers[w]->nat.st;
+	for (w = 0; w < fx_nb_nats; w++) {
+		st = &fx_nats[w]->st;
 		/* the owner's counts of its index, read whole */
-		full += fx_load_relaxed(&fx_workers[w]->nat.tbl.ix.full);
-		v = fx_load_relaxed(&fx_workers[w]->nat.tbl.ix.lines_max);
+		full += fx_load_relaxed(&fx_nats[w]->tbl.ix.full);
+		v = fx_load_relaxed(&fx_nats[w]->tbl.ix.lines_max);
 		lines = RTE_MAX(lines, v);
 #define FX_NAT_SUM(n) sum.n += FX_STAT_GET(st, n);
+#define FX_NAT_LOG_SUM(n) sum.log.n += FX_STAT_GET(&st->log, n);
 		FX_NAT_COUNTERS(FX_NAT_SUM)
+		NAT_LOG_COUNTERS(FX_NAT_LOG_SUM)
 #undef FX_NAT_SUM
+#undef FX_NAT_LOG_SUM
 		for (t = 0; t < FX_TMO_MAX; t++)
 			sum.nat_expired_tmo[t] += FX_STAT_GET(st, nat_expired_tmo[t]);
 	}
 #define FX_NAT_EMIT(n) e->u64(ctx, #n, sum.n);
+#define FX_NAT_LOG_EMIT(n) e->u64(ctx, "nat_log_" #n, sum.log.n);
 	FX_NAT_COUNTERS(FX_NAT_EMIT)
+	NAT_LOG_COUNTERS(FX_NAT_LOG_EMIT)
 #undef FX_NAT_EMIT
+#undef FX_NAT_LOG_EMIT
 	for (t = 0; t < FX_TMO_MAX; t++) {
 		snprintf(name, sizeof(name), "nat_expired_%s", fx_tmo_names[t]);
 		e->u64(ctx, name, sum.nat_expired_tmo[t]);
@@ -147,10 +156,10 @@ fx_nat_total_active(void)
 	uint64_t n = 0;
 	unsigned int w;
 
-	for (w = 0; w < fx_nb_workers; w++)
-		n += FX_STAT_GET(&fx_workers[w]->nat.st, nat_active) +
-			FX_STAT_GET(&fx_workers[w]->nat.st, nat_held) +
-			FX_STAT_GET(&fx_workers[w]->nat.st, nat_blocks_active);
+	for (w = 0; w < fx_nb_nats; w++)
+		n += FX_STAT_GET(&fx_nats[w]->st, nat_active) +
+			FX_STAT_GET(&fx_nats[w]->st, nat_held) +
+			FX_STAT_GET(&fx_nats[w]->st, nat_blocks_active);
 	return n;
 }
 
@@ -163,10 +172,10 @@ fx_nat_emit(const struct fx_emitter *e, void *ctx)
 	e->open(ctx, "totals");
 	fx_nat_emit_totals(e, ctx);
 	e->close(ctx);
-	for (w = 0; w < fx_nb_workers; w++) {
-		snprintf(name, sizeof(name), "lcore_%u", fx_workers[w]->lcore_id);
+	for (w = 0; w < fx_nb_nats; w++) {
+		snprintf(name, sizeof(name), "lcore_%u", fx_nats[w]->lcore_id);
 		e->open(ctx, name);
-		fx_nat_emit_lcore(&fx_workers[w]->nat, e, ctx);
+		fx_nat_emit_lcore(fx_nats[w], e, ctx);
 		e->close(ctx);
 	}
 }
@@ -186,8 +195,8 @@ drops_summary(FILE *f)
 	unsigned int w, i, any = 0;
 
 	memset(v, 0, sizeof(v));
-	for (w = 0; w < fx_nb_workers; w++) {
-		st = &fx_workers[w]->nat.st;
+	for (w = 0; w < fx_nb_nats; w++) {
+		st = &fx_nats[w]->st;
 		i = 0;
 #define FX_NAT_GET(n) v[i++] += FX_STAT_GET(st, n);
 		FX_NAT_DROP_CAUSES(FX_NAT_GET)
@@ -221,8 +230,8 @@ nat_sums(struct nat_sums *s)
 	unsigned int w;
 
 	memset(s, 0, sizeof(*s));
-	for (w = 0; w < fx_nb_workers; w++) {
-		nt = &fx_workers[w]->nat;
+	for (w = 0; w < fx_nb_nats; w++) {
+		nt = fx_nats[w];
 		s->created += NGET(nt, nat_created);
 		s->expired += NGET(nt, nat_expired);
 		s->active += NGET(nt, nat_active);
@@ -265,14 +274,14 @@ fx_nat_print(FILE *f, double dt)
 	fprintf(f, "nat   %10s %12s %12s %12s %8s %8s %8s %8s %17s %8s\n",
 		"live", "held", "created", "expired", "new/s", "exp/s", "rel/s",
 		"no port", "lag max/mean ms", "poll max");
-	for (w = 0; w < fx_nb_workers; w++) {
-		nt = &fx_workers[w]->nat;
+	for (w = 0; w < fx_nb_nats; w++) {
+		nt = fx_nats[w];
 		cr = NGET(nt, nat_created);
 		ex = NGET(nt, nat_expired);
 		rl = NGET(nt, nat_released);
 		fprintf(f, "%5u %10" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64
 			" %8s %8s %8s %8" PRIu64 " %8.1f/%-8.1f %8" PRIu64 "\n",
-			fx_workers[w]->lcore_id, NGET(nt, nat_active), NGET(nt, nat_held),
+			fx_nats[w]->lcore_id, NGET(nt, nat_active), NGET(nt, nat_held),
 			cr, ex,
 			fx_human((double)(cr - prev.created[w]) / dt, a, sizeof(a)),
 			fx_human((double)(ex - prev.expired[w]) / dt, b, sizeof(b)),
@@ -312,8 +321,8 @@ fx_nat_summary(FILE *f)
 	fprintf(f, "mappings expired: %" PRIu64 " (", s.expired);
 	for (t = 0; t < FX_TMO_MAX; t++) {
 		v = 0;
-		for (w = 0; w < fx_nb_workers; w++)
-			v += NGET(&fx_workers[w]->nat, nat_expired_tmo[t]);
+		for (w = 0; w < fx_nb_nats; w++)
+			v += NGET(fx_nats[w], nat_expired_tmo[t]);
 		fprintf(f, "%s%s %" PRIu64, t ? ", " : "", fx_tmo_names[t], v);
 	}
 	fputs(")\n", f);

@@ -3,11 +3,10 @@
  */
 
 /*
- * Masquerade NAT in the worker (nat/nat.h has the design): the port owner
- * table, each worker's NAT set-up (table, port share and its blocks, wheel,
- * per-host quotas), and the burst step that looks a burst's
- * tuples up together and hands each packet to its direction's step
- * (nat/in2out.c, nat/out2in.c, nat/icmp.c).
+ * Masquerade NAT's set-up (nat/nat.h has the design): the port owner
+ * table, and each worker's NAT (table, port share and its blocks, wheel,
+ * per-host quotas), counted among the workers' NATs for the statistics
+ * (nat/format.c). The burst step is nat/burst.c.
  */
 
 #include <errno.h>
@@ -25,13 +24,23 @@
 #include "base/config.h"
 #include "base/quota.h"
 #include "flow/tcp_track.h"
-#include "fwd/forward.h"
 #include "nat/conf.h"
 #include "nat/eim.h"
 #include "nat/nat.h"
 #include "nat/priv.h"
 
 uint8_t fx_nat_port_owner[65536];
+const struct fx_nat *fx_nats[RTE_MAX_LCORE];
+unsigned int fx_nb_nats;
+
+void
+fx_nat_register(struct fx_nat *nt, unsigned int lcore_id, unsigned int w)
+{
+	nt->lcore_id = lcore_id;
+	fx_nats[w] = nt;
+	if (w >= fx_nb_nats)
+		fx_nb_nats = w + 1;
+}
 
 int
 fx_nat_setup(unsigned int nb_workers)
@@ -106,6 +115,7 @@ fx_nat_init(struct fx_nat *nt, unsigned int lcore_id, unsigned int w,
 	memset(nt, 0, sizeof(*nt));
 	nt->self = (uint16_t)w;
 	nt->nb_workers = (uint16_t)nb_workers;
+	fx_nat_register(nt, lcore_id, w);
 	snprintf(name, sizeof(name), "nat%u", lcore_id);
 	rc = nat_table_create(&nt->tbl, name, capacity, socket);
 	if (rc != 0)
@@ -198,151 +208,4 @@ fx_nat_fini(struct fx_nat *nt)
 	nt->fired = NULL;
 	nt->tcp_ends = NULL;
 	nt->wheel = NULL;
-}
-
-/* ---- the burst step (owner) ---- */
-
-/* A packet's own 5-tuple as the mapping table keys it. */
-static inline void
-packet_key(const struct fx_pkt *pk, struct nat_key *k)
-{
-	uint32_t src, dst;
-
-	memcpy(&src, pk->key.addr[pk->dir], 4);
-	memcpy(&dst, pk->key.addr[pk->dir ^ 1], 4);
-	*k = nat_key_make(src, dst, pk->key.port[pk->dir],
-			  pk->key.port[pk->dir ^ 1], pk->key.proto);
-}
-
-/* whether NAT translates this packet's protocol and message */
-static inline bool
-supported(const struct rte_mbuf *mb, const struct fx_pkt *pk, bool *is_error)
-{
-	struct rte_icmp_hdr *icmp;
-	uint32_t len;
-
-	*is_error = false;
-	if (pk->fragment)
-		return false;
-	switch (pk->key.proto) {
-	case IPPROTO_TCP:
-	case IPPROTO_UDP:
-		return true;
-	case IPPROTO_ICMP:
-		icmp = nat_icmp_of(mb, pk, &len);
-		if (nat_icmp_is_error(icmp->icmp_type)) {
-			*is_error = true;
-			return true;
-		}
-		return icmp->icmp_type == NAT_ICMP_ECHO_REQUEST ||
-			icmp->icmp_type == NAT_ICMP_ECHO_REPLY;
-	default:
-		return false;
-	}
-}
-
-void
-fx_nat_translate(struct fx_nat *nt, uint64_t now, struct rte_mbuf **pkts,
-		 uint16_t n)
-{
-	struct nat_key keys[MAX_PKT_BURST];
-	const struct nat_key *kp[MAX_PKT_BURST];
-	struct nat_mapping *map[MAX_PKT_BURST];
-	struct fx_pkt *kpk[MAX_PKT_BURST];
-	struct nat_miss miss[MAX_PKT_BURST];   /* of the outbound keys missed */
-	bool is_error[MAX_PKT_BURST];
-	struct fx_pkt *pk;
-	uint16_t i, j, nk = 0, made = 0;
-	unsigned int r;
-	bool hairpin, out;
-
-	nt->hairpins = 0;
-	/* the packets' own tuples, looked up together */
-	for (i = 0; i < n; i++) {
-		pk = fx_pkt_of(pkts[i]);
-		if (unlikely(!supported(pkts[i], pk, &is_error[i]))) {
-			pk->nat = FX_NAT_DROP;
-			FX_STAT_ADD(&nt->st, nat_unsupported, 1);
-			continue;
-		}
-		if (is_error[i])
-			continue;
-		packet_key(pk, &keys[nk]);
-		kp[nk] = &keys[nk];
-		kpk[nk++] = pk;
-	}
-	/* the records found are read by the lookup; for the outbound
-	 * packets it missed, what making their mappings reads first */
-	nat_table_lookup_bulk(&nt->tbl, kp, nk, map);
-	for (j = 0, r = 0; j < nk; j++) {
-		if (map[j] == NULL) {
-			if (kpk[j]->nat != FX_NAT_IN)
-				r += nat_in2out_prefetch(nt, kpk[j], &keys[j], r,
-							 &miss[j]);
-			continue;
-		}
-		/* a TCP segment reads its connection's ends beside the record */
-		if (keys[j].proto == IPPROTO_TCP)
-			rte_prefetch0(&nt->tcp_ends[nat_table_index(&nt->tbl, map[j])]);
-	}
-	/* eim: a new session under an existing binding, once the binding's
-	 * bucket has come */
-	if (nat_bib_on(&nt->bib))
-		for (j = 0; j < nk; j++)
-			if (map[j] == NULL && kpk[j]->nat == FX_NAT_OUT)
-				nat_eim_prefetch_session(nt, &keys[j], &miss[j]);
-
-	/* then each packet, the lookups in packet order */
-	for (i = 0, j = 0; i < n; i++) {
-		pk = fx_pkt_of(pkts[i]);
-		if (pk->nat == FX_NAT_DROP)
-			continue;
-		if (is_error[i]) {
-			nat_icmp_error(nt, pkts[i], pk, pk->nat == FX_NAT_OUT);
-			continue;
-		}
-		/* outbound, or a hairpinned packet's outbound half */
-		out = pk->nat != FX_NAT_IN;
-		hairpin = pk->nat == FX_NAT_HAIRPIN;
-		/* the common case inline: a live mapping of its direction */
-		if (nat_mapping_serves(map[j], &keys[j], out))
-			nat_mapping_hit(nt, now, pkts[i], pk, map[j], out);
-		else if (!out)
-			nat_out2in(nt, now, pkts[i], pk, &keys[j], map[j]);
-		else
-			made += nat_in2out(nt, now, pkts[i], pk, &keys[j], map[j],
-					   made != 0, &miss[j]);
-		j++;
-		if (hairpin && pk->nat == FX_NAT_FORWARD) {
-			/* from the sender's public endpoint now: inbound */
-			pk->nat = FX_NAT_IN;
-			FX_STAT_ADD(&nt->st, nat_hairpin, 1);
-			nt->hairpins++;
-		}
-	}
-}
-
-uint16_t
-fx_nat_burst(struct fx_nat *nt, uint64_t now, struct rte_mbuf **pkts, uint16_t n,
-	     uint16_t *next)
-{
-	uint16_t i, away = 0;
-	uint8_t v;
-
-	fx_nat_translate(nt, now, pkts, n);
-	if (unlikely(nt->hairpins != 0))
-		fx_nat_hairpin(nt, now, pkts, n);
-	for (i = 0; i < n; i++) {
-		v = fx_pkt_of(pkts[i])->nat;
-		if (likely(v == FX_NAT_FORWARD)) {
-			next[i] = FX_VERDICT_ROUTE;
-		} else if (v == FX_NAT_IN) {
-			/* a hairpin's inbound half, for its port's owner */
-			next[i] = FX_VERDICT_HANDOFF;
-			away++;
-		} else {
-			next[i] = FX_VERDICT_DROP;
-		}
-	}
-	return away;
 }

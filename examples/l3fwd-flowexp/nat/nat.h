@@ -6,7 +6,8 @@
  * Masquerade NAT in the worker: which packets are translated and by whom,
  * the per-packet step, and the mapping reaper on the worker's own wheel.
  * Files, one concern each: nat/classify.c (on the receiving worker: the
- * class and the owner), nat/nat.c (set-up; the burst step on the owner),
+ * class and the owner), nat/nat.c (set-up), nat/burst.c (the burst step on
+ * the owner, hairpins),
  * nat/in2out.c (outbound: mapping creation), nat/out2in.c (inbound),
  * nat/icmp.c (ICMP errors both ways), nat/reap.c (the reaper),
  * nat/block.c (port blocks),
@@ -97,6 +98,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <rte_config.h>
 #include <rte_mbuf.h>
 
 #include "base/atomic.h"
@@ -106,6 +108,7 @@
 #include "nat/bib.h"
 #include "nat/block.h"
 #include "nat/conf.h"
+#include "nat/log/events.h"
 #include "nat/ports.h"
 #include "nat/table.h"
 
@@ -114,7 +117,6 @@ struct twheel;
 struct fx_route_table;
 struct twheel_fired;
 struct fx_emitter;
-struct nat_log;
 
 /** fx_pkt.nat: the NAT class of a packet, then its verdict. */
 enum fx_nat_class {
@@ -134,7 +136,6 @@ enum fx_nat_class {
 	X(nat_out) X(nat_in) X(nat_icmp_errors) X(nat_shortened) \
 	X(nat_host_limit) X(nat_dest_limit) X(nat_tcp_out_of_window) \
 	X(nat_tcp_invalid) X(nat_tcp_rst_ignored) X(nat_tcp_syn_ignored) \
-	X(nat_log_queued) X(nat_log_dropped) X(nat_log_suppressed) \
 	X(nat_bib_created) X(nat_bib_active) X(nat_in_filtered) \
 	X(nat_in_sessions) X(nat_revived) X(nat_hairpin) \
 	X(nat_block_allocated) X(nat_block_released) X(nat_blocks_active) \
@@ -156,6 +157,7 @@ struct fx_nat_stats {
 	FX_NAT_COUNTERS(FX_NAT_FIELD)
 #undef FX_NAT_FIELD
 	uint64_t nat_expired_tmo[FX_TMO_MAX];   /**< expiries by timeout class */
+	struct nat_log_stats log;              /**< nat_log_queued, _dropped, _suppressed */
 	/* the reaper's maxima, zeroed by a reset request (ctl/stats.h) */
 	uint64_t nat_poll_max;     /**< most records (expiries, releases, flushes) one poll handled */
 	uint64_t nat_lag_max;      /**< cycles, a Due live mapping: now - deadline */
@@ -177,6 +179,7 @@ fx_nat_reset_maxima(struct fx_nat_stats *st)
 struct fx_nat {
 	uint16_t self;                    /**< worker index */
 	uint16_t nb_workers;
+	unsigned int lcore_id;            /**< the owner */
 	struct nat_table tbl;
 	struct nat_ports ports;
 	struct nat_blocks blocks;         /**< --nat-port-block (nat/block.h) */
@@ -210,6 +213,17 @@ int fx_nat_init(struct fx_nat *nt, unsigned int lcore_id, unsigned int w,
 		unsigned int nb_workers, uint32_t capacity, uint32_t budget,
 		const uint64_t *tmo_cycles, uint64_t tick_cycles, int socket);
 
+/** The workers' NATs by worker index, as fx_nat_init() counted them; for
+ * the statistics (nat/format.c), any thread. */
+extern const struct fx_nat *fx_nats[RTE_MAX_LCORE];
+extern unsigned int fx_nb_nats;
+
+/**
+ * Count nt as worker w's NAT, owned by lcore_id (fx_nat_init() does it;
+ * main lcore, before launch).
+ */
+void fx_nat_register(struct fx_nat *nt, unsigned int lcore_id, unsigned int w);
+
 /** Free what fx_nat_init() made. */
 void fx_nat_fini(struct fx_nat *nt);
 
@@ -230,17 +244,6 @@ uint64_t fx_nat_bytes(uint32_t capacity, unsigned int nb_workers);
  */
 void fx_nat_translate(struct fx_nat *nt, uint64_t now, struct rte_mbuf **pkts,
 		      uint16_t n);
-
-/**
- * Owner, after fx_nat_translate(): the packets of pkts whose outbound half
- * of a hairpin was translated (FX_NAT_IN again) take their inbound half
- * here when this worker owns their public destination port; the others
- * stay FX_NAT_IN, an inbound packet for the owner of that port, named in
- * fx_pkt.owner (counted nat_handoff), for the worker to hand them off
- * (nat/hairpin.c).
- */
-void fx_nat_hairpin(struct fx_nat *nt, uint64_t now, struct rte_mbuf **pkts,
-		    uint16_t n);
 
 /**
  * Owner: the NAT stage of n packets of class FX_NAT_OUT, FX_NAT_IN or

@@ -35,6 +35,8 @@
 #include "flow/state.h"
 #include "flow/tcp_track.h"
 #include "fwd/parse.h"
+#include "nat/block.h"
+#include "nat/conf.h"
 #include "nat/log/events.h"
 #include "nat/nat.h"
 #include "nat/ports.h"
@@ -44,6 +46,70 @@
 
 /** Owner of each public port (worker index; 0xff outside the range). */
 extern uint8_t fx_nat_port_owner[65536];
+
+/* ---- the event log's hooks (nat/log/events.h) ---- */
+
+/** Mapping m was made by a packet at time now (nat/in2out.c); with port
+ * blocks, nothing: the block's allocation is the event. */
+static inline void
+nat_log_created(struct fx_nat *nt, const struct nat_mapping *m, uint64_t now)
+{
+	if (nt->log != NULL && !nat_blocks_on(&nt->blocks))
+		nat_log_session(nt->log, IPFIX_NAT44_SESSION_CREATE, m, now);
+}
+
+/** Mapping m's public tuple is free again from time `at` (nat/reap.c). */
+static inline void
+nat_log_released(struct fx_nat *nt, const struct nat_mapping *m, uint64_t at)
+{
+	if (nt->log != NULL && !nat_blocks_on(&nt->blocks))
+		nat_log_session(nt->log, IPFIX_NAT44_SESSION_DELETE, m, at);
+}
+
+/** The binding of session m (its inside and public endpoints) got its
+ * first session, m (create), or lost its last, m (delete), at t; with port
+ * blocks, nothing: its block's allocation and release are the events. */
+static inline void
+nat_log_binding(struct fx_nat *nt, bool create, const struct nat_mapping *m,
+		uint64_t t)
+{
+	if (nt->log != NULL && !nat_blocks_on(&nt->blocks))
+		nat_log_bib(nt->log, create ? IPFIX_NAT44_BIB_CREATE :
+			    IPFIX_NAT44_BIB_DELETE, m, t);
+}
+
+/** The limit a refusal of cause why ran into (0: no port, none). */
+static inline uint32_t
+nat_log_limit(const struct fx_nat *nt, enum nat_log_refusal why)
+{
+	switch (why) {
+	case NAT_LOG_HOST_LIMIT:
+		return nt->max_per_host;
+	case NAT_LOG_DEST_LIMIT:
+		return nt->max_per_dest;
+	case NAT_LOG_TABLE_FULL:
+		return nt->tbl.capacity;
+	case NAT_LOG_BLOCK_LIMIT:
+		return nt->blocks.max_per_host;
+	case NAT_LOG_NO_PORT:
+		break;
+	}
+	return 0;
+}
+
+/** A new mapping for key k was refused at time now (nat/in2out.c, and the
+ * quotas below); pub_addr 0: the host's public address is its paired one,
+ * known before a port is. */
+static inline void
+nat_log_refused(struct fx_nat *nt, enum nat_log_refusal why,
+		const struct nat_key *k, uint32_t pub_addr, uint64_t now)
+{
+	if (nt->log == NULL)
+		return;
+	if (pub_addr == 0)
+		pub_addr = fx_nat_conf.pool[nat_pool_index(&fx_nat_conf, k->src)];
+	nat_log_refusal(nt->log, why, nat_log_limit(nt, why), k, pub_addr, now);
+}
 
 /** The wheel's lazy deadline of a mapping (its deadline_fn, nat/nat.c). */
 static inline uint64_t

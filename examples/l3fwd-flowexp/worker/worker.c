@@ -369,7 +369,7 @@ static void
 drain_all(struct fx_lcore *lc)
 {
 	if (fx_nat_enabled()) {
-		nat_log_exit(&lc->nat);
+		nat_log_exit(lc->nat.log);
 		fx_nat_drain(&lc->nat, fx_clock_now(&lc->clock, rte_rdtsc()));
 	}
 	if (lc->flows.expiry != NULL)

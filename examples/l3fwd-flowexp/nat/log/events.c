@@ -25,14 +25,13 @@
 #include <rte_ring_elem.h>
 
 #include "base/counter.h"
-#include "nat/conf.h"
 #include "nat/log/events.h"
 #include "nat/log/ipfix.h"
-#include "nat/nat.h"
 #include "nat/table.h"
 
 int
-nat_log_init(struct fx_nat *nt, unsigned int lcore_id, uint32_t size, int socket)
+nat_log_init(struct nat_log **out, struct nat_log_stats *st, unsigned int lcore_id,
+	     uint32_t size, int socket)
 {
 	uint64_t hz = rte_get_tsc_hz();
 	struct nat_log *lg;
@@ -52,28 +51,28 @@ nat_log_init(struct fx_nat *nt, unsigned int lcore_id, uint32_t size, int socket
 	lg->refusal_gap = hz / NAT_LOG_REFUSAL_RATE;
 	lg->refusal_slack = (NAT_LOG_REFUSAL_BURST - 1) * lg->refusal_gap;
 	lg->exit_wait = hz / 1000 * NAT_LOG_EXIT_WAIT_MS;
-	nt->log = lg;
+	lg->st = st;
+	*out = lg;
 	return 0;
 }
 
 void
-nat_log_fini(struct fx_nat *nt)
+nat_log_fini(struct nat_log **lg)
 {
-	if (nt->log == NULL)
+	if (*lg == NULL)
 		return;
-	rte_ring_free(nt->log->ring);
-	rte_free(nt->log);
-	nt->log = NULL;
+	rte_ring_free((*lg)->ring);
+	rte_free(*lg);
+	*lg = NULL;
 }
 
 void
-nat_log_push(struct fx_nat *nt, struct ipfix_nat_event *ev)
+nat_log_push(struct nat_log *lg, struct ipfix_nat_event *ev)
 {
-	struct nat_log *lg = nt->log;
 	uint64_t until;
 
 	if (likely(rte_ring_sp_enqueue_elem(lg->ring, ev, sizeof(*ev)) == 0)) {
-		FX_STAT_ADD(&nt->st, nat_log_queued, 1);
+		FX_STAT_ADD(lg->st, queued, 1);
 		return;
 	}
 	if (unlikely(lg->at_exit)) {
@@ -82,13 +81,13 @@ nat_log_push(struct fx_nat *nt, struct ipfix_nat_event *ev)
 		do {
 			rte_pause();
 			if (rte_ring_sp_enqueue_elem(lg->ring, ev, sizeof(*ev)) == 0) {
-				FX_STAT_ADD(&nt->st, nat_log_queued, 1);
+				FX_STAT_ADD(lg->st, queued, 1);
 				return;
 			}
 		} while (rte_rdtsc() < until);
 		lg->at_exit = false;   /* nobody drains: drop the rest at once */
 	}
-	FX_STAT_ADD(&nt->st, nat_log_dropped, 1);
+	FX_STAT_ADD(lg->st, dropped, 1);
 }
 
 /* an event of an inside endpoint and its public one at t, into ev */
@@ -107,7 +106,7 @@ endpoints(struct ipfix_nat_event *ev, uint8_t event, uint64_t t, uint32_t in_add
 }
 
 void
-nat_log_session(struct fx_nat *nt, uint8_t event, const struct nat_mapping *m,
+nat_log_session(struct nat_log *lg, uint8_t event, const struct nat_mapping *m,
 		uint64_t t)
 {
 	struct ipfix_nat_event ev;
@@ -117,11 +116,11 @@ nat_log_session(struct fx_nat *nt, uint8_t event, const struct nat_mapping *m,
 	ev.rem_addr = m->rem_addr;
 	/* an echo's identifier takes both port places of the mapping */
 	ev.rem_port = m->proto == IPPROTO_ICMP ? 0 : m->rem_port;
-	nat_log_push(nt, &ev);
+	nat_log_push(lg, &ev);
 }
 
 void
-nat_log_bib(struct fx_nat *nt, uint8_t event, const struct nat_mapping *m,
+nat_log_bib(struct nat_log *lg, uint8_t event, const struct nat_mapping *m,
 	    uint64_t t)
 {
 	struct ipfix_nat_event ev;
@@ -129,7 +128,7 @@ nat_log_bib(struct fx_nat *nt, uint8_t event, const struct nat_mapping *m,
 	/* the binding's endpoints, which its sessions share: no remote */
 	endpoints(&ev, event, t, m->in_addr, m->in_port, m->pub_addr, m->pub_port,
 		  m->proto);
-	nat_log_push(nt, &ev);
+	nat_log_push(lg, &ev);
 }
 
 /* GCRA: whether a refusal event at t is within the rate and its burst */
@@ -143,60 +142,41 @@ refusal_allowed(struct nat_log *lg, uint64_t t)
 }
 
 void
-nat_log_refusal(struct fx_nat *nt, enum nat_log_refusal why,
+nat_log_refusal(struct nat_log *lg, enum nat_log_refusal why, uint32_t limit,
 		const struct nat_key *k, uint32_t pub_addr, uint64_t t)
 {
 	struct ipfix_nat_event ev;
 
-	if (!refusal_allowed(nt->log, t)) {
-		FX_STAT_ADD(&nt->st, nat_log_suppressed, 1);
+	if (!refusal_allowed(lg, t)) {
+		FX_STAT_ADD(lg->st, suppressed, 1);
 		return;
 	}
 	memset(&ev, 0, sizeof(ev));
 	ev.time = t;
 	ev.in_addr = k->src;
 	ev.in_port = k->sport;
-	/* the host's public address, paired pooling: known before a port is */
-	ev.pub_addr = pub_addr != 0 ? pub_addr :
-		fx_nat_conf.pool[nat_pool_index(&fx_nat_conf, k->src)];
+	ev.pub_addr = pub_addr;
 	ev.rem_addr = k->dst;
 	ev.rem_port = k->proto == IPPROTO_ICMP ? 0 : k->dport;
 	ev.proto = k->proto;
-	switch (why) {
-	case NAT_LOG_NO_PORT:
+	if (why == NAT_LOG_NO_PORT) {
 		ev.event = IPFIX_NAT_PORTS_EXHAUSTED;
-		break;
-	case NAT_LOG_HOST_LIMIT:
+	} else {
 		ev.event = IPFIX_NAT_QUOTA_EXCEEDED;
-		ev.quota = IPFIX_QUOTA_MAX_PER_USER;
-		ev.limit = nt->max_per_host;
-		break;
-	case NAT_LOG_DEST_LIMIT:
-		ev.event = IPFIX_NAT_QUOTA_EXCEEDED;
-		ev.quota = IPFIX_QUOTA_MAX_PER_USER;
-		ev.limit = nt->max_per_dest;
-		break;
-	case NAT_LOG_TABLE_FULL:
-		ev.event = IPFIX_NAT_QUOTA_EXCEEDED;
-		ev.quota = IPFIX_QUOTA_MAX_SESSIONS;
-		ev.limit = nt->tbl.capacity;
-		break;
-	case NAT_LOG_BLOCK_LIMIT:
-		ev.event = IPFIX_NAT_QUOTA_EXCEEDED;
-		ev.quota = IPFIX_QUOTA_MAX_PER_USER;
-		ev.limit = nt->blocks.max_per_host;
-		break;
+		ev.quota = why == NAT_LOG_TABLE_FULL ? IPFIX_QUOTA_MAX_SESSIONS :
+			IPFIX_QUOTA_MAX_PER_USER;
+		ev.limit = limit;
 	}
-	nat_log_push(nt, &ev);
+	nat_log_push(lg, &ev);
 }
 
 void
-nat_log_block(struct fx_nat *nt, bool alloc, uint32_t in_addr, uint32_t pub_addr,
+nat_log_block(struct nat_log *lg, bool alloc, uint32_t in_addr, uint32_t pub_addr,
 	      uint8_t proto, uint16_t lo, uint16_t hi, uint64_t t)
 {
 	struct ipfix_nat_event ev;
 
-	if (nt->log == NULL)
+	if (lg == NULL)
 		return;
 	memset(&ev, 0, sizeof(ev));
 	ev.time = t;
@@ -206,5 +186,5 @@ nat_log_block(struct fx_nat *nt, bool alloc, uint32_t in_addr, uint32_t pub_addr
 	ev.proto = proto;
 	ev.port_lo = lo;
 	ev.port_hi = hi;
-	nat_log_push(nt, &ev);
+	nat_log_push(lg, &ev);
 }

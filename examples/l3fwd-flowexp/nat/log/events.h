@@ -66,8 +66,11 @@
  * NAT_LOG_EXIT_WAIT_MS, then drops and counts), so that the deletes of
  * the mappings ended at exit are not lost.
  *
- * The hooks in the NAT files are the static inline functions below, one
- * call each, and cost one test when logging is off (fx_nat.log NULL).
+ * The hooks in the NAT files are static inline functions of nat/priv.h,
+ * one call each, which cost one test when logging is off (fx_nat.log
+ * NULL). The log knows nothing of NAT but the mapping record it reads
+ * (nat/table.h): its counters are lent by the worker's NAT (struct
+ * fx_nat_stats) and written through the pointer it keeps.
  */
 
 #ifndef _FX_NAT_LOG_H_
@@ -78,8 +81,8 @@
 
 #include <rte_common.h>
 
+#include "base/counter.h"
 #include "nat/log/ipfix.h"
-#include "nat/nat.h"
 #include "nat/table.h"
 
 struct rte_ring;
@@ -103,9 +106,20 @@ enum nat_log_refusal {
 	NAT_LOG_BLOCK_LIMIT,    /**< 13, maximum entries per user: --nat-max-blocks-per-host */
 };
 
+/** A worker's log counters: the name is the output field's after "nat_log_". */
+#define NAT_LOG_COUNTERS(X) X(queued) X(dropped) X(suppressed)
+
+/** What a worker's log counts; written by the owner only. */
+struct nat_log_stats {
+#define NAT_LOG_FIELD(n) uint64_t n;
+	NAT_LOG_COUNTERS(NAT_LOG_FIELD)
+#undef NAT_LOG_FIELD
+};
+
 /** One worker's log: its ring and its refusal limit. Owner lcore only. */
 struct nat_log {
 	struct rte_ring *ring;      /**< SP/SC, struct ipfix_nat_event records */
+	struct nat_log_stats *st;   /**< the counters, in the worker's NAT's */
 	uint64_t refusal_tat;       /**< GCRA: when the next refusal is on time */
 	uint64_t refusal_gap;       /**< cycles per refusal at the rate */
 	uint64_t refusal_slack;     /**< cycles a burst may run ahead */
@@ -113,86 +127,55 @@ struct nat_log {
 	bool at_exit;               /**< from nat_log_exit(): wait for room */
 } __rte_cache_aligned;
 
-/** Set up nt's log: a ring of `size` records on `socket`. 0 or -errno. */
-int nat_log_init(struct fx_nat *nt, unsigned int lcore_id, uint32_t size,
-		 int socket);
+/**
+ * Set up a worker's log in *lg: a ring of `size` records on `socket`,
+ * counting into st. 0 or -errno.
+ */
+int nat_log_init(struct nat_log **lg, struct nat_log_stats *st,
+		 unsigned int lcore_id, uint32_t size, int socket);
 
-/** Free what nat_log_init() made (nt->log NULL is a no-op). */
-void nat_log_fini(struct fx_nat *nt);
+/** Free what nat_log_init() made (*lg NULL is a no-op). */
+void nat_log_fini(struct nat_log **lg);
 
 /** Push one record (owner): counted as queued, or dropped when full (ev
  * is only read; DPDK 22.11's enqueue takes it without const). */
-void nat_log_push(struct fx_nat *nt, struct ipfix_nat_event *ev);
+void nat_log_push(struct nat_log *lg, struct ipfix_nat_event *ev);
 
 /** A session event (create, delete) of mapping m at time t. */
-void nat_log_session(struct fx_nat *nt, uint8_t event,
+void nat_log_session(struct nat_log *lg, uint8_t event,
 		     const struct nat_mapping *m, uint64_t t);
 
 /** A binding event (BIB create, delete) at time t of the binding of
  * session m, whose endpoints are the binding's. */
-void nat_log_bib(struct fx_nat *nt, uint8_t event, const struct nat_mapping *m,
+void nat_log_bib(struct nat_log *lg, uint8_t event, const struct nat_mapping *m,
 		 uint64_t t);
 
-/** A refusal of a mapping for packet key k (public address pub_addr) at t. */
-void nat_log_refusal(struct fx_nat *nt, enum nat_log_refusal why,
-		     const struct nat_key *k, uint32_t pub_addr, uint64_t t);
+/**
+ * A refusal of a mapping for packet key k at t: why, and the limit it
+ * ran into (a quota, the table's capacity; 0 for no port); pub_addr, the
+ * host's public address. Within the refusal rate, else counted
+ * suppressed.
+ */
+void nat_log_refusal(struct nat_log *lg, enum nat_log_refusal why,
+		     uint32_t limit, const struct nat_key *k, uint32_t pub_addr,
+		     uint64_t t);
 
 /**
  * For a port-block allocator: block [lo, hi] (host order) of public
  * address pub_addr (network order) given to (alloc) or taken back from
  * inside host in_addr at time t; proto 0 for a block of every protocol.
- * Nothing when logging is off.
+ * Nothing when logging is off (lg NULL).
  */
-void nat_log_block(struct fx_nat *nt, bool alloc, uint32_t in_addr,
+void nat_log_block(struct nat_log *lg, bool alloc, uint32_t in_addr,
 		   uint32_t pub_addr, uint8_t proto, uint16_t lo, uint16_t hi,
 		   uint64_t t);
 
 /** The worker has left its loop: from now on pushes wait for room. */
 static inline void
-nat_log_exit(struct fx_nat *nt)
+nat_log_exit(struct nat_log *lg)
 {
-	if (nt->log != NULL)
-		nt->log->at_exit = true;
-}
-
-/* ---- the hooks in the NAT files ---- */
-
-/** Mapping m was made by a packet at time now (nat/in2out.c); with port
- * blocks, nothing: the block's allocation is the event. */
-static inline void
-nat_log_created(struct fx_nat *nt, const struct nat_mapping *m, uint64_t now)
-{
-	if (nt->log != NULL && !nat_blocks_on(&nt->blocks))
-		nat_log_session(nt, IPFIX_NAT44_SESSION_CREATE, m, now);
-}
-
-/** Mapping m's public tuple is free again from time `at` (nat/reap.c). */
-static inline void
-nat_log_released(struct fx_nat *nt, const struct nat_mapping *m, uint64_t at)
-{
-	if (nt->log != NULL && !nat_blocks_on(&nt->blocks))
-		nat_log_session(nt, IPFIX_NAT44_SESSION_DELETE, m, at);
-}
-
-/** The binding of session m (its inside and public endpoints) got its
- * first session, m (create), or lost its last, m (delete), at t; with port
- * blocks, nothing: its block's allocation and release are the events. */
-static inline void
-nat_log_binding(struct fx_nat *nt, bool create, const struct nat_mapping *m,
-		uint64_t t)
-{
-	if (nt->log != NULL && !nat_blocks_on(&nt->blocks))
-		nat_log_bib(nt, create ? IPFIX_NAT44_BIB_CREATE : IPFIX_NAT44_BIB_DELETE,
-			    m, t);
-}
-
-/** A new mapping for key k was refused at time now (nat/in2out.c, nat/priv.h). */
-static inline void
-nat_log_refused(struct fx_nat *nt, enum nat_log_refusal why,
-		const struct nat_key *k, uint32_t pub_addr, uint64_t now)
-{
-	if (nt->log != NULL)
-		nat_log_refusal(nt, why, k, pub_addr, now);
+	if (lg != NULL)
+		lg->at_exit = true;
 }
 
 #endif /* _FX_NAT_LOG_H_ */

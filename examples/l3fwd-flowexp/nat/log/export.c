@@ -30,12 +30,10 @@
 
 #include "base/config.h"
 #include "base/counter.h"
+#include "base/time.h"
 #include "nat/log/events.h"
 #include "nat/log/export.h"
 #include "nat/log/ipfix.h"
-#include "nat/nat.h"
-#include "base/time.h"
-#include "worker/lcore.h"
 
 struct nat_log_conf fx_nat_log_conf;
 
@@ -169,25 +167,44 @@ wall_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* the workers' logs, by worker index, with their lcores and counters */
+static struct {
+	struct nat_log **log;       /* the worker's pointer to it */
+	const struct nat_log_stats *st;
+	unsigned int lcore_id;
+} workers[RTE_MAX_LCORE];
+static unsigned int nb_workers;
+
+int
+fx_nat_log_attach(struct nat_log **lg, struct nat_log_stats *st,
+		  unsigned int lcore_id, char *err, size_t len)
+{
+	int rc;
+
+	if (nb_workers == RTE_DIM(workers))
+		return -ENOSPC;
+	rc = nat_log_init(lg, st, lcore_id, fx_nat_log_conf.ring,
+			  (int)rte_lcore_to_socket_id(lcore_id));
+	if (rc != 0) {
+		snprintf(err, len, "lcore %u: NAT log ring of %u records: %s "
+			 "(more memory: -m / --socket-mem)", lcore_id,
+			 fx_nat_log_conf.ring, strerror(-rc));
+		return rc;
+	}
+	workers[nb_workers].log = lg;
+	workers[nb_workers].st = st;
+	workers[nb_workers].lcore_id = lcore_id;
+	nb_workers++;
+	return 0;
+}
+
 int
 fx_nat_log_setup(char *err, size_t len)
 {
 	struct sockaddr_in sa;
-	struct fx_lcore *lc;
-	unsigned int w, i;
+	unsigned int i;
 	int rc, one = SNDBUF_BYTES;
 
-	for (w = 0; w < fx_nb_workers; w++) {
-		lc = fx_workers[w];
-		rc = nat_log_init(&lc->nat, lc->lcore_id, fx_nat_log_conf.ring,
-				  (int)rte_lcore_to_socket_id(lc->lcore_id));
-		if (rc != 0) {
-			snprintf(err, len, "lcore %u: NAT log ring of %u records: %s "
-				 "(more memory: -m / --socket-mem)", lc->lcore_id,
-				 fx_nat_log_conf.ring, strerror(-rc));
-			return rc;
-		}
-	}
 	ex.fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (ex.fd < 0) {
 		snprintf(err, len, "--nat-log: socket: %s", strerror(errno));
@@ -320,8 +337,8 @@ drain(void)
 	struct nat_log *lg;
 
 	ex.export_s = (uint32_t)(wall_ns() / 1000000000u);
-	for (w = 0; w < fx_nb_workers; w++) {
-		lg = fx_workers[w]->nat.log;
+	for (w = 0; w < nb_workers; w++) {
+		lg = *workers[w].log;
 		while (got < NAT_LOG_POLL_MAX) {
 			n = rte_ring_sc_dequeue_burst_elem(lg->ring, evs, sizeof(evs[0]),
 				RTE_MIN(TAKE_BURST, NAT_LOG_POLL_MAX - got), NULL);
@@ -356,8 +373,8 @@ workers_done(void)
 {
 	unsigned int w;
 
-	for (w = 0; w < fx_nb_workers; w++)
-		if (rte_eal_get_lcore_state(fx_workers[w]->lcore_id) == RUNNING)
+	for (w = 0; w < nb_workers; w++)
+		if (rte_eal_get_lcore_state(workers[w].lcore_id) == RUNNING)
 			return false;
 	return true;
 }
@@ -386,23 +403,21 @@ fx_nat_log_fini(void)
 {
 	unsigned int w;
 
-	for (w = 0; w < fx_nb_workers; w++)
-		nat_log_fini(&fx_workers[w]->nat);
+	for (w = 0; w < nb_workers; w++)
+		nat_log_fini(workers[w].log);
 }
 
 /* the workers' counters of the log, summed */
 static void
 worker_sums(uint64_t *queued, uint64_t *dropped, uint64_t *suppressed)
 {
-	const struct fx_nat_stats *st;
 	unsigned int w;
 
 	*queued = *dropped = *suppressed = 0;
-	for (w = 0; w < fx_nb_workers; w++) {
-		st = &fx_workers[w]->nat.st;
-		*queued += FX_STAT_GET(st, nat_log_queued);
-		*dropped += FX_STAT_GET(st, nat_log_dropped);
-		*suppressed += FX_STAT_GET(st, nat_log_suppressed);
+	for (w = 0; w < nb_workers; w++) {
+		*queued += FX_STAT_GET(workers[w].st, queued);
+		*dropped += FX_STAT_GET(workers[w].st, dropped);
+		*suppressed += FX_STAT_GET(workers[w].st, suppressed);
 	}
 }
 
@@ -423,7 +438,7 @@ fx_nat_log_emit_totals(const struct fx_emitter *e, void *ctx)
 void
 fx_nat_log_emit(const struct fx_emitter *e, void *ctx)
 {
-	const struct fx_nat_stats *st;
+	const struct nat_log_stats *st;
 	char name[32];
 	unsigned int w;
 
@@ -433,13 +448,13 @@ fx_nat_log_emit(const struct fx_emitter *e, void *ctx)
 	e->open(ctx, "totals");
 	fx_nat_log_emit_totals(e, ctx);
 	e->close(ctx);
-	for (w = 0; w < fx_nb_workers; w++) {
-		st = &fx_workers[w]->nat.st;
-		snprintf(name, sizeof(name), "lcore_%u", fx_workers[w]->lcore_id);
+	for (w = 0; w < nb_workers; w++) {
+		st = workers[w].st;
+		snprintf(name, sizeof(name), "lcore_%u", workers[w].lcore_id);
 		e->open(ctx, name);
-		e->u64(ctx, "nat_log_queued", FX_STAT_GET(st, nat_log_queued));
-		e->u64(ctx, "nat_log_dropped", FX_STAT_GET(st, nat_log_dropped));
-		e->u64(ctx, "nat_log_suppressed", FX_STAT_GET(st, nat_log_suppressed));
+#define NAT_LOG_EMIT(n) e->u64(ctx, "nat_log_" #n, FX_STAT_GET(st, n));
+		NAT_LOG_COUNTERS(NAT_LOG_EMIT)
+#undef NAT_LOG_EMIT
 		e->close(ctx);
 	}
 }

@@ -57,6 +57,7 @@
 #include <stdio.h>
 
 #include "base/counter.h"
+#include "nat/log/events.h"
 
 /** Messages per sendmmsg(). */
 #define NAT_LOG_BATCH 32
@@ -98,9 +99,18 @@ int fx_nat_log_parse(const char *s, char *err, size_t len);
 int fx_nat_log_parse_ring(const char *s, char *err, size_t len);
 
 /**
- * Start-up, main lcore, after the workers' NAT: every worker's ring on
- * its socket, the socket to the collector, the time base. 0, or a
+ * Start-up, main lcore, after the workers' NAT, once per worker: the
+ * worker's log in *lg (its ring of --nat-log-ring records on the worker's
+ * socket), counting into st, drained and counted from then on. 0, or a
  * negative errno with the reason in err.
+ */
+int fx_nat_log_attach(struct nat_log **lg, struct nat_log_stats *st,
+		      unsigned int lcore_id, char *err, size_t len);
+
+/**
+ * Start-up, main lcore, after every worker's fx_nat_log_attach(): the
+ * socket to the collector, the time base. 0, or a negative errno with the
+ * reason in err.
  */
 int fx_nat_log_setup(char *err, size_t len);
 

@@ -34,6 +34,7 @@
 #include "nat/log/events.h"
 #include "nat/log/ipfix.h"
 #include "nat/nat.h"
+#include "nat/priv.h"
 #include "nat/table.h"
 
 #define RING 65536u
@@ -79,7 +80,7 @@ main(int argc, char **argv)
 		rounds = 1;
 	push = calloc(rounds, sizeof(*push));
 	enc = calloc(rounds, sizeof(*enc));
-	if (push == NULL || enc == NULL || nat_log_init(&nt, 0, RING, 0) != 0) {
+	if (push == NULL || enc == NULL || nat_log_init(&nt.log, &nt.st.log, 0, RING, 0) != 0) {
 		fprintf(stderr, "no memory\n");
 		return 1;
 	}
@@ -113,11 +114,11 @@ main(int argc, char **argv)
 		enc[r] = rte_rdtsc_precise() - t0;
 	}
 	printf("%u rounds of %u events; %" PRIu64 " queued, %" PRIu64 " dropped (%" PRIu64
-	       " message bytes)\n", rounds, PER_ROUND, nt.st.nat_log_queued,
-	       nt.st.nat_log_dropped, sink);
+	       " message bytes)\n", rounds, PER_ROUND, nt.st.log.queued,
+	       nt.st.log.dropped, sink);
 	report("worker: nat_log_created() (fill and push)", push, rounds);
 	report("exporter: dequeue and encode", enc, rounds);
-	nat_log_fini(&nt);
+	nat_log_fini(&nt.log);
 	rte_eal_cleanup();
 	return 0;
 }

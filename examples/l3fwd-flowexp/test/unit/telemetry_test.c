@@ -216,6 +216,7 @@ make_workers(void)
 		lc->nat.ports.units = UINT64_MAX;
 		lc->nat.ports.nb_free = UINT64_MAX;
 		lc->nat.ports.nb_held = UINT64_MAX;
+		fx_nat_register(&lc->nat, lc->lcore_id, w);
 		fx_lcores[lc->lcore_id] = lc;
 		fx_workers[w] = lc;
 	}
