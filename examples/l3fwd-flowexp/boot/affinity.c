@@ -3,9 +3,10 @@
  */
 
 /*
- * The affinity decision (boot/affinity.h) and its state: --affinity, the
- * workers' queues and what the ports did with the RSS configuration they
- * were given (boot/ports.c) decide between rss and handoff. For rss, each
+ * The affinity decision (boot/affinity.h; fwd/owner.h holds its result):
+ * --affinity, the workers' queues and what the ports did with the RSS
+ * configuration they were given (boot/ports.c) decide between rss and
+ * handoff. For rss, each
  * port's redirection table is programmed so that entry i goes to a queue
  * of worker i % workers, the smallest table of all ports setting the
  * period (so a hash meets the same worker on every port), and the table
@@ -29,27 +30,7 @@
 #include "nat/conf.h"
 #include "worker/lcore.h"
 
-enum fx_affinity_mode fx_affinity_mode = FX_AFF_SINGLE;
-char fx_affinity_reason[224];
-bool fx_handoff_active;
-uint16_t fx_rss_owner[FX_RSS_RETA_MAX];
-uint16_t fx_rss_reta_size = 1;
-
 #define FX_RSS_KEY_LEN_MAX 128
-
-const char *
-fx_affinity_name(enum fx_affinity_mode m)
-{
-	switch (m) {
-	case FX_AFF_SINGLE:
-		return "single";
-	case FX_AFF_RSS:
-		return "rss";
-	case FX_AFF_HANDOFF:
-		return "handoff";
-	}
-	return "?";
-}
 
 /*
  * rss can keep a flow on one lcore only if every worker polls a queue of

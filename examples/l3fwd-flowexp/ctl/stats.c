@@ -34,11 +34,11 @@
 
 #include "base/atomic.h"
 #include "base/config.h"
-#include "boot/affinity.h"
 #include "ctl/control.h"
 #include "ctl/stats.h"
 #include "ctl/stats_sum.h"
 #include "expiry/expiry.h"
+#include "fwd/owner.h"
 #include "l3/neigh.h"
 #include "nat/log/export.h"
 #include "nat/nat.h"

@@ -17,11 +17,11 @@
 #include <rte_ethdev.h>
 
 #include "base/config.h"
-#include "boot/affinity.h"
 #include "ctl/stats.h"
 #include "ctl/stats_sum.h"
 #include "expiry/expiry.h"
 #include "flow/evict.h"
+#include "fwd/owner.h"
 #include "nat/log/export.h"
 #include "nat/nat.h"
 #include "worker/lcore.h"

@@ -27,10 +27,10 @@
 
 #include "base/config.h"
 #include "base/quota.h"
+#include "flow/flow.h"
 #include "flow/state.h"
 #include "flow/table.h"
 #include "fwd/parse.h"
-#include "flow/flow.h"
 
 /** The quota key of endpoint ep of key k. */
 static inline struct fx_quota_key

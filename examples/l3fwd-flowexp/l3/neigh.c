@@ -61,6 +61,7 @@
 
 #include "base/atomic.h"
 #include "base/config.h"
+#include "base/time.h"
 #include "boot/ports.h"
 #include "fwd/parse.h"
 #include "fwd/slowpath.h"
@@ -70,7 +71,6 @@
 #include "l3/route.h"
 #include "l3/wire.h"
 #include "nat/conf.h"
-#include "base/time.h"
 #include "worker/lcore.h"
 
 #define FX_MAIN_BURST 32u        /* packets per worker ring per poll */

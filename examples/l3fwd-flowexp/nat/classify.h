@@ -25,7 +25,7 @@
 
 #include "base/atomic.h"
 #include "base/counter.h"
-#include "boot/affinity.h"
+#include "fwd/owner.h"
 #include "fwd/parse.h"
 #include "fwd/route.h"
 #include "nat/conf.h"

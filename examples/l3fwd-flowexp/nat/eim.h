@@ -53,7 +53,7 @@
 
 #include <rte_byteorder.h>
 
-#include "boot/affinity.h"
+#include "fwd/owner.h"
 #include "fwd/parse.h"
 #include "nat/bib.h"
 #include "nat/conf.h"

@@ -32,8 +32,8 @@
 #include "base/atomic.h"
 #include "base/counter.h"
 #include "base/timeouts.h"
-#include "nat/nat.h"
 #include "nat/conf.h"
+#include "nat/nat.h"
 
 #define NGET(nt, f) FX_STAT_GET(&(nt)->st, f)
 

@@ -62,10 +62,10 @@
 #include <rte_rcu_qsbr.h>
 
 #include "base/config.h"
-#include "boot/affinity.h"
 #include "flow/flow.h"
 #include "flow/table.h"
 #include "fwd/forward.h"
+#include "fwd/owner.h"
 #include "fwd/parse.h"
 #include "fwd/route.h"
 #include "fwd/slowpath.h"
