@@ -1,16 +1,24 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The twheel authors
-"""doc/nat.md's two-port recipe, run as written (meson suite e2e,
+r"""doc/nat.md's two-port recipe, run as written (meson suite e2e,
 flowexp_nat_recipe).
 
   e2e_nat_recipe.py BINARY [NAT_MD]
 
 The command is read from the sh block of "Using it" in doc/nat.md (or
-NAT_MD) at every run: continuation lines joined, the bracketed optional
-options left out (their defaults apply), then split as sh would. What
-comes after `--` is passed as it stands, with these added after it (none
-changes the recipe's meaning):
+NAT_MD) at every run and run by bash, as if pasted into it, with the
+bracketed optional options left out (their defaults apply): each
+outermost `[...]` becomes a word the test then drops, its line breaks
+kept as they stood, a `\`-continuation inside it included
+(optional_out()). On bash's PATH there is only a recorder named
+dpdk-l3fwd-flowexp that writes the arguments it was given. The block
+must be one command: a line that does not end in `\` where the command
+goes on (the next command is then an option: "command not found"), an
+error bash reports, or the recorder run other than once fails the test,
+with the lines of doc/nat.md at fault. What the recorder got after `--`
+is passed as it stands, with these added after it (none changes the
+recipe's meaning):
   --relax-rx-offload    the virtual devices cannot verify IPv4 checksums
   --stats-file PATH, --hash-secret S   what every e2e test reads and fixes
   --duration 120        a bound on a hang: the test stops it with SIGTERM
@@ -65,9 +73,12 @@ Everything made is removed in any case. The run takes a few seconds.
 """
 
 import ipaddress
+import json
 import os
 import re
 import shlex
+import shutil
+import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -79,6 +90,10 @@ from e2e_netns import sh, wait_lines  # noqa: E402
 
 NAT_MD = os.path.join(HERE, "..", "..", "..", "..", "doc", "nat.md")
 PROGRAM = "dpdk-l3fwd-flowexp"
+# what an optional group of the recipe becomes for bash: a word of its
+# own, left out of the arguments recorded (a command of its own if the
+# group begins one)
+OPTIONAL = "@optional@"
 # the recipe's defaults (two workers of a million flows each, and their
 # NAT tables) take about 1.2 GiB; without hugepages -m is the heap
 MEM_MB = 2048
@@ -93,8 +108,64 @@ HANG = NS.HANG
 TOKEN = "fxrecipe-page-%d" % os.getpid()
 
 
-def recipe(path):
-    """doc/nat.md's command: (program, EAL words, application words)."""
+def optional_out(block):
+    r"""block with each optional group taken out. A group runs from an
+    outermost `[` to its matching `]` (groups nest); it is cut at its
+    line breaks, each piece with anything but blanks on it becomes the
+    word OPTIONAL, and each line break stays as it stood, with its `\`
+    when it had one. A group spanning lines thus keeps its
+    `\`-continuations, and a line break in it without one still ends the
+    command there, the rest of the group then beginning a command of its
+    own, as a shell would read the text with the group filled in. The
+    block's other text, and its line count, are left as they are."""
+    out, depth, group = [], 0, []
+    for k, c in enumerate(block):
+        if c == "[":
+            depth += 1
+            if depth == 1:
+                group = []
+                continue
+        elif c == "]":
+            if depth == 0:
+                raise ValueError("a `]` without its `[` at character %d of the block" % k)
+            depth -= 1
+            if depth == 0:
+                lines = "".join(group).split("\n")
+                for n, piece in enumerate(lines):
+                    cont = n < len(lines) - 1 and piece.endswith("\\")
+                    if cont:
+                        piece = piece[:-1]
+                    out.append(" %s " % OPTIONAL if piece.strip() else " ")
+                    if n < len(lines) - 1:
+                        out.append("\\\n" if cont else "\n")
+                continue
+        (out if depth == 0 else group).append(c)
+    if depth:
+        raise ValueError("a `[` without its `]` in the block")
+    return "".join(out)
+
+
+def unended(block, first):
+    r"""Where the block's text says one command but a shell reads more:
+    (line, next line with anything on it) for each line, numbered from
+    first, that does not end in `\` (a blank after it counts: it is
+    then an escaped blank, no continuation) while a later one goes on."""
+    lines = block.split("\n")
+    found = []
+    for i, line in enumerate(lines):
+        later = [j for j in range(i + 1, len(lines)) if lines[j].strip()]
+        if later and not line.endswith("\\"):
+            found.append((first + i, first + later[0]))
+    return found
+
+
+def recipe(path, tmp):
+    """doc/nat.md's command as a shell runs it: (program, EAL words,
+    application words). The sh block, its optional groups taken out
+    (optional_out()), is given to bash on its standard input, as if
+    pasted, with nothing on its PATH but a recorder named PROGRAM that
+    writes its arguments; the block is preceded by blank lines so that
+    bash's line numbers are the file's."""
     with open(path) as f:
         text = f.read()
     m = re.search(r"^## Using it\n(.*?)^## ", text, re.S | re.M)
@@ -103,17 +174,47 @@ def recipe(path):
     block = re.search(r"^```sh\n(.*?)^```", m.group(1), re.S | re.M)
     if not block:
         raise ValueError("%s: no sh block under \"Using it\"" % path)
-    line = re.sub(r"\\\n", " ", block.group(1))
-    # optional parts, innermost first: "[--nat-log ADDR[,domain=N]]" nests
-    while re.search(r"\[[^\[\]]*\]", line):
-        line = re.sub(r"\[[^\[\]]*\]", " ", line)
-    words = shlex.split(line)
-    if not words or words[0] != PROGRAM or "--" not in words:
-        raise ValueError("the recipe is not `%s EAL -- OPTIONS`: %r" % (PROGRAM, line))
+    first = text.count("\n", 0, m.start(1) + block.start(1)) + 1
+    body = block.group(1)
+    script = "\n" * (first - 1) + optional_out(body)
+
+    bindir = os.path.join(tmp, "recipe-bin")
+    os.makedirs(bindir, exist_ok=True)
+    argv_file = os.path.join(tmp, "recipe-argv")
+    recorder = os.path.join(bindir, PROGRAM)
+    with open(recorder, "w") as f:
+        f.write("#!%s\nimport json, sys\nwith open(%r, 'a') as f:\n"
+                "    f.write(json.dumps(sys.argv[1:]) + '\\n')\n" % (sys.executable, argv_file))
+    os.chmod(recorder, 0o755)
+    bash = shutil.which("bash")
+    if bash is None:
+        raise ValueError("no bash on the PATH to run the recipe")
+    r = subprocess.run([bash, "--norc", "--noprofile", "-s"], input=script, text=True,
+                       capture_output=True, cwd=tmp, timeout=30,
+                       env={"PATH": bindir, "LC_ALL": "C"})
+    runs = []
+    if os.path.exists(argv_file):
+        with open(argv_file) as f:
+            runs = [json.loads(line) for line in f]
+    if r.returncode != 0 or r.stderr or len(runs) != 1:
+        what = []
+        for i, j in unended(body, first):
+            what.append("more than one command: line %d does not end in `\\` where the "
+                        "command goes on (line %d)" % (i, j))
+        if r.returncode != 0 or r.stderr:
+            what.append("bash exit %d: %s" % (r.returncode, r.stderr.strip() or "no message"))
+        if len(runs) != 1:
+            what.append("%s ran %d times, not once" % (PROGRAM, len(runs)))
+        raise ValueError("its sh block of \"Using it\" run by bash: %s" % "; ".join(what))
+    args = runs[0]
+    words = [PROGRAM] + [w for w in args if w != OPTIONAL]
+    line = " ".join(shlex.quote(w) for w in words)
+    if "--" not in words or any(OPTIONAL in w for w in words):
+        raise ValueError("the recipe is not `%s EAL -- OPTIONS`: %s" % (PROGRAM, line))
     i = words.index("--")
     eal, app = words[1:i], words[i + 1:]
     if eal.count("...") != 1 or any(w == "..." or "[" in w or "]" in w for w in app):
-        raise ValueError("the recipe has placeholders the test cannot fill: %r" % line)
+        raise ValueError("the recipe has placeholders the test cannot fill: %s" % line)
     return words[0], eal, app
 
 
@@ -196,7 +297,7 @@ def run(binary, tmp, topo, nat_md):
     import e2e_flowexp as E
     check = E.check
     try:
-        prog, eal, app = recipe(nat_md)
+        prog, eal, app = recipe(nat_md, tmp)
     except (OSError, ValueError) as e:
         check(False, "the recipe read from %s: %s" % (nat_md, e))
         return
