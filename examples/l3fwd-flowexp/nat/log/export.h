@@ -94,9 +94,6 @@ void fx_nat_log_defaults(void);
  */
 int fx_nat_log_parse(const char *s, char *err, size_t len);
 
-/** --nat-log-ring N. 0, or -EINVAL with the reason in err. */
-int fx_nat_log_parse_ring(const char *s, char *err, size_t len);
-
 /**
  * Start-up, main lcore, after the workers' NAT: every worker's ring on
  * its socket, the socket to the collector, the time base. 0, or a
