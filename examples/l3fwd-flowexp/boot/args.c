@@ -16,7 +16,8 @@
  *
  * Every value is checked completely (no trailing junk, in range), and a
  * value refused says what was wanted: a number's range, a choice's names.
- * Long options may be abbreviated to any unique prefix (getopt_long).
+ * Long options may be abbreviated to any unique prefix (getopt_long); an
+ * abbreviation that fits several is refused with their names.
  *
  * Errors: the first one found, and only it (a parser's own message wins
  * over its caller's), goes to stderr as one line, followed by a line
@@ -518,11 +519,33 @@ row_of(int opt)
 	return NULL;
 }
 
+/* the long options of which arg ("--nat-p", "--nat-p=...") is a prefix,
+ * into buf; how many */
+static unsigned int
+prefix_matches(const char *arg, char *buf, size_t len)
+{
+	const char *name = arg + 2;
+	size_t n = strcspn(name, "="), w = 0;
+	unsigned int i, k = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < fx_nb_opts && n > 0; i++) {
+		if (fx_opts[i].name == NULL || strncmp(fx_opts[i].name, name, n) != 0)
+			continue;
+		if (w < len)
+			w += (size_t)snprintf(buf + w, len - w, "%s--%s", k ? ", " : "",
+					      fx_opts[i].name);
+		k++;
+	}
+	return k;
+}
+
 /* what getopt found wrong with argv[optind - 1] */
 static void
 getopt_error(int opt, char **argv)
 {
 	const char *arg = argv[optind - 1];
+	char names[512];
 
 	if (opt == ':')
 		fx_args_err("option '%s' needs a value", arg);
@@ -530,6 +553,9 @@ getopt_error(int opt, char **argv)
 		fx_args_err("unknown option '-%c'", optopt);
 	else if (optopt >= OPT_ROW)
 		fx_args_err("option '%s' takes no value", arg);
+	else if (strncmp(arg, "--", 2) == 0 && prefix_matches(arg, names, sizeof(names)) > 1)
+		fx_args_err("option '%.*s' is ambiguous: it abbreviates %s",
+			    (int)strcspn(arg, "="), arg, names);
 	else
 		fx_args_err("unknown option '%s'", arg);
 }

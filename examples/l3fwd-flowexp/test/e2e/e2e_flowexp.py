@@ -14,7 +14,8 @@
                                       for by cause
   e2e_flowexp.py BINARY cli           bad command lines: one line on stderr
                                       saying why (a number's range, a
-                                      choice's names) and see --help, no
+                                      choice's names, an abbreviation's
+                                      candidates) and see --help, no
                                       usage, exit status 1; --help lists
                                       every documented option
   e2e_flowexp.py BINARY control EXPIRY
@@ -683,7 +684,12 @@ CLI_BAD = [
     ("missing value", ["-p", "1", "--max-flows"], "option '--max-flows' needs a value"),
     ("value to a flag", ["-p", "1", "--bench=1"], "option '--bench=1' takes no value"),
     ("stray argument", ["-p", "1", "extra"], "unexpected argument 'extra'"),
-    # an abbreviation is taken when it names one option alone
+    # an abbreviation is taken when it names one option, and refused
+    # with the candidates when it names several
+    ("ambiguous abbreviation", ["-p", "1", "--nat-p", "5"],
+     "option '--nat-p' is ambiguous: it abbreviates --nat-pool, --nat-ports, --nat-port-block"),
+    ("ambiguous abbreviation with its value", ["-p", "1", "--max=5"],
+     "option '--max' is ambiguous: it abbreviates --max-pkt-len, --max-flows, --max-flows-per-host"),
     ("unique abbreviation, its value checked", ["-p", "1", "--max-flows-per=-1"],
      "--max-flows-per-host: -1 is out of range 0..16777216 (0: no limit)"),
     # start-up checks (preflight.c, args.c): the exact messages
