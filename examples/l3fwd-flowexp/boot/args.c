@@ -17,7 +17,10 @@
  * Every value is checked completely (no trailing junk, in range), and a
  * value refused says what was wanted: a number's range, a choice's names.
  * Long options may be abbreviated to any unique prefix (getopt_long); an
- * abbreviation that fits several is refused with their names.
+ * abbreviation that fits several is refused with their names. An option
+ * of the application's given before the "--" that ends EAL's options
+ * (which EAL would refuse with its own usage) is refused with where it
+ * goes.
  *
  * Errors: the first one found, and only it (a parser's own message wins
  * over its caller's), goes to stderr as one line, followed by a line
@@ -48,7 +51,7 @@
 #define ARGS_MAX 4096
 #define USAGE_WIDTH 79
 #define USAGE_INDENT 6
-/* the program's name in the line pointing to --help */
+/* the program's name in the messages, as the line pointing to --help */
 #define PRG "dpdk-l3fwd-flowexp"
 
 /* ---- errors: the first one is reported, in one line ---- */
@@ -586,6 +589,57 @@ eal_help(int argc, char **argv)
 	return false;
 }
 
+/* the row of an application option written as word ("-p", "-p3",
+ * "--max-flows", "--max-flows=8"), the long ones in full; NULL if none */
+static const struct fx_opt *
+app_option_word(const char *word)
+{
+	unsigned int i;
+	size_t n;
+
+	if (word[0] != '-' || word[1] == '\0')
+		return NULL;
+	if (word[1] != '-')
+		return row_of((unsigned char)word[1]);
+	n = strcspn(word + 2, "=");
+	for (i = 0; i < fx_nb_opts; i++)
+		if (fx_opts[i].name != NULL && fx_opts[i].kind != FX_OPT_HELP &&
+		    strlen(fx_opts[i].name) == n && strncmp(fx_opts[i].name, word + 2, n) == 0)
+			return &fx_opts[i];
+	return NULL;
+}
+
+/*
+ * An application option among EAL's, before the first "--" (or with
+ * none): EAL would refuse it with its whole usage and no word of where it
+ * goes. 0, or -1 with the error said.
+ */
+static int
+app_option_before_eal_end(int argc, char **argv)
+{
+	const struct fx_opt *o;
+	char example[128];
+	const char *w;
+	bool value_apart;
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		w = argv[i];
+		o = app_option_word(w);
+		if (o == NULL)
+			continue;
+		value_apart = takes_value(o) && strchr(w, '=') == NULL &&
+			(w[1] == '-' || w[2] == '\0') && i + 1 < argc &&
+			strcmp(argv[i + 1], "--") != 0;
+		snprintf(example, sizeof(example), "%s%s%.40s", w, value_apart ? " " : "",
+			 value_apart ? argv[i + 1] : "");
+		fx_args_err("'%s' is an application option, given among EAL's; application "
+			    "options go after '--': " PRG " [EAL options] -- %s ...", w, example);
+		return -1;
+	}
+	return 0;
+}
+
 /* getopt over a copy: argv stays as EAL is to see it */
 static int
 copy_args(int argc, char **argv, int first, char **out, int max)
@@ -660,6 +714,8 @@ fx_parse_args(int argc, char **argv)
 		fx_usage(argv[0]);
 		return 1;
 	}
+	if (app_option_before_eal_end(argc, argv) != 0)
+		return fx_args_report();
 	n = copy_args(argc, argv, app_args(argc, argv), args, ARGS_MAX);
 	if (parse_app_options(n, args) != 0)
 		return fx_args_report();

@@ -20,7 +20,8 @@
 /**
  * Before rte_eal_init(): parse the application's arguments (those after
  * the first "--" of the whole command line) into fx_conf, with the checks
- * that need nothing of EAL's.
+ * that need nothing of EAL's. An application option before that "--"
+ * (among EAL's) is an error that says where it goes.
  * @return 0; 1 after --help among them (usage printed on stdout); 2 when
  *   EAL's own --help or -h comes before "--" (rte_eal_init() prints EAL's
  *   usage and exits);

@@ -15,7 +15,8 @@
   e2e_flowexp.py BINARY cli           bad command lines: one line on stderr
                                       saying why (a number's range, a
                                       choice's names, an abbreviation's
-                                      candidates) and see --help, no
+                                      candidates, where an option given
+                                      before '--' goes) and see --help, no
                                       usage, exit status 1; --help lists
                                       every documented option
   e2e_flowexp.py BINARY control EXPIRY
@@ -710,6 +711,22 @@ CLI_BAD = [
 ]
 
 
+# application options among EAL's: (what, the words before "--" after
+# EAL's own, the words after it or None for no "--", the message)
+GO_AFTER = "application options go after '--': dpdk-l3fwd-flowexp [EAL options] -- "
+CLI_BEFORE_DASHES = [
+    ("-p with no '--'", ["-p", "3"], None,
+     "'-p' is an application option, given among EAL's; " + GO_AFTER + "-p 3 ..."),
+    ("-p before '--'", ["-p", "1"], ["--max-flows", "4096"],
+     "'-p' is an application option, given among EAL's; " + GO_AFTER + "-p 1 ..."),
+    ("a long option before '--'", ["--max-flows", "4096"], ["-p", "1"],
+     "'--max-flows' is an application option, given among EAL's; " + GO_AFTER +
+     "--max-flows 4096 ..."),
+    ("a flag before '--'", ["-P"], ["-p", "1"],
+     "'-P' is an application option, given among EAL's; " + GO_AFTER + "-P ..."),
+]
+
+
 def check_cli_refused(binary, cmd, name, what, msg):
     """cmd is refused before EAL starts: exit status 1, one line on stderr
     holding msg, then SEE_HELP, and no usage text."""
@@ -758,6 +775,9 @@ def test_cli(binary, tmp):
         what, args = case[0], case[1]
         msg = case[2] if len(case) > 2 else ""
         check_cli_refused(binary, [binary] + eal + ["--"] + args, "cli%d" % i, what, msg)
+    for i, (what, before, after, msg) in enumerate(CLI_BEFORE_DASHES):
+        cmd = [binary] + eal + before + (["--"] + after if after is not None else [])
+        check_cli_refused(binary, cmd, "clidash%d" % i, what, msg)
     # the benchmark-only controls exist with --bench only
     bench = Example(binary, "cli_bench", eal[:2] + ["256"] + eal[3:],
                     ["-p", "1", "--relax-rx-offload", "-T", "0", "--max-flows", "1024",
