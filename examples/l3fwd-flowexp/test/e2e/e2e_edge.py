@@ -38,7 +38,9 @@ captures' times follow the inside ones'.
   e2e_edge.py BINARY flows        --max-flows-per-host in the flow tracker
                                   (IPv4 hosts, an IPv6 /64; a connection
                                   reopened by the other end)
-  e2e_edge.py BINARY cli          bad --nat-outside and quota values
+  e2e_edge.py BINARY cli          bad --nat-outside and quota values; an
+                                  outside port without --port-addr warned
+                                  about
 
 Each frame out is compared byte for byte from the EtherType on with the
 frame the translation must produce (addresses, ports, TTL, every
@@ -481,6 +483,13 @@ def test_cli(binary, tmp):
              "--max-flows", "4096"] + args
         rc, out = E.run_dpdk(cmd, "edgecliok%d" % i)
         check(rc == 0, "%s: starts (rc %d: %s)" % (" ".join(args), rc, out.strip()[-200:]))
+        if i == 0:
+            # the outside port answers ARP for the pool, if it has an address
+            warned = [ln.split(" takes ")[0] for ln in out.splitlines()
+                      if "takes masquerade's inbound traffic but has no --port-addr" in ln]
+            check(warned == ["l3fwd-flowexp: warning: port 1"],
+                  "--nat-outside 1 without --port-addr: start-up warns about port 1 and not "
+                  "the inside port 0 (%s)" % warned)
 
 
 def main(argv):
