@@ -154,7 +154,9 @@ typedef void (*twheel_adopt_fn)(void *payload, twheel_id_t id, void *arg);
 
 /** Wheel configuration; see twheel_config_standard() for defaults. */
 struct twheel_config {
-	const char *name;            /**< Unique; names the mempool, ring and telemetry entry. */
+	const char *name;            /**< Unique, without ',' (/twheel/stats,NAME takes it as
+				  *   its parameter); names the mempool, ring and
+				  *   telemetry entry. */
 	int socket_id;               /**< NUMA socket for all memory, or SOCKET_ID_ANY. */
 	uint32_t capacity;           /**< Live entries at most, 1..TWHEEL_CAPACITY_MAX. */
 	uint32_t slots;              /**< Buckets: a power of two, 2..TWHEEL_SLOTS_MAX. */
@@ -192,7 +194,8 @@ void twheel_config_standard(struct twheel_config *cfg, const char *name,
  *   The configuration; it is copied.
  * @return
  *   The wheel, or NULL with rte_errno set:
- *   - EINVAL: a field of @p cfg is out of range (the log says which);
+ *   - EINVAL: a field of @p cfg is out of range, or the name holds a ','
+ *     (the log says which);
  *   - ENAMETOOLONG: the name is longer than TWHEEL_NAME_MAX_LEN;
  *   - EEXIST: a wheel (or a mempool or ring of ours) has that name already;
  *   - ENOMEM: not enough memory on the socket;

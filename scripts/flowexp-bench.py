@@ -201,9 +201,17 @@ NAT_EIM_ARGS = ["--nat-mapping", "eim", "--nat-filtering", "eif"]
 
 
 def knows(app, opt):
-    """Whether a build's binary mentions option opt (its usage text)."""
+    """Whether a build's binary takes option opt: its usage text names
+    it. Since the usage is made from the option table (boot/args_table.c)
+    it is not in the binary as text, so the binary's --help is asked
+    (before EAL: no hugepages); builds from before that hold the text."""
     with open(app, "rb") as f:
-        return opt.encode() in f.read()
+        if opt.encode() in f.read():
+            return True
+    r = subprocess.run([app, "--", "--help"], stdout=subprocess.PIPE,
+                       stderr=subprocess.DEVNULL, timeout=60)
+    return ("  %s " % opt) in r.stdout.decode(errors="replace") or \
+        ("  %s:" % opt) in r.stdout.decode(errors="replace")
 
 
 def nat_args(app):

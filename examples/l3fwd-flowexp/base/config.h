@@ -14,7 +14,7 @@
  * except the rings that carry requests and handed-off packets to it.
  *
  * One concern per file:
- *   start-up and the main loop   boot/main.c, boot/args.c (command line),
+ *   start-up and the main loop   boot/main.c, boot/args*.c (command line),
  *                                boot/preflight.c (memory per socket and the
  *                                warnings, before allocating), boot/setup.c
  *                                (the workers' state), boot/ports.c

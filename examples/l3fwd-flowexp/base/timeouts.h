@@ -6,7 +6,7 @@
  * Timeout classes: the timeouts a flow or a NAT mapping can have, one per
  * state it can be in (flow/state.h says which packets lead to which). One
  * table names each class's enum value, its counter name, its option and
- * its default in seconds; the command line (boot/args.c), the statistics and
+ * its default in seconds; the command line (boot/args_table.c), the statistics and
  * the state machine all expand it, so they cannot disagree.
  */
 
@@ -31,7 +31,7 @@ enum fx_tmo {
 	FX_TMO_MAX
 };
 
-/** Counter names of the timeout classes, by enum fx_tmo (boot/args.c). */
+/** Counter names of the timeout classes, by enum fx_tmo (boot/args_table.c). */
 extern const char *const fx_tmo_names[FX_TMO_MAX];
 
 #endif /* _FX_TIMEOUTS_H_ */

@@ -3,29 +3,35 @@
  */
 
 /*
- * Command-line parsing and validation.
- *
- * l3fwd's options keep their meaning (-p, -P, --config, --lookup,
- * --eth-dest, --rx-queue-size, --tx-queue-size, --parse-ptype,
- * --relax-rx-offload), -T is l2fwd's statistics period, and the rest set up
- * flow tracking. Every value is checked completely (no trailing junk, in
- * range).
+ * Command-line parsing, driven by the option table (boot/args_table.c):
+ * the getopt array, the value of each kind of row, the errors getopt
+ * finds, and the --help text are all made from the rows.
  *
  * Two passes. Before EAL starts (fx_parse_args()), so that neither needs
  * hugepages: --help anywhere among the application's options prints the
  * usage on stdout (exit status 0), and every option is parsed and
- * checked as far as that needs nothing of EAL's.
- * After EAL (fx_check_args()): the lcores and ports against --config,
- * the combinations of options, NAT's worker count.
+ * checked as far as that needs nothing of EAL's. After EAL
+ * (fx_check_args(), boot/args_check.c): the lcores and ports against
+ * --config, the combinations of options, NAT's worker count.
+ *
+ * Every value is checked completely (no trailing junk, in range), and a
+ * value refused says what was wanted: a number's range, a choice's names.
+ * Long options may be abbreviated to any unique prefix (getopt_long); an
+ * abbreviation that fits several is refused with their names. An option
+ * of the application's given before the "--" that ends EAL's options
+ * (which EAL would refuse with its own usage) is refused with where it
+ * goes.
  *
  * Errors: the first one found, and only it (a parser's own message wins
- * over its caller's "invalid value"), goes to stderr as one line, followed
- * by a line pointing to --help; main() exits with status 1. The usage text
- * is printed for --help only.
+ * over its caller's), goes to stderr as one line, followed by a line
+ * pointing to --help; main() exits with status 1. The usage text is
+ * printed for --help only.
  */
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -33,163 +39,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include <rte_ethdev.h>
-#include <rte_ether.h>
-#include <rte_lcore.h>
+#include <rte_common.h>
 
 #include "base/config.h"
-#include "base/timeouts.h"
 #include "boot/args.h"
-#include "l3/neigh_conf.h"
-#include "l3/route.h"
-#include "nat/block.h"
-#include "nat/conf.h"
-#include "nat/log/events.h"
-#include "nat/log/export.h"
+#include "boot/args_priv.h"
 
-const char *const fx_tmo_names[FX_TMO_MAX] = {
-#define FX_TMO_NAME(e, n, o, d) n,
-	FX_TMOS(FX_TMO_NAME)
-#undef FX_TMO_NAME
-};
-
-#define RXQ_MAX_PER_PORT 1024
-#define RING_SIZE_MAX 32768
-#define TIMEOUT_MAX_S 1000000.0
-#define TICK_US_MIN 10u
-#define TICK_US_MAX 1000000u
-#define SCAN_INTERVAL_MAX_S 3600.0
-#define MAX_PKT_LEN_MIN 64u
-#define MAX_PKT_LEN_MAX 16384u
-
-void
-fx_usage(const char *prgname)
-{
-	printf("usage: %s [EAL options] --"
-	       " -p PORTMASK [-P] [--config (port,queue,lcore)[,(port,queue,lcore)]]\n"
-	       "  [--lookup lpm|em] [--eth-dest=X,MM:MM:MM:MM:MM:MM]\n"
-	       "  [--rx-queue-size NPKTS] [--tx-queue-size NPKTS] [--parse-ptype] [--relax-rx-offload]\n"
-	       "  [-T SECONDS] [--expiry twheel|rte_timer|scan|none] [--max-flows N]\n"
-	       "  [--expire-budget N] [--tick-us US] [--scan-interval SECONDS]\n"
-	       "  [--timeout-CLASS SECONDS]...\n"
-	       "  [--table-full drop|forward|evict] [--affinity rss|handoff|auto] [--route PREFIX/LEN,PORT[,NEXTHOP]]...\n"
-	       "  [--stats-file PATH] [--exit-when-drained] [--duration SECONDS] [--bench]\n"
-	       "  [--clock tsc|pcap] [--nat-pool A.B.C.D/LEN]... [--nat-inside A.B.C.D/LEN]...\n"
-	       "  [--nat-ports LO-HI] [--nat-holddown SECONDS] [--hash-secret HEX]\n"
-	       "  [--nat-outside PORT]... [--nat-max-per-host N] [--nat-max-per-dest N]\n"
-	       "  [--max-flows-per-host N] [--nat-log ipfix:ADDR:PORT[,domain=N]]\n"
-	       "  [--nat-log-ring N] [--nat-mapping edm|eim] [--nat-filtering apdf|adf|eif]\n"
-	       "  [--nat-port-block N] [--nat-max-blocks-per-host M]\n"
-	       "  [--port-addr PORT,ADDR/LEN]... [--neigh PORT,ADDR,MAC]... [--neigh-reachable-ms MS]\n"
-	       "  [--neigh-retrans-ms MS] [--neigh-delay-ms MS] [--neigh-stale-ms MS] [--neigh-probes N]\n"
-	       "  [--icmp-rate RATE[,BURST]] [--max-pkt-len LEN]\n\n"
-	       "  -p PORTMASK: hexadecimal bitmask of the ports to use\n"
-	       "  -P: promiscuous mode on every port\n"
-	       "  --config (port,queue,lcore): rx queues and the worker lcore polling each;\n"
-	       "      default: queue 0 of every port on the first worker lcore. The main lcore\n"
-	       "      runs statistics and the control path and may not be given here.\n"
-	       "  --lookup: lpm (longest prefix, default) or em (exact match, host routes)\n"
-	       "  --eth-dest=X,MM:MM:MM:MM:MM:MM: destination MAC of packets leaving port X\n"
-	       "  --rx-queue-size, --tx-queue-size: descriptors per queue (default 1024)\n"
-	       "  --parse-ptype: accepted for l3fwd command lines, no effect: the example reads\n"
-	       "      the EtherType and VLAN tags from every frame, whatever the NIC reports\n"
-	       "  --relax-rx-offload: mask rx offloads the port cannot do (virtual devices)\n"
-	       "  -T SECONDS: statistics table period (default 10, 0: off)\n"
-	       "  --expiry: twheel (default), rte_timer or scan: how flows expire;\n"
-	       "      none: no flow tracking (plain l3fwd)\n"
-	       "  --max-flows N: flows per lcore, %u..%u (default %u)\n"
-	       "  --max-flows-per-host N: flows one host (IPv4 address, IPv6 /64) may open\n"
-	       "      on one lcore; a new flow over it is handled as on a full table, never\n"
-	       "      evicting (default 0: no limit)\n"
-	       "  --expire-budget N: expiry work per loop iteration, 1..%u (default %u)\n"
-	       "  --tick-us US: wheel tick, %u..%u microseconds (default %u)\n"
-	       "  --scan-interval S: --expiry scan makes one full pass of the table every S\n"
-	       "      seconds, at most --expire-budget slots per loop iteration (default 0:\n"
-	       "      --expire-budget slots every iteration, however often that is)\n"
-	       "  --timeout-oneway S: flows seen one way only, TCP without a SYN too (default 5)\n"
-	       "  --timeout-tcp-syn S: TCP opened by a SYN, no answer yet (default 120, conntrack)\n"
-	       "  --timeout-tcp S: TCP established (default 7440, RFC 5382)\n"
-	       "  --timeout-tcp-close S: TCP after a FIN (default 240, RFC 5382)\n"
-	       "  --timeout-tcp-rst S: TCP after an RST (default 10, conntrack)\n"
-	       "  --timeout-udp S, --timeout-icmp S, --timeout-other S: answered flows\n"
-	       "      (defaults 300, 60, 600); seconds, fractions allowed, up to 1000000\n"
-	       "      (a SYN on a closing or closed TCP flow starts a fresh one)\n"
-	       "  --table-full: a new flow that finds the table full: drop (default) or forward\n"
-	       "      its packet without state, or evict the lcore's oldest unanswered flow\n"
-	       "      (bounded work per insert) to make room\n"
-	       "  --affinity: how both directions of a flow reach one lcore: rss (symmetric\n"
-	       "      RSS and redirection tables, verified at start-up, or stop), handoff\n"
-	       "      (workers pass packets to the flow's owner over rings), auto (default:\n"
-	       "      rss where verified, else handoff)\n"
-	       "  --route PREFIX/LEN,PORT: a route (repeat; replaces the defaults\n"
-	       "      198.18.P.0/24 and 2001:200:0:P::/64 -> P for every port P)\n"
-	       "  --stats-file PATH: write the final statistics as JSON at exit\n"
-	       "  --exit-when-drained: stop once traffic was seen, none arrived for 100 ms\n"
-	       "      and no flow is left\n"
-	       "  --duration SECONDS: stop after this long\n"
-	       "  --bench: benchmark-only controls: telemetry /l3fwd_flowexp/hold,MS stops\n"
-	       "      expiry for up to 10 minutes. Off by default; never in production\n"
-	       "  --clock: tsc (default) or pcap: time is each packet's capture time (net_pcap),\n"
-	       "      everything due by then expires first, and 100 ms without a packet ends\n"
-	       "      every timeout (needs --expiry twheel or none)\n"
-	       "  --nat-pool A.B.C.D/LEN: public addresses (repeat); turns masquerade on\n"
-	       "  --nat-inside A.B.C.D/LEN: inside hosts (repeat): their packets to a\n"
-	       "      destination outside the pool are translated, packets to the pool back\n"
-	       "  --nat-ports LO-HI: public ports, shared out among the workers (default %u-%u)\n"
-	       "  --nat-holddown S: an expired mapping's public tuple is not handed out again\n"
-	       "      for S seconds (default %g); mappings time out as flows (--timeout-*)\n"
-	       "  --nat-outside PORT: a port that faces the internet (repeat); the other ports\n"
-	       "      of -p are inside. Needed when NAT runs on more than one port: packets\n"
-	       "      are then checked against their receive port (doc/nat.md)\n"
-	       "  --nat-max-per-host N: mappings (live and held) one inside host may hold on\n"
-	       "      one worker (default %u, 0: no limit)\n"
-	       "  --nat-max-per-dest N: mappings one inside host may hold towards one remote\n"
-	       "      address, port and protocol on one worker (default: a quarter of the\n"
-	       "      worker's port share, 0: no limit)\n"
-	       "  --nat-mapping edm|eim: endpoint-dependent mappings with overlapped ports\n"
-	       "      (default) or one public endpoint per inside endpoint towards every remote\n"
-	       "  --nat-filtering apdf|adf|eif: inbound packets reach a mapping from the exact\n"
-	       "      remote endpoint (default), a remote address it sent to, or anyone (eim)\n"
-	       "  --nat-port-block N: each inside host takes its ports from blocks of N\n"
-	       "      ports of the worker's share it owns (every protocol; under eim its\n"
-	       "      bindings' ports), allocated and released as its mappings need them\n"
-	       "      and logged once each\n"
-	       "      (default 0: no blocks, per-mapping ports and events)\n"
-	       "  --nat-max-blocks-per-host M: blocks one inside host may hold on one\n"
-	       "      worker (default %u, 0: no limit)\n"
-	       "  --nat-log ipfix:ADDR:PORT[,domain=N]: export NAT events (mapping made,\n"
-	       "      public tuple free again, mapping refused) as IPFIX over UDP to the\n"
-	       "      collector at ADDR:PORT, observation domain N (default 1)\n"
-	       "  --nat-log-ring N: events each worker may queue for the exporter, %u..%u\n"
-	       "      (default %u); an event that finds its ring full is dropped, counted\n"
-	       "  --hash-secret HEX: 32 hex digits: the tables' hash secret, for tests and\n"
-	       "      benchmarks that must know where keys land (default: drawn at start-up\n"
-	       "      from getrandom; whoever knows the secret can flood the tables: never in\n"
-	       "      production)\n",
-	       prgname, FX_MAX_FLOWS_MIN, FX_MAX_FLOWS_MAX, FX_MAX_FLOWS_DEFAULT,
-	       FX_EXPIRE_BUDGET_MAX, FX_EXPIRE_BUDGET_DEFAULT,
-	       TICK_US_MIN, TICK_US_MAX, FX_TICK_US_DEFAULT,
-	       NAT_PORT_LO_DEFAULT, NAT_PORT_HI_DEFAULT, NAT_HOLDDOWN_DEFAULT,
-	       NAT_MAX_PER_HOST_DEFAULT, NAT_BLOCKS_PER_HOST_DEFAULT,
-	       NAT_LOG_RING_MIN, NAT_LOG_RING_MAX,
-	       NAT_LOG_RING_DEFAULT);
-	neigh_conf_usage(stdout);
-}
+/* getopt's value of a long option: this plus its row's index */
+#define OPT_ROW 256
+#define ARGS_MAX 4096
+#define USAGE_WIDTH 79
+#define USAGE_INDENT 6
+/* the program's name in the messages, as the line pointing to --help */
+#define PRG "dpdk-l3fwd-flowexp"
 
 /* ---- errors: the first one is reported, in one line ---- */
 
 static char cli_msg[512];
 static bool cli_failed;
 
-static void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* the first error found, the most precise: a parser's own message
- * comes before its caller's "invalid value" */
-static void
-cli_err(const char *fmt, ...)
+void
+fx_args_err(const char *fmt, ...)
 {
 	char buf[sizeof(cli_msg)];
 	va_list ap;
@@ -203,795 +74,496 @@ cli_err(const char *fmt, ...)
 	cli_failed = true;
 }
 
-/* the error on stderr, and where the options are; -1 */
-static int
-cli_report(void)
+int
+fx_args_report(void)
 {
-	fprintf(stderr, FX_MSG_PREFIX "%s\nsee --help (dpdk-l3fwd-flowexp -- --help)\n", cli_msg);
+	fprintf(stderr, FX_MSG_PREFIX "%s\nsee --help (" PRG " -- --help)\n", cli_msg);
 	return -1;
 }
 
-/* ---- value parsers: 0 on success ---- */
-
-static int
-parse_uint(const char *s, int base, unsigned long min, unsigned long max,
-	   unsigned long *out)
+const char *
+fx_opt_label(const struct fx_opt *o, char *buf, size_t len)
 {
+	if (o->name != NULL)
+		snprintf(buf, len, "--%s", o->name);
+	else
+		snprintf(buf, len, "-%c", o->letter);
+	return buf;
+}
+
+static bool
+takes_value(const struct fx_opt *o)
+{
+	return o->kind != FX_OPT_FLAG && o->kind != FX_OPT_HELP && o->kind != FX_OPT_TOPIC;
+}
+
+/* ---- the kinds of value ---- */
+
+static void
+store(const struct fx_opt *o, uint64_t v)
+{
+	switch (o->dst_size) {
+	case 1:
+		*(uint8_t *)o->dst = (uint8_t)v;
+		break;
+	case 2:
+		*(uint16_t *)o->dst = (uint16_t)v;
+		break;
+	case 4:
+		*(uint32_t *)o->dst = (uint32_t)v;
+		break;
+	default:
+		*(uint64_t *)o->dst = v;
+		break;
+	}
+}
+
+static uint64_t
+load(const struct fx_opt *o)
+{
+	switch (o->dst_size) {
+	case 1:
+		return *(const uint8_t *)o->dst;
+	case 2:
+		return *(const uint16_t *)o->dst;
+	case 4:
+		return *(const uint32_t *)o->dst;
+	default:
+		return *(const uint64_t *)o->dst;
+	}
+}
+
+/* o's range in words: "64..16777216", "0x1..0xffffffff", "0.001..1000000 s" */
+static void
+range_text(const struct fx_opt *o, char *buf, size_t len)
+{
+	if (o->kind == FX_OPT_SECONDS)
+		snprintf(buf, len, "%.9g..%.9g s", o->min_s, o->max_s);
+	else if (o->base == 16)
+		snprintf(buf, len, "0x%lx..0x%lx", o->min, o->max);
+	else
+		snprintf(buf, len, "%lu..%lu", o->min, o->max);
+}
+
+/* the uniform refusal of a number: not one, or out of o's range */
+static int
+bad_number(const struct fx_opt *o, const char *s, bool is_number)
+{
+	char label[FX_OPT_LABEL_MAX], range[64], zero[96] = "";
+
+	fx_opt_label(o, label, sizeof(label));
+	range_text(o, range, sizeof(range));
+	if (o->zero != NULL)
+		snprintf(zero, sizeof(zero), " (0: %s)", o->zero);
+	if (is_number)
+		fx_args_err("%s: %s is out of range %s%s", label, s, range, zero);
+	else
+		fx_args_err("%s: '%.40s' is not a%s number in %s%s", label, s,
+			    o->base == 16 ? " hexadecimal" : o->kind == FX_OPT_SECONDS ?
+			    "" : " whole", range, zero);
+	return -1;
+}
+
+/* a whole number of o's base, first character a digit (a '-' before the
+ * digits makes it a number out of range), in o's range */
+static int
+opt_number(const struct fx_opt *o, const char *s, unsigned long *out)
+{
+	int base = o->base == 16 ? 16 : 10;
+	const char *digits = s[0] == '-' ? s + 1 : s;
 	unsigned long v;
 	char *end;
 
-	if (s == NULL || *s == '\0' || *s == '-' || *s == '+')
-		return -1;
+	if (!(base == 16 ? isxdigit((unsigned char)*digits) : isdigit((unsigned char)*digits)))
+		return bad_number(o, s, false);
 	errno = 0;
-	v = strtoul(s, &end, base);
-	if (errno != 0 || *end != '\0' || v < min || v > max)
-		return -1;
+	v = strtoul(digits, &end, base);
+	if (*end != '\0')
+		return bad_number(o, s, false);
+	if (errno != 0 || s != digits || v < o->min || v > o->max)
+		return bad_number(o, s, true);
 	*out = v;
 	return 0;
 }
 
 static int
-parse_seconds(const char *s, double min, double max, double *out)
+set_flag(const struct fx_opt *o, const char *arg __rte_unused)
+{
+	if (o->dst != NULL)
+		*(bool *)o->dst = true;
+	return 0;
+}
+
+static int
+set_uint(const struct fx_opt *o, const char *arg)
+{
+	unsigned long v = 0;
+
+	if (opt_number(o, arg, &v) != 0)
+		return -1;
+	store(o, v);
+	return 0;
+}
+
+static int
+set_bit(const struct fx_opt *o, const char *arg)
+{
+	unsigned long v = 0;
+
+	if (opt_number(o, arg, &v) != 0)
+		return -1;
+	*(uint32_t *)o->dst |= UINT32_C(1) << v;
+	return 0;
+}
+
+static int
+set_seconds(const struct fx_opt *o, const char *arg)
 {
 	char *end;
 	double v;
 
-	if (s == NULL || *s == '\0')
-		return -1;
+	if (*arg == '\0' || isspace((unsigned char)*arg))
+		return bad_number(o, arg, false);
 	errno = 0;
-	v = strtod(s, &end);
-	if (errno != 0 || *end != '\0' || !isfinite(v) || v < min || v > max)
-		return -1;
-	*out = v;
+	v = strtod(arg, &end);
+	if (errno == ERANGE && *end == '\0')
+		return bad_number(o, arg, true);
+	if (errno != 0 || *end != '\0' || !isfinite(v))
+		return bad_number(o, arg, false);
+	if (v < o->min_s || v > o->max_s)
+		return bad_number(o, arg, true);
+	*(double *)o->dst = v;
 	return 0;
 }
 
-static const char *
-skip_space(const char *p)
-{
-	while (*p == ' ' || *p == '\t')
-		p++;
-	return p;
-}
-
-/* A number in decimal, or hexadecimal with 0x, at most max; NULL if none. */
-static const char *
-config_number(const char *p, unsigned long max, unsigned long *out)
-{
-	int base = 10, digits = 0, d;
-	unsigned long v = 0;
-
-	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-		base = 16;
-		p += 2;
-	}
-	for (;; p++, digits++) {
-		if (*p >= '0' && *p <= '9')
-			d = *p - '0';
-		else if (base == 16 && *p >= 'a' && *p <= 'f')
-			d = *p - 'a' + 10;
-		else if (base == 16 && *p >= 'A' && *p <= 'F')
-			d = *p - 'A' + 10;
-		else
-			break;
-		v = v * (unsigned long)base + (unsigned long)d;
-		if (v > max)
-			return NULL;
-	}
-	if (digits == 0)
-		return NULL;
-	*out = v;
-	return p;
-}
-
-/*
- * "(port,queue,lcore)[,(port,queue,lcore)]...": spaces allowed around
- * every item, numbers in decimal or 0x hexadecimal (as l3fwd's strtoul).
- * Each (port, queue) at most once. Errors name the tuple.
- */
-static int
-parse_config(const char *s)
-{
-	static const char *const what[3] = { "port", "queue", "lcore" };
-	static const unsigned long max[3] = {
-		RTE_MAX_ETHPORTS - 1, RXQ_MAX_PER_PORT - 1, RTE_MAX_LCORE - 1 };
-	struct fx_lcore_params *lp;
-	const char *p = skip_space(s), *t, *q;
-	unsigned long v[3];
-	unsigned int i, k;
-
-	fx_conf.nb_lcore_params = 0;
-	if (*p == '\0') {
-		cli_err("--config: empty");
-		return -1;
-	}
-	while (*p != '\0') {
-		t = p;
-		if (*p != '(') {
-			cli_err("--config: expected '(' at '%s'", p);
-			return -1;
-		}
-		p++;
-		for (i = 0; i < 3; i++) {
-			p = skip_space(p);
-			q = config_number(p, max[i], &v[i]);
-			if (q == NULL) {
-				cli_err("--config: tuple starting '%.24s': %s must be a number "
-				        "0..%lu (decimal or 0x hexadecimal)", t, what[i], max[i]);
-				return -1;
-			}
-			p = skip_space(q);
-			if (*p != (i < 2 ? ',' : ')')) {
-				cli_err("--config: tuple starting '%.24s': expected '%c' after the %s, "
-				        "a tuple is (port,queue,lcore)", t, i < 2 ? ',' : ')', what[i]);
-				return -1;
-			}
-			p++;
-		}
-		for (k = 0; k < fx_conf.nb_lcore_params; k++) {
-			lp = &fx_conf.lcore_params[k];
-			if (lp->port_id == v[0] && lp->queue_id == v[1]) {
-				cli_err("--config: (%lu,%lu,%lu): port %lu queue %lu is already given, "
-				        "polled by lcore %u; a queue has one lcore", v[0], v[1], v[2],
-				        v[0], v[1], lp->lcore_id);
-				return -1;
-			}
-		}
-		if (fx_conf.nb_lcore_params == MAX_LCORE_PARAMS) {
-			cli_err("--config: more than %u tuples", MAX_LCORE_PARAMS);
-			return -1;
-		}
-		lp = &fx_conf.lcore_params[fx_conf.nb_lcore_params++];
-		lp->port_id = (uint16_t)v[0];
-		lp->queue_id = (uint16_t)v[1];
-		lp->lcore_id = (uint32_t)v[2];
-		p = skip_space(p);
-		if (*p == ',') {
-			p = skip_space(p + 1);
-			if (*p == '\0') {
-				cli_err("--config: a tuple must follow the last ','");
-				return -1;
-			}
-		} else if (*p != '\0') {
-			cli_err("--config: after (%lu,%lu,%lu): expected ',' or the end at '%s'",
-			        v[0], v[1], v[2], p);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-static int
-parse_eth_dest(const char *s)
-{
-	struct rte_ether_addr mac;
-	unsigned long port;
-	char buf[32], *comma;
-
-	if (strlen(s) >= sizeof(buf))
-		return -1;
-	strcpy(buf, s);
-	comma = strchr(buf, ',');
-	if (comma == NULL)
-		return -1;
-	*comma = '\0';
-	if (parse_uint(buf, 10, 0, RTE_MAX_ETHPORTS - 1, &port) != 0)
-		return -1;
-	if (rte_ether_unformat_addr(comma + 1, &mac) != 0)
-		return -1;
-	fx_conf.eth_dest[port] = mac;
-	if (port < 32)
-		fx_conf.eth_dest_given |= UINT32_C(1) << port;
-	return 0;
-}
-
-/* ---- checks that need EAL ---- */
-
-static int
-check_config(void)
-{
-	const struct fx_lcore_params *lp;
-	unsigned int i, lcore, port, nrxq;
-	char msg[256];
-	int max_q, q;
-
-	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
-		if ((fx_conf.portmask & (1u << port)) &&
-		    !rte_eth_dev_is_valid_port((uint16_t)port)) {
-			cli_err("-p: port %u does not exist (%u ports found)",
-			        port, rte_eth_dev_count_avail());
-			return -1;
-		}
-	}
-	for (i = 0; i < fx_conf.nb_lcore_params; i++) {
-		lp = &fx_conf.lcore_params[i];
-		lcore = lp->lcore_id;
-		port = lp->port_id;
-		snprintf(msg, sizeof(msg), "(%u,%u,%u)", port, lp->queue_id, lcore);
-		if (!rte_lcore_is_enabled(lcore)) {
-			cli_err("--config: %s: lcore %u is not enabled in the EAL lcore list",
-			        msg, lcore);
-			return -1;
-		}
-		if (lcore == rte_get_main_lcore()) {
-			cli_err("--config: %s: lcore %u is the main lcore, which runs statistics and the "
-			        "control path; use another (--lcores can put two lcores on one CPU)",
-			        msg, lcore);
-			return -1;
-		}
-		if (!(fx_conf.portmask & (1u << port))) {
-			cli_err("--config: %s: port %u is not in the portmask", msg, port);
-			return -1;
-		}
-		if (!rte_eth_dev_is_valid_port((uint16_t)port)) {
-			cli_err("--config: %s: port %u does not exist", msg, port);
-			return -1;
-		}
-	}
-	for (lcore = 0; lcore < RTE_MAX_LCORE; lcore++) {
-		nrxq = 0;
-		for (i = 0; i < fx_conf.nb_lcore_params; i++)
-			if (fx_conf.lcore_params[i].lcore_id == lcore)
-				nrxq++;
-		if (nrxq > MAX_RX_QUEUE_PER_LCORE) {
-			cli_err("--config: lcore %u polls %u rx queues, at most %u",
-			        lcore, nrxq, MAX_RX_QUEUE_PER_LCORE);
-			return -1;
-		}
-	}
-	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
-		if (!(fx_conf.portmask & (1u << port)))
-			continue;
-		nrxq = 0;
-		max_q = -1;
-		for (i = 0; i < fx_conf.nb_lcore_params; i++) {
-			if (fx_conf.lcore_params[i].port_id != port)
-				continue;
-			nrxq++;
-			max_q = RTE_MAX(max_q, (int)fx_conf.lcore_params[i].queue_id);
-		}
-		if (nrxq == 0) {
-			cli_err("--config: port %u is in the portmask but has no rx queue", port);
-			return -1;
-		}
-		if (max_q + 1 != (int)nrxq) {
-			/* no duplicates (parse_config), so a queue below max_q is missing */
-			for (q = 0; q < max_q; q++) {
-				for (i = 0; i < fx_conf.nb_lcore_params; i++)
-					if (fx_conf.lcore_params[i].port_id == port &&
-					    fx_conf.lcore_params[i].queue_id == q)
-						break;
-				if (i == fx_conf.nb_lcore_params)
-					break;
-			}
-			cli_err("--config: port %u has rx queue %d but no tuple (%u,%d,LCORE); "
-			        "a port's rx queues are 0..n-1", port, max_q, port, q);
-			return -1;
-		}
-	}
-	if (fx_conf.clock == FX_CLOCK_PCAP && fx_conf.expiry != FX_EXPIRY_TWHEEL &&
-	    fx_conf.expiry != FX_EXPIRY_NONE) {
-		cli_err("--clock pcap: --expiry %s runs on the TSC; use twheel or none",
-		        fx_expiry_name(fx_conf.expiry));
-		return -1;
-	}
-	if (fx_conf.scan_interval_s > 0 && fx_conf.expiry != FX_EXPIRY_SCAN) {
-		cli_err("--scan-interval: paces --expiry scan only, not --expiry %s",
-		        fx_expiry_name(fx_conf.expiry));
-		return -1;
-	}
-	if (nat_conf_check_roles(&fx_nat_conf, fx_conf.portmask, msg, sizeof(msg)) != 0) {
-		cli_err("%s", msg);
-		return -1;
-	}
-	if (neigh_conf_check(&fx_neigh_conf, fx_conf.portmask, msg, sizeof(msg)) != 0) {
-		cli_err("%s", msg);
-		return -1;
-	}
-	if (fx_conf.max_flows_per_host != 0 && fx_conf.expiry == FX_EXPIRY_NONE) {
-		cli_err("--max-flows-per-host: --expiry none tracks no flows");
-		return -1;
-	}
-	if (fx_nat_log_enabled() && !fx_nat_conf.enabled) {
-		cli_err("--nat-log: logs masquerade's events, which needs --nat-pool");
-		return -1;
-	}
-	if (fx_nat_conf.enabled && fx_conf.expiry == FX_EXPIRY_NONE) {
-		cli_err("--nat-pool: masquerade needs flow affinity, which --expiry none turns off");
-		return -1;
-	}
-	for (i = 0; i < fx_conf.nb_routes; i++) {
-		const struct fx_route_rule *r = &fx_conf.routes[i];
-
-		fx_route_format(r, true, msg, sizeof(msg));
-		if (!(fx_conf.portmask & (1u << r->port))) {
-			cli_err("--route %s: port %u is not in the portmask", msg, r->port);
-			return -1;
-		}
-		if (fx_conf.lookup == FX_LOOKUP_EM &&
-		    r->depth != (r->family == FX_FAMILY_V4 ? 32 : 128)) {
-			cli_err("--route %s: --lookup em takes host routes (/32, /128) only", msg);
-			return -1;
-		}
-		if (neigh_conf_check_route(&fx_neigh_conf, r, fx_conf.eth_dest_given, msg,
-					   sizeof(msg)) != 0) {
-			cli_err("%s", msg);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/* queue 0 of every port on the first worker lcore */
-static int
-default_config(void)
-{
-	unsigned int lcore = rte_get_next_lcore(-1, 1, 0), port;
-
-	if (lcore >= RTE_MAX_LCORE) {
-		cli_err("no worker lcore: give EAL at least two lcores (e.g. -l 0-1 or --lcores 0@0,1@0)");
-		return -1;
-	}
-	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
-		if (!(fx_conf.portmask & (1u << port)))
-			continue;
-		fx_conf.lcore_params[fx_conf.nb_lcore_params++] =
-			(struct fx_lcore_params){ .port_id = (uint16_t)port,
-				.queue_id = 0, .lcore_id = lcore };
-	}
-	return 0;
-}
-
+/* the names of o's choices, joined by sep */
 static void
-defaults(void)
+choice_names(const struct fx_opt *o, const char *sep, char *buf, size_t len)
 {
-	unsigned int p;
+	const struct fx_choice *c;
+	size_t n = 0;
 
-	memset(&fx_conf, 0, sizeof(fx_conf));
-	fx_conf.lookup = FX_LOOKUP_LPM;
-	fx_conf.nb_rxd = 1024;
-	fx_conf.nb_txd = 1024;
-	fx_conf.stats_period = 10;
-	fx_conf.expiry = FX_EXPIRY_TWHEEL;
-	fx_conf.max_flows = FX_MAX_FLOWS_DEFAULT;
-	fx_conf.expire_budget = FX_EXPIRE_BUDGET_DEFAULT;
-	fx_conf.tick_us = FX_TICK_US_DEFAULT;
-	fx_conf.full_policy = FX_FULL_DROP;
-	fx_conf.affinity = FX_AFFINITY_AUTO;
-	fx_conf.clock = FX_CLOCK_TSC;
-	nat_conf_defaults(&fx_nat_conf);
-	fx_nat_log_defaults();
-	neigh_conf_defaults(&fx_neigh_conf);
-
-#define FX_TMO_DEFAULT(e, n, o, d) fx_conf.timeout_s[FX_TMO_ ## e] = d;
-	FX_TMOS(FX_TMO_DEFAULT)
-#undef FX_TMO_DEFAULT
-	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
-		/* locally administered 02:00:00:00:00:p, as l3fwd */
-		memset(&fx_conf.eth_dest[p], 0, sizeof(fx_conf.eth_dest[p]));
-		fx_conf.eth_dest[p].addr_bytes[0] = 0x02;
-		fx_conf.eth_dest[p].addr_bytes[5] = (uint8_t)p;
-	}
-}
-
-enum {
-	OPT_CONFIG = 256,
-	OPT_LOOKUP,
-	OPT_ETH_DEST,
-	OPT_RXQ_SIZE,
-	OPT_TXQ_SIZE,
-	OPT_PARSE_PTYPE,
-	OPT_RELAX,
-	OPT_EXPIRY,
-	OPT_MAX_FLOWS,
-	OPT_BUDGET,
-	OPT_TICK,
-	OPT_SCAN_INTERVAL,
-	OPT_TABLE_FULL,
-	OPT_AFFINITY,
-	OPT_ROUTE,
-	OPT_STATS_FILE,
-	OPT_EXIT_DRAINED,
-	OPT_DURATION,
-	OPT_BENCH,
-	OPT_CLOCK,
-	OPT_NAT_POOL,
-	OPT_NAT_INSIDE,
-	OPT_NAT_PORTS,
-	OPT_NAT_HOLDDOWN,
-	OPT_NAT_MAPPING,
-	OPT_NAT_FILTERING,
-	OPT_HASH_SECRET,
-	OPT_NAT_OUTSIDE,
-	OPT_NAT_MAX_HOST,
-	OPT_NAT_MAX_DEST,
-	OPT_MAX_FLOWS_HOST,
-	OPT_NAT_LOG,
-	OPT_NAT_LOG_RING,
-	OPT_NAT_PORT_BLOCK,
-	OPT_NAT_MAX_BLOCKS,
-	OPT_PORT_ADDR,
-	OPT_NEIGH,
-	OPT_NEIGH_NUMBER,   /* --neigh-*-ms, --neigh-probes: by name */
-	OPT_ICMP_RATE,
-	OPT_MAX_PKT_LEN,
-	OPT_HELP,
-	OPT_TIMEOUT,   /* + enum fx_tmo */
-};
-
-static const struct option lgopts[] = {
-	{ "config", required_argument, NULL, OPT_CONFIG },
-	{ "lookup", required_argument, NULL, OPT_LOOKUP },
-	{ "eth-dest", required_argument, NULL, OPT_ETH_DEST },
-	{ "rx-queue-size", required_argument, NULL, OPT_RXQ_SIZE },
-	{ "tx-queue-size", required_argument, NULL, OPT_TXQ_SIZE },
-	{ "parse-ptype", no_argument, NULL, OPT_PARSE_PTYPE },
-	{ "relax-rx-offload", no_argument, NULL, OPT_RELAX },
-	{ "expiry", required_argument, NULL, OPT_EXPIRY },
-	{ "max-flows", required_argument, NULL, OPT_MAX_FLOWS },
-	{ "expire-budget", required_argument, NULL, OPT_BUDGET },
-	{ "tick-us", required_argument, NULL, OPT_TICK },
-	{ "scan-interval", required_argument, NULL, OPT_SCAN_INTERVAL },
-	{ "table-full", required_argument, NULL, OPT_TABLE_FULL },
-	{ "affinity", required_argument, NULL, OPT_AFFINITY },
-	{ "route", required_argument, NULL, OPT_ROUTE },
-	{ "stats-file", required_argument, NULL, OPT_STATS_FILE },
-	{ "exit-when-drained", no_argument, NULL, OPT_EXIT_DRAINED },
-	{ "duration", required_argument, NULL, OPT_DURATION },
-	{ "bench", no_argument, NULL, OPT_BENCH },
-	{ "clock", required_argument, NULL, OPT_CLOCK },
-	{ "nat-pool", required_argument, NULL, OPT_NAT_POOL },
-	{ "nat-inside", required_argument, NULL, OPT_NAT_INSIDE },
-	{ "nat-ports", required_argument, NULL, OPT_NAT_PORTS },
-	{ "nat-holddown", required_argument, NULL, OPT_NAT_HOLDDOWN },
-	{ "nat-mapping", required_argument, NULL, OPT_NAT_MAPPING },
-	{ "nat-filtering", required_argument, NULL, OPT_NAT_FILTERING },
-	{ "hash-secret", required_argument, NULL, OPT_HASH_SECRET },
-	{ "nat-outside", required_argument, NULL, OPT_NAT_OUTSIDE },
-	{ "nat-max-per-host", required_argument, NULL, OPT_NAT_MAX_HOST },
-	{ "nat-max-per-dest", required_argument, NULL, OPT_NAT_MAX_DEST },
-	{ "max-flows-per-host", required_argument, NULL, OPT_MAX_FLOWS_HOST },
-	{ "nat-log", required_argument, NULL, OPT_NAT_LOG },
-	{ "nat-log-ring", required_argument, NULL, OPT_NAT_LOG_RING },
-	{ "nat-port-block", required_argument, NULL, OPT_NAT_PORT_BLOCK },
-	{ "nat-max-blocks-per-host", required_argument, NULL, OPT_NAT_MAX_BLOCKS },
-	{ "port-addr", required_argument, NULL, OPT_PORT_ADDR },
-	{ "neigh", required_argument, NULL, OPT_NEIGH },
-	{ "neigh-reachable-ms", required_argument, NULL, OPT_NEIGH_NUMBER },
-	{ "neigh-retrans-ms", required_argument, NULL, OPT_NEIGH_NUMBER },
-	{ "neigh-delay-ms", required_argument, NULL, OPT_NEIGH_NUMBER },
-	{ "neigh-stale-ms", required_argument, NULL, OPT_NEIGH_NUMBER },
-	{ "neigh-probes", required_argument, NULL, OPT_NEIGH_NUMBER },
-	{ "icmp-rate", required_argument, NULL, OPT_ICMP_RATE },
-	{ "max-pkt-len", required_argument, NULL, OPT_MAX_PKT_LEN },
-	{ "help", no_argument, NULL, OPT_HELP },
-#define FX_TMO_OPT(e, n, o, d) { o, required_argument, NULL, OPT_TIMEOUT + FX_TMO_ ## e },
-	FX_TMOS(FX_TMO_OPT)
-#undef FX_TMO_OPT
-	{ NULL, 0, NULL, 0 },
-};
-
-/* 32 hex digits: two 64-bit words, the first one first */
-static int
-parse_secret(const char *s, uint64_t k[2])
-{
-	unsigned int i, d;
-	char c;
-
-	if (strlen(s) != 32)
-		return -1;
-	k[0] = k[1] = 0;
-	for (i = 0; i < 32; i++) {
-		c = s[i];
-		if (c >= '0' && c <= '9')
-			d = (unsigned int)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			d = (unsigned int)(c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F')
-			d = (unsigned int)(c - 'A' + 10);
-		else
-			return -1;
-		k[i / 16] = (k[i / 16] << 4) | d;
-	}
-	return 0;
-}
-
-static const char *
-opt_name(int opt)
-{
-	const struct option *o;
-
-	for (o = lgopts; o->name != NULL; o++)
-		if (o->val == opt)
-			return o->name;
-	return "?";
-}
-
-/* the neighbour options (l3/neigh_conf.h); name: the long option's */
-static int
-parse_neigh(int opt, const char *name, const char *arg)
-{
-	char err[256];
-	int rc;
-
-	switch (opt) {
-	case OPT_PORT_ADDR:
-		rc = neigh_conf_port_addr(&fx_neigh_conf, arg, err, sizeof(err));
-		break;
-	case OPT_NEIGH:
-		rc = neigh_conf_static(&fx_neigh_conf, arg, err, sizeof(err));
-		break;
-	case OPT_ICMP_RATE:
-		rc = neigh_conf_icmp_rate(&fx_neigh_conf, arg, err, sizeof(err));
-		break;
-	default:
-		rc = neigh_conf_number(&fx_neigh_conf, name, arg, err, sizeof(err));
-		break;
-	}
-	if (rc != 0)
-		cli_err("%s", err);
-	return rc != 0 ? -1 : 0;
-}
-
-/* one option; 0, or -1 with the error recorded */
-/* --stats-file: written at exit as PATH.tmp, then renamed; both are tried
- * now, so that a run does not lose its statistics at the end */
-static int
-check_stats_file(const char *path)
-{
-	char tmp[4096];
-	struct stat st;
-	FILE *f;
-
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp)) {
-		cli_err("--stats-file: the path is too long");
-		return -1;
-	}
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		cli_err("--stats-file %s: is a directory", path);
-		return -1;
-	}
-	f = fopen(tmp, "w");
-	if (f == NULL) {
-		cli_err("--stats-file %s: cannot write %s: %s", path, tmp, strerror(errno));
-		return -1;
-	}
-	fclose(f);
-	unlink(tmp);
-	return 0;
+	buf[0] = '\0';
+	for (c = o->choices; c->name != NULL && n < len; c++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", c == o->choices ? "" : sep,
+				      c->name);
 }
 
 static int
-parse_one(int opt, const char *arg)
+set_choice(const struct fx_opt *o, const char *arg)
 {
-	char err[256];
-	unsigned long v;
-	double d;
+	char label[FX_OPT_LABEL_MAX], names[128];
+	const struct fx_choice *c;
 
-	switch (opt) {
-	case 'p':
-		if (parse_uint(arg, 16, 1, (1ul << RTE_MAX_ETHPORTS) - 1, &v) != 0)
-			goto bad;
-		fx_conf.portmask = (uint32_t)v;
-		return 0;
-	case 'P':
-		fx_conf.promiscuous = true;
-		return 0;
-	case 'T':
-		if (parse_uint(arg, 10, 0, 86400, &v) != 0)
-			goto bad;
-		fx_conf.stats_period = (unsigned int)v;
-		return 0;
-	case OPT_CONFIG:
-		if (parse_config(arg) != 0)
-			goto bad;
-		return 0;
-	case OPT_LOOKUP:
-		if (strcmp(arg, "lpm") == 0)
-			fx_conf.lookup = FX_LOOKUP_LPM;
-		else if (strcmp(arg, "em") == 0)
-			fx_conf.lookup = FX_LOOKUP_EM;
-		else
-			goto bad;
-		return 0;
-	case OPT_ETH_DEST:
-		if (parse_eth_dest(arg) != 0)
-			goto bad;
-		return 0;
-	case OPT_RXQ_SIZE:
-	case OPT_TXQ_SIZE:
-		if (parse_uint(arg, 10, 1, RING_SIZE_MAX, &v) != 0)
-			goto bad;
-		if (opt == OPT_RXQ_SIZE)
-			fx_conf.nb_rxd = (uint16_t)v;
-		else
-			fx_conf.nb_txd = (uint16_t)v;
-		return 0;
-	case OPT_PARSE_PTYPE:
-		return 0;   /* l3fwd's option; fwd/parse.c needs no packet types */
-	case OPT_RELAX:
-		fx_conf.relax_rx_offload = true;
-		return 0;
-	case OPT_EXPIRY:
-		if (strcmp(arg, "twheel") == 0)
-			fx_conf.expiry = FX_EXPIRY_TWHEEL;
-		else if (strcmp(arg, "rte_timer") == 0)
-			fx_conf.expiry = FX_EXPIRY_TIMER;
-		else if (strcmp(arg, "scan") == 0)
-			fx_conf.expiry = FX_EXPIRY_SCAN;
-		else if (strcmp(arg, "none") == 0)
-			fx_conf.expiry = FX_EXPIRY_NONE;
-		else
-			goto bad;
-		return 0;
-	case OPT_MAX_FLOWS:
-		if (parse_uint(arg, 10, FX_MAX_FLOWS_MIN, FX_MAX_FLOWS_MAX, &v) != 0)
-			goto bad;
-		fx_conf.max_flows = (uint32_t)v;
-		return 0;
-	case OPT_BUDGET:
-		if (parse_uint(arg, 10, 1, FX_EXPIRE_BUDGET_MAX, &v) != 0)
-			goto bad;
-		fx_conf.expire_budget = (uint32_t)v;
-		return 0;
-	case OPT_TICK:
-		if (parse_uint(arg, 10, TICK_US_MIN, TICK_US_MAX, &v) != 0)
-			goto bad;
-		fx_conf.tick_us = (uint32_t)v;
-		return 0;
-	case OPT_SCAN_INTERVAL:
-		if (parse_seconds(arg, 0, SCAN_INTERVAL_MAX_S, &d) != 0)
-			goto bad;
-		fx_conf.scan_interval_s = d;
-		return 0;
-	case OPT_TABLE_FULL:
-		if (strcmp(arg, "drop") == 0)
-			fx_conf.full_policy = FX_FULL_DROP;
-		else if (strcmp(arg, "forward") == 0)
-			fx_conf.full_policy = FX_FULL_FORWARD;
-		else if (strcmp(arg, "evict") == 0)
-			fx_conf.full_policy = FX_FULL_EVICT;
-		else
-			goto bad;
-		return 0;
-	case OPT_AFFINITY:
-		if (strcmp(arg, "auto") == 0)
-			fx_conf.affinity = FX_AFFINITY_AUTO;
-		else if (strcmp(arg, "rss") == 0)
-			fx_conf.affinity = FX_AFFINITY_RSS;
-		else if (strcmp(arg, "handoff") == 0)
-			fx_conf.affinity = FX_AFFINITY_HANDOFF;
-		else
-			goto bad;
-		return 0;
-	case OPT_ROUTE:
-		if (fx_conf.nb_routes == FX_MAX_ROUTES) {
-			cli_err("--route: more than %u routes", FX_MAX_ROUTES);
-			return -1;
-		}
-		if (fx_route_parse(arg, &fx_conf.routes[fx_conf.nb_routes], true,
-				   err, sizeof(err)) != 0) {
-			cli_err("--route: %s", err);
-			return -1;
-		}
-		fx_conf.nb_routes++;
-		return 0;
-	case OPT_STATS_FILE:
-		if (*arg == '\0')
-			goto bad;
-		fx_conf.stats_file = arg;
-		return check_stats_file(arg);
-	case OPT_EXIT_DRAINED:
-		fx_conf.exit_when_drained = true;
-		return 0;
-	case OPT_BENCH:
-		fx_conf.bench = true;
-		return 0;
-	case OPT_HASH_SECRET:
-		if (parse_secret(arg, fx_conf.hash_secret) != 0)
-			goto bad;
-		fx_conf.hash_secret_given = true;
-		return 0;
-	case OPT_CLOCK:
-		if (strcmp(arg, "tsc") == 0)
-			fx_conf.clock = FX_CLOCK_TSC;
-		else if (strcmp(arg, "pcap") == 0)
-			fx_conf.clock = FX_CLOCK_PCAP;
-		else
-			goto bad;
-		return 0;
-	case OPT_NAT_POOL:
-	case OPT_NAT_INSIDE:
-	case OPT_NAT_PORTS:
-		if ((opt == OPT_NAT_POOL ? nat_conf_add_pool :
-		     opt == OPT_NAT_INSIDE ? nat_conf_add_inside :
-		     nat_conf_ports)(&fx_nat_conf, arg, err, sizeof(err)) != 0) {
-			/* the option's name, where the parser's message lacks it */
-			if (strncmp(err, "--", 2) == 0)
-				cli_err("%s", err);
-			else
-				cli_err("--%s: %s", opt_name(opt), err);
-			return -1;
-		}
-		return 0;
-	case OPT_NAT_OUTSIDE:
-		if (nat_conf_add_outside(&fx_nat_conf, arg, err, sizeof(err)) != 0) {
-			cli_err("%s", err);
-			return -1;
-		}
-		return 0;
-	case OPT_NAT_MAX_HOST:
-	case OPT_NAT_MAX_DEST:
-		if (nat_conf_quota(&fx_nat_conf, arg, opt == OPT_NAT_MAX_DEST, err,
-				   sizeof(err)) != 0) {
-			cli_err("%s", err);
-			return -1;
-		}
-		return 0;
-	case OPT_NAT_MAPPING:
-	case OPT_NAT_FILTERING:
-		if (nat_conf_behaviour(&fx_nat_conf, arg, opt == OPT_NAT_FILTERING,
-				       err, sizeof(err)) != 0) {
-			cli_err("%s", err);
-			return -1;
-		}
-		return 0;
-	case OPT_NAT_PORT_BLOCK:
-	case OPT_NAT_MAX_BLOCKS:
-		if (nat_conf_blocks(&fx_nat_conf, arg, opt == OPT_NAT_MAX_BLOCKS, err,
-				    sizeof(err)) != 0) {
-			cli_err("%s", err);
-			return -1;
-		}
-		return 0;
-	case OPT_NAT_LOG:
-	case OPT_NAT_LOG_RING:
-		if ((opt == OPT_NAT_LOG ? fx_nat_log_parse : fx_nat_log_parse_ring)(arg,
-		    err, sizeof(err)) != 0) {
-			cli_err("%s", err);
-			return -1;
-		}
-		return 0;
-	case OPT_MAX_FLOWS_HOST:
-		if (parse_uint(arg, 10, 0, FX_MAX_FLOWS_MAX, &v) != 0)
-			goto bad;
-		fx_conf.max_flows_per_host = (uint32_t)v;
-		return 0;
-	case OPT_MAX_PKT_LEN:
-		if (parse_uint(arg, 10, MAX_PKT_LEN_MIN, MAX_PKT_LEN_MAX, &v) != 0) {
-			cli_err("--max-pkt-len '%s': expected a frame length %u..%u", arg,
-			        MAX_PKT_LEN_MIN, MAX_PKT_LEN_MAX);
-			return -1;
-		}
-		fx_conf.max_pkt_len = (uint32_t)v;
-		return 0;
-	case OPT_NAT_HOLDDOWN:
-		if (parse_seconds(arg, 0, TIMEOUT_MAX_S, &d) != 0)
-			goto bad;
-		fx_nat_conf.holddown_s = d;
-		fx_nat_conf.holddown_given = true;
-		return 0;
-	case OPT_DURATION:
-		if (parse_seconds(arg, 0.001, TIMEOUT_MAX_S, &d) != 0)
-			goto bad;
-		fx_conf.duration_s = d;
-		return 0;
-	default:
-		if (opt >= OPT_TIMEOUT && opt < OPT_TIMEOUT + FX_TMO_MAX) {
-			if (parse_seconds(arg, 0.001, TIMEOUT_MAX_S, &d) != 0)
-				goto bad;
-			fx_conf.timeout_s[opt - OPT_TIMEOUT] = d;
+	for (c = o->choices; c->name != NULL; c++) {
+		if (strcmp(arg, c->name) == 0) {
+			store(o, (uint64_t)(uint32_t)c->value);
 			return 0;
 		}
-		return -1;
 	}
-bad:
-	if (opt < 256)
-		cli_err("invalid value '%s' for -%c", arg, opt);
-	else
-		cli_err("invalid value '%s' for --%s", arg, opt_name(opt));
+	choice_names(o, ", ", names, sizeof(names));
+	fx_args_err("%s: '%.40s' is not one of %s", fx_opt_label(o, label, sizeof(label)),
+		    arg, names);
 	return -1;
 }
+
+static int
+set_custom(const struct fx_opt *o, const char *arg)
+{
+	return o->parse(o, arg);
+}
+
+static int
+set_nothing(const struct fx_opt *o __rte_unused, const char *arg __rte_unused)
+{
+	return 0;
+}
+
+static int (*const kind_set[FX_OPT_KINDS])(const struct fx_opt *o, const char *arg) = {
+	[FX_OPT_TOPIC] = set_nothing,
+	[FX_OPT_FLAG] = set_flag,
+	[FX_OPT_UINT] = set_uint,
+	[FX_OPT_BIT] = set_bit,
+	[FX_OPT_SECONDS] = set_seconds,
+	[FX_OPT_CHOICE] = set_choice,
+	[FX_OPT_CUSTOM] = set_custom,
+	[FX_OPT_HELP] = set_nothing,
+};
+
+/* one option's value, where it goes; 0, or -1 with the error said */
+static int
+set_option(const struct fx_opt *o, const char *arg)
+{
+	if (kind_set[o->kind](o, arg) != 0)
+		return -1;
+	if (o->given != NULL)
+		*o->given = true;
+	return 0;
+}
+
+/* ---- the usage text ---- */
+
+/* where the usage text is: its column, the next lines' indent, and
+ * whether nothing was written on this line yet */
+struct usage_pos {
+	unsigned int col;
+	unsigned int indent;
+	bool fresh;
+};
+
+/* w (n bytes) after a space, on the next line (indented) if it does not fit */
+static void
+put_word(struct usage_pos *u, const char *w, size_t n)
+{
+	if (!u->fresh && u->col + 1 + n > USAGE_WIDTH) {
+		printf("\n%*s", (int)u->indent, "");
+		u->col = u->indent;
+		u->fresh = true;
+	}
+	if (!u->fresh) {
+		putchar(' ');
+		u->col++;
+	}
+	printf("%.*s", (int)n, w);
+	u->col += (unsigned int)n;
+	u->fresh = false;
+}
+
+/* text's words, wrapped */
+static void
+put_text(struct usage_pos *u, const char *text)
+{
+	const char *p = text, *e;
+
+	while (*p != '\0') {
+		while (*p == ' ')
+			p++;
+		for (e = p; *e != ' ' && *e != '\0'; e++)
+			;
+		if (e > p)
+			put_word(u, p, (size_t)(e - p));
+		p = e;
+	}
+}
+
+/* o's default in words, from its value before any option is parsed; "" if none */
+static void
+default_text(const struct fx_opt *o, char *buf, size_t len)
+{
+	const struct fx_choice *c;
+
+	buf[0] = '\0';
+	if (o->dflt != NULL) {
+		snprintf(buf, len, "default: %s", o->dflt);
+	} else if (o->kind == FX_OPT_CUSTOM && o->show != NULL) {
+		snprintf(buf, len, "default ");
+		o->show(buf + strlen(buf), len - strlen(buf));
+	} else if (o->kind == FX_OPT_UINT && !o->required) {
+		snprintf(buf, len, o->base == 16 ? "default 0x%" PRIx64 : "default %" PRIu64,
+			 load(o));
+	} else if (o->kind == FX_OPT_SECONDS) {
+		snprintf(buf, len, "default %.9g", *(const double *)o->dst);
+	} else if (o->kind == FX_OPT_CHOICE) {
+		for (c = o->choices; c->name != NULL; c++)
+			if ((uint32_t)c->value == (uint32_t)load(o))
+				snprintf(buf, len, "default %s", c->name);
+	}
+}
+
+/* fact after the others in buf, "; " between */
+static void
+add_fact(char *buf, size_t len, size_t *n, const char *fact)
+{
+	if (fact[0] == '\0' || *n >= len)
+		return;
+	*n += (size_t)snprintf(buf + *n, len - *n, "%s%s", *n ? "; " : "", fact);
+}
+
+/* what the row says of itself: range, what 0 means, repeat, default */
+static void
+facts_text(const struct fx_opt *o, char *buf, size_t len)
+{
+	char part[160];
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (o->kind == FX_OPT_UINT || o->kind == FX_OPT_BIT || o->kind == FX_OPT_SECONDS) {
+		range_text(o, part, sizeof(part));
+		add_fact(buf, len, &n, part);
+	}
+	if (o->zero != NULL) {
+		snprintf(part, sizeof(part), "0: %s", o->zero);
+		add_fact(buf, len, &n, part);
+	}
+	if (o->repeat)
+		add_fact(buf, len, &n, "repeatable");
+	if (o->required)
+		add_fact(buf, len, &n, "required");
+	default_text(o, part, sizeof(part));
+	add_fact(buf, len, &n, part);
+}
+
+/* "--lookup lpm|em", "-p PORTMASK", "--bench" */
+static void
+option_head(const struct fx_opt *o, char *buf, size_t len)
+{
+	char label[FX_OPT_LABEL_MAX], names[128];
+
+	fx_opt_label(o, label, sizeof(label));
+	if (o->kind == FX_OPT_CHOICE && o->metavar == NULL) {
+		choice_names(o, "|", names, sizeof(names));
+		snprintf(buf, len, "%s %s", label, names);
+	} else if (takes_value(o)) {
+		snprintf(buf, len, "%s %s", label, o->metavar);
+	} else {
+		snprintf(buf, len, "%s", label);
+	}
+}
+
+/* one option: its head, its help, its facts in brackets, wrapped */
+static void
+usage_option(const struct fx_opt *o)
+{
+	struct usage_pos u = { .col = 2, .indent = USAGE_INDENT, .fresh = true };
+	char head[128], facts[512], text[1536];
+
+	option_head(o, head, sizeof(head));
+	facts_text(o, facts, sizeof(facts));
+	snprintf(text, sizeof(text), "%s: %s%s%s%s", head, o->help, facts[0] ? " (" : "",
+		 facts, facts[0] ? ")" : "");
+	printf("  ");
+	put_text(&u, text);
+	putchar('\n');
+}
+
+/* the synopsis: the required options, then every other one in brackets */
+static void
+usage_synopsis(const char *prgname)
+{
+	struct usage_pos u = { .col = 0, .indent = USAGE_INDENT, .fresh = true };
+	char head[160], word[192];
+	unsigned int i;
+	size_t n;
+
+	n = (size_t)snprintf(word, sizeof(word), "usage: %s [EAL options] --", prgname);
+	for (i = 0; i < fx_nb_opts; i++) {
+		if (!fx_opts[i].required || n >= sizeof(word))
+			continue;
+		option_head(&fx_opts[i], head, sizeof(head));
+		n += (size_t)snprintf(word + n, sizeof(word) - n, " %s", head);
+	}
+	put_word(&u, word, strlen(word));
+	for (i = 0; i < fx_nb_opts; i++) {
+		if (fx_opts[i].kind == FX_OPT_TOPIC || fx_opts[i].required)
+			continue;
+		option_head(&fx_opts[i], head, sizeof(head));
+		snprintf(word, sizeof(word), "[%s]%s", head, fx_opts[i].repeat ? "..." : "");
+		put_word(&u, word, strlen(word));
+	}
+	printf("\n\nEAL's options come before '--', the application's after it.\n");
+}
+
+void
+fx_usage(const char *prgname)
+{
+	unsigned int i;
+
+	usage_synopsis(prgname);
+	for (i = 0; i < fx_nb_opts; i++) {
+		if (fx_opts[i].kind == FX_OPT_TOPIC)
+			printf("\n%s\n", fx_opts[i].help);
+		else
+			usage_option(&fx_opts[i]);
+	}
+}
+
+/* ---- getopt ---- */
+
+static struct option lgopts[FX_OPTS_MAX + 1];
+static char shortopts[2 * FX_OPTS_MAX + 2];
+
+/* the getopt array and the short options, from the table */
+static void
+build_getopt(void)
+{
+	unsigned int i, n = 0, s = 0;
+	const struct fx_opt *o;
+
+	shortopts[s++] = ':';   /* a missing value is ':', not '?' */
+	for (i = 0; i < fx_nb_opts; i++) {
+		o = &fx_opts[i];
+		if (o->kind == FX_OPT_TOPIC)
+			continue;
+		if (o->letter != 0) {
+			shortopts[s++] = o->letter;
+			if (takes_value(o))
+				shortopts[s++] = ':';
+		}
+		if (o->name != NULL)
+			lgopts[n++] = (struct option){ o->name,
+				takes_value(o) ? required_argument : no_argument,
+				NULL, OPT_ROW + (int)i };
+	}
+	shortopts[s] = '\0';
+	lgopts[n] = (struct option){ NULL, 0, NULL, 0 };
+}
+
+/* the row getopt's value stands for; NULL for none */
+static const struct fx_opt *
+row_of(int opt)
+{
+	unsigned int i;
+
+	if (opt >= OPT_ROW && opt < OPT_ROW + (int)fx_nb_opts)
+		return &fx_opts[opt - OPT_ROW];
+	for (i = 0; i < fx_nb_opts; i++)
+		if (opt > 0 && fx_opts[i].letter == opt)
+			return &fx_opts[i];
+	return NULL;
+}
+
+/* the long options of which arg ("--nat-p", "--nat-p=...") is a prefix,
+ * into buf; how many */
+static unsigned int
+prefix_matches(const char *arg, char *buf, size_t len)
+{
+	const char *name = arg + 2;
+	size_t n = strcspn(name, "="), w = 0;
+	unsigned int i, k = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < fx_nb_opts && n > 0; i++) {
+		if (fx_opts[i].name == NULL || strncmp(fx_opts[i].name, name, n) != 0)
+			continue;
+		if (w < len)
+			w += (size_t)snprintf(buf + w, len - w, "%s--%s", k ? ", " : "",
+					      fx_opts[i].name);
+		k++;
+	}
+	return k;
+}
+
+/* what getopt found wrong with argv[optind - 1] */
+static void
+getopt_error(int opt, char **argv)
+{
+	const char *arg = argv[optind - 1];
+	char names[512];
+
+	if (opt == ':')
+		fx_args_err("option '%s' needs a value", arg);
+	else if (optopt > 0 && optopt < OPT_ROW && strncmp(arg, "--", 2) != 0)
+		fx_args_err("unknown option '-%c'", optopt);
+	else if (optopt >= OPT_ROW)
+		fx_args_err("option '%s' takes no value", arg);
+	else if (strncmp(arg, "--", 2) == 0 && prefix_matches(arg, names, sizeof(names)) > 1)
+		fx_args_err("option '%.*s' is ambiguous: it abbreviates %s",
+			    (int)strcspn(arg, "="), arg, names);
+	else
+		fx_args_err("unknown option '%s'", arg);
+}
+
+/* ---- the two parts of the command line ---- */
 
 /* the application's arguments: what follows the first "--" */
 static int
@@ -1017,6 +589,57 @@ eal_help(int argc, char **argv)
 	return false;
 }
 
+/* the row of an application option written as word ("-p", "-p3",
+ * "--max-flows", "--max-flows=8"), the long ones in full; NULL if none */
+static const struct fx_opt *
+app_option_word(const char *word)
+{
+	unsigned int i;
+	size_t n;
+
+	if (word[0] != '-' || word[1] == '\0')
+		return NULL;
+	if (word[1] != '-')
+		return row_of((unsigned char)word[1]);
+	n = strcspn(word + 2, "=");
+	for (i = 0; i < fx_nb_opts; i++)
+		if (fx_opts[i].name != NULL && fx_opts[i].kind != FX_OPT_HELP &&
+		    strlen(fx_opts[i].name) == n && strncmp(fx_opts[i].name, word + 2, n) == 0)
+			return &fx_opts[i];
+	return NULL;
+}
+
+/*
+ * An application option among EAL's, before the first "--" (or with
+ * none): EAL would refuse it with its whole usage and no word of where it
+ * goes. 0, or -1 with the error said.
+ */
+static int
+app_option_before_eal_end(int argc, char **argv)
+{
+	const struct fx_opt *o;
+	char example[128];
+	const char *w;
+	bool value_apart;
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		w = argv[i];
+		o = app_option_word(w);
+		if (o == NULL)
+			continue;
+		value_apart = takes_value(o) && strchr(w, '=') == NULL &&
+			(w[1] == '-' || w[2] == '\0') && i + 1 < argc &&
+			strcmp(argv[i + 1], "--") != 0;
+		snprintf(example, sizeof(example), "%s%s%.40s", w, value_apart ? " " : "",
+			 value_apart ? argv[i + 1] : "");
+		fx_args_err("'%s' is an application option, given among EAL's; application "
+			    "options go after '--': " PRG " [EAL options] -- %s ...", w, example);
+		return -1;
+	}
+	return 0;
+}
+
 /* getopt over a copy: argv stays as EAL is to see it */
 static int
 copy_args(int argc, char **argv, int first, char **out, int max)
@@ -1030,109 +653,71 @@ copy_args(int argc, char **argv, int first, char **out, int max)
 	return n;
 }
 
-#define ARGS_MAX 4096
-
 /* --help anywhere among the application's options, whatever else is wrong */
 static bool
 want_help(int argc, char **argv)
 {
+	const struct fx_opt *o;
 	int opt, idx;
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":p:PT:", lgopts, &idx)) != EOF)
-		if (opt == OPT_HELP)
+	while ((opt = getopt_long(argc, argv, shortopts, lgopts, &idx)) != EOF) {
+		o = row_of(opt);
+		if (o != NULL && o->kind == FX_OPT_HELP)
 			return true;
+	}
 	return false;
 }
 
-/* what getopt found wrong with argv[optind - 1] */
-static void
-getopt_error(int opt, char **argv)
+/* every application option in args (n of them, args[0] the program) */
+static int
+parse_app_options(int n, char **args)
 {
-	const char *arg = argv[optind - 1];
+	const struct fx_opt *o;
+	int opt, idx;
 
-	if (opt == ':')
-		cli_err("option '%s' needs a value", arg);
-	else if (optopt > 0 && optopt < 256 && strncmp(arg, "--", 2) != 0)
-		cli_err("unknown option '-%c'", optopt);
-	else if (optopt >= 256)
-		cli_err("option '%s' takes no value", arg);
-	else
-		cli_err("unknown option '%s'", arg);
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(n, args, shortopts, lgopts, &idx)) != EOF) {
+		o = row_of(opt);
+		if (opt == '?' || opt == ':' || o == NULL) {
+			getopt_error(opt, args);
+			return -1;
+		}
+		if (set_option(o, optarg) != 0)
+			return -1;
+	}
+	if (optind < n) {
+		fx_args_err("unexpected argument '%s'", args[optind]);
+		return -1;
+	}
+	if (fx_conf.portmask == 0) {
+		fx_args_err("-p PORTMASK is required");
+		return -1;
+	}
+	return 0;
 }
 
 int
 fx_parse_args(int argc, char **argv)
 {
 	static char *args[ARGS_MAX];
-	const char *prgname = argv[0];
-	int opt, idx, n;
+	int n;
 
-	defaults();
+	fx_args_defaults();
+	build_getopt();
 	if (eal_help(argc, argv))
 		return 2;
 	n = copy_args(argc, argv, app_args(argc, argv), args, ARGS_MAX);
 	if (want_help(n, args)) {
-		fx_usage(prgname);
+		fx_usage(argv[0]);
 		return 1;
 	}
+	if (app_option_before_eal_end(argc, argv) != 0)
+		return fx_args_report();
 	n = copy_args(argc, argv, app_args(argc, argv), args, ARGS_MAX);
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(n, args, ":p:PT:", lgopts, &idx)) != EOF) {
-		if (opt == '?' || opt == ':') {
-			getopt_error(opt, args);
-			return cli_report();
-		}
-		if (opt >= OPT_PORT_ADDR && opt <= OPT_ICMP_RATE) {
-			if (parse_neigh(opt, lgopts[idx].name, optarg) != 0)
-				return cli_report();
-			continue;
-		}
-		if (parse_one(opt, optarg) != 0)
-			return cli_report();
-	}
-	if (optind < n) {
-		cli_err("unexpected argument '%s'", args[optind]);
-		return cli_report();
-	}
-	if (fx_conf.portmask == 0) {
-		cli_err("-p PORTMASK is required");
-		return cli_report();
-	}
-	return 0;
-}
-
-/* the worker lcores --config names */
-static unsigned int
-nb_workers(void)
-{
-	unsigned int i, k, n = 0;
-
-	for (i = 0; i < fx_conf.nb_lcore_params; i++) {
-		for (k = 0; k < i; k++)
-			if (fx_conf.lcore_params[k].lcore_id == fx_conf.lcore_params[i].lcore_id)
-				break;
-		n += k == i;
-	}
-	return n;
-}
-
-int
-fx_check_args(void)
-{
-	char err[160];
-
-	if (fx_conf.nb_lcore_params == 0 && default_config() != 0)
-		return cli_report();
-	if (fx_conf.nb_routes == 0)
-		fx_route_defaults(&fx_conf);
-	if (check_config() != 0)
-		return cli_report();
-	if (nat_conf_check(&fx_nat_conf, nb_workers(), err, sizeof(err)) != 0) {
-		cli_err("%s", err);
-		return cli_report();
-	}
+	if (parse_app_options(n, args) != 0)
+		return fx_args_report();
 	return 0;
 }

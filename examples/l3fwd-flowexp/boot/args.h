@@ -3,8 +3,9 @@
  */
 
 /*
- * Command line: l3fwd's options plus the flow-tracking ones, parsed
- * before EAL starts and checked against it after (boot/args.c).
+ * Command line: l3fwd's options plus the flow-tracking, address and NAT
+ * ones, parsed before EAL starts (boot/args.c, from the option table of
+ * boot/args_table.c) and checked against it after (boot/args_check.c).
  */
 
 #ifndef _FX_ARGS_H_
@@ -19,7 +20,8 @@
 /**
  * Before rte_eal_init(): parse the application's arguments (those after
  * the first "--" of the whole command line) into fx_conf, with the checks
- * that need nothing of EAL's.
+ * that need nothing of EAL's. An application option before that "--"
+ * (among EAL's) is an error that says where it goes.
  * @return 0; 1 after --help among them (usage printed on stdout); 2 when
  *   EAL's own --help or -h comes before "--" (rte_eal_init() prints EAL's
  *   usage and exits);
@@ -35,7 +37,11 @@ int fx_parse_args(int argc, char **argv);
  */
 int fx_check_args(void);
 
-/** Print the usage text (stdout). */
+/**
+ * Print the usage text (stdout), made from the option table. Each default
+ * shown is the value the configuration holds: fx_parse_args() prints it
+ * after setting the defaults and before parsing any option.
+ */
 void fx_usage(const char *prgname);
 
 #endif /* _FX_ARGS_H_ */

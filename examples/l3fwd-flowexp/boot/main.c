@@ -7,7 +7,7 @@
  *
  * Start-up, in order: the application's command line (boot/args.c), before
  * EAL so that --help and its errors need no hugepages; EAL; the
- * checks against EAL's lcores and ports (boot/args.c); the workers' state
+ * checks against EAL's lcores and ports (boot/args_check.c); the workers' state
  * (boot/setup.c: the hash tables' secret, one context per worker lcore with its
  * rx queues; then, once the start-up checks (boot/preflight.c) found that it
  * fits, per worker the flow table and the expiry back-end - all memory the

@@ -254,51 +254,141 @@ port_conf_build(uint16_t port, const struct rte_eth_dev_info *info,
 	pr->reta_size = info->reta_size;
 }
 
+/* the port's device info, its queue counts checked against it, the
+ * configuration asked of it (port_conf_build()) applied */
+static void
+port_configure(uint16_t port, struct rte_eth_dev_info *info, struct rte_eth_conf *conf)
+{
+	uint16_t nb_rxq = fx_ports_rx_queues(port);
+	uint16_t nb_txq = (uint16_t)(fx_nb_workers + main_queue(port));
+	int rc;
+
+	fx_ports_main_txq[port] = main_queue(port) ? (uint16_t)fx_nb_workers : UINT16_MAX;
+	printf("initializing port %u: %u rx queue(s), %u tx queue(s)%s\n",
+	       port, nb_rxq, nb_txq, main_queue(port) ? " (the last the main lcore's)" : "");
+	rc = rte_eth_dev_info_get(port, info);
+	if (rc != 0)
+		rte_exit(EXIT_FAILURE, "port %u: dev info: %s\n", port, strerror(-rc));
+	if (main_queue(port) && nb_txq > info->max_tx_queues)
+		rte_exit(EXIT_FAILURE, "port %u has %u tx queues at most: %u for the workers "
+			 "and one for the main lcore (ARP, ND, ICMP: --port-addr) wanted "
+			 "(net_pcap: one tx_pcap per queue)\n", port, info->max_tx_queues,
+			 fx_nb_workers);
+	if (nb_rxq > info->max_rx_queues || nb_txq > info->max_tx_queues)
+		rte_exit(EXIT_FAILURE, "port %u has %u rx / %u tx queues at most, %u / %u wanted\n",
+			 port, info->max_rx_queues, info->max_tx_queues, nb_rxq, nb_txq);
+	port_conf_build(port, info, nb_rxq, conf);
+	rc = rte_eth_dev_configure(port, nb_rxq, nb_txq, conf);
+	if (rc < 0)
+		rte_exit(EXIT_FAILURE, "port %u: configure: %s\n", port, strerror(-rc));
+	if (prss[port].on) {
+		/* some devices take the hash only this way (net_null) */
+		rc = rte_eth_dev_rss_hash_update(port, &prss[port].want);
+		if (rc != 0 && rc != -ENOTSUP)
+			printf("port %u: RSS hash update: %s\n", port, strerror(-rc));
+	}
+}
+
+/* one tx queue per worker, on its socket, and the main lcore's where the
+ * port has an address */
+static void
+port_tx_queues(uint16_t port, const struct rte_eth_dev_info *info,
+	       const struct rte_eth_conf *conf, uint16_t nb_txd)
+{
+	struct rte_eth_txconf txconf = info->default_txconf;
+	struct fx_lcore *lc;
+	unsigned int w;
+	int rc;
+
+	txconf.offloads = conf->txmode.offloads;
+	for (w = 0; w < fx_nb_workers; w++) {
+		lc = fx_workers[w];
+		lc->fwd.tx_queue[port] = (uint16_t)w;
+		rc = rte_eth_tx_queue_setup(port, (uint16_t)w, nb_txd,
+				(unsigned int)rte_lcore_to_socket_id(lc->lcore_id), &txconf);
+		if (rc < 0)
+			rte_exit(EXIT_FAILURE, "port %u: tx queue %u: %s\n", port, w,
+				 strerror(-rc));
+	}
+	if (main_queue(port)) {
+		rc = rte_eth_tx_queue_setup(port, fx_ports_main_txq[port], nb_txd,
+				rte_socket_id(), &txconf);
+		if (rc < 0)
+			rte_exit(EXIT_FAILURE, "port %u: the main lcore's tx queue %u: %s\n",
+				 port, fx_ports_main_txq[port], strerror(-rc));
+	}
+}
+
+/* each rx queue of the port that --config names, on the socket of the
+ * lcore that polls it, with that socket's mbuf pool */
+static void
+port_rx_queues(uint16_t port, const struct rte_eth_dev_info *info,
+	       const struct rte_eth_conf *conf, uint16_t nb_rxd, unsigned int nb_mbuf)
+{
+	struct rte_eth_rxconf rxconf = info->default_rxconf;
+	struct fx_lcore *lc;
+	unsigned int w, q;
+	int socket, rc;
+
+	rxconf.offloads = conf->rxmode.offloads;
+	for (w = 0; w < fx_nb_workers; w++) {
+		lc = fx_workers[w];
+		for (q = 0; q < lc->n_rxq; q++) {
+			if (lc->rxq[q].port_id != port)
+				continue;
+			socket = (int)rte_lcore_to_socket_id(lc->lcore_id);
+			rc = rte_eth_rx_queue_setup(port, lc->rxq[q].queue_id, nb_rxd,
+					(unsigned int)socket, &rxconf,
+					pool_for_socket(socket, nb_mbuf));
+			if (rc < 0)
+				rte_exit(EXIT_FAILURE, "port %u: rx queue %u: %s\n", port,
+					 lc->rxq[q].queue_id, strerror(-rc));
+		}
+	}
+}
+
+/* start, promiscuous mode (-P), and where the port's packets go */
+static void
+port_start(uint16_t port)
+{
+	int rc;
+
+	rc = rte_eth_dev_start(port);
+	if (rc < 0)
+		rte_exit(EXIT_FAILURE, "port %u: start: %s\n", port, strerror(-rc));
+	if (fx_conf.promiscuous) {
+		rc = rte_eth_promiscuous_enable(port);
+		if (rc != 0 && rc != -ENOTSUP)
+			rte_exit(EXIT_FAILURE, "port %u: promiscuous: %s\n", port,
+				 strerror(-rc));
+		if (rc == -ENOTSUP)
+			printf("port %u: promiscuous mode not supported, ignored\n", port);
+	}
+	if (main_queue(port) && !(fx_conf.eth_dest_given >> port & 1))
+		printf("port %u: MAC " RTE_ETHER_ADDR_PRT_FMT ", next hops resolved by "
+		       "ARP / ND\n", port, RTE_ETHER_ADDR_BYTES(&fx_port_mac[port]));
+	else
+		printf("port %u: MAC " RTE_ETHER_ADDR_PRT_FMT ", next hop MAC "
+		       RTE_ETHER_ADDR_PRT_FMT "\n", port,
+		       RTE_ETHER_ADDR_BYTES(&fx_port_mac[port]),
+		       RTE_ETHER_ADDR_BYTES(&fx_conf.eth_dest[port]));
+}
+
 void
 fx_ports_init(void)
 {
+	unsigned int nb_mbuf = fx_ports_mbuf_count();
 	struct rte_eth_dev_info info;
 	struct rte_eth_conf conf;
-	struct rte_eth_txconf txconf;
-	struct rte_eth_rxconf rxconf;
-	unsigned int nb_mbuf, w, q;
-	uint16_t port, nb_rxq, nb_txq, nb_rxd, nb_txd;
-	struct fx_lcore *lc;
-	int socket, rc;
-
-	nb_mbuf = fx_ports_mbuf_count();
+	uint16_t port, nb_rxd, nb_txd;
+	int rc;
 
 	RTE_ETH_FOREACH_DEV(port) {
 		if (!(fx_conf.portmask & (1u << port))) {
 			printf("skipping disabled port %u\n", port);
 			continue;
 		}
-		nb_rxq = fx_ports_rx_queues(port);
-		nb_txq = (uint16_t)(fx_nb_workers + main_queue(port));
-		fx_ports_main_txq[port] = main_queue(port) ? (uint16_t)fx_nb_workers : UINT16_MAX;
-		printf("initializing port %u: %u rx queue(s), %u tx queue(s)%s\n",
-		       port, nb_rxq, nb_txq, main_queue(port) ? " (the last the main lcore's)" : "");
-		rc = rte_eth_dev_info_get(port, &info);
-		if (rc != 0)
-			rte_exit(EXIT_FAILURE, "port %u: dev info: %s\n", port, strerror(-rc));
-		if (main_queue(port) && nb_txq > info.max_tx_queues)
-			rte_exit(EXIT_FAILURE, "port %u has %u tx queues at most: %u for the workers "
-				 "and one for the main lcore (ARP, ND, ICMP: --port-addr) wanted "
-				 "(net_pcap: one tx_pcap per queue)\n", port, info.max_tx_queues,
-				 fx_nb_workers);
-		if (nb_rxq > info.max_rx_queues || nb_txq > info.max_tx_queues)
-			rte_exit(EXIT_FAILURE, "port %u has %u rx / %u tx queues at most, %u / %u wanted\n",
-				 port, info.max_rx_queues, info.max_tx_queues, nb_rxq, nb_txq);
-		port_conf_build(port, &info, nb_rxq, &conf);
-		rc = rte_eth_dev_configure(port, nb_rxq, nb_txq, &conf);
-		if (rc < 0)
-			rte_exit(EXIT_FAILURE, "port %u: configure: %s\n", port, strerror(-rc));
-		if (prss[port].on) {
-			/* some devices take the hash only this way (net_null) */
-			rc = rte_eth_dev_rss_hash_update(port, &prss[port].want);
-			if (rc != 0 && rc != -ENOTSUP)
-				printf("port %u: RSS hash update: %s\n", port, strerror(-rc));
-		}
+		port_configure(port, &info, &conf);
 		nb_rxd = fx_conf.nb_rxd;
 		nb_txd = fx_conf.nb_txd;
 		rc = rte_eth_dev_adjust_nb_rx_tx_desc(port, &nb_rxd, &nb_txd);
@@ -307,62 +397,9 @@ fx_ports_init(void)
 		rc = rte_eth_macaddr_get(port, &fx_port_mac[port]);
 		if (rc < 0)
 			rte_exit(EXIT_FAILURE, "port %u: MAC address: %s\n", port, strerror(-rc));
-		socket = rte_eth_dev_socket_id(port);
-
-		txconf = info.default_txconf;
-		txconf.offloads = conf.txmode.offloads;
-		for (w = 0; w < fx_nb_workers; w++) {
-			lc = fx_workers[w];
-			lc->fwd.tx_queue[port] = (uint16_t)w;
-			rc = rte_eth_tx_queue_setup(port, (uint16_t)w, nb_txd,
-					(unsigned int)rte_lcore_to_socket_id(lc->lcore_id), &txconf);
-			if (rc < 0)
-				rte_exit(EXIT_FAILURE, "port %u: tx queue %u: %s\n", port, w,
-					 strerror(-rc));
-		}
-		if (main_queue(port)) {
-			rc = rte_eth_tx_queue_setup(port, fx_ports_main_txq[port], nb_txd,
-					rte_socket_id(), &txconf);
-			if (rc < 0)
-				rte_exit(EXIT_FAILURE, "port %u: the main lcore's tx queue %u: %s\n",
-					 port, fx_ports_main_txq[port], strerror(-rc));
-		}
-		rxconf = info.default_rxconf;
-		rxconf.offloads = conf.rxmode.offloads;
-		for (w = 0; w < fx_nb_workers; w++) {
-			lc = fx_workers[w];
-			for (q = 0; q < lc->n_rxq; q++) {
-				if (lc->rxq[q].port_id != port)
-					continue;
-				socket = (int)rte_lcore_to_socket_id(lc->lcore_id);
-				rc = rte_eth_rx_queue_setup(port, lc->rxq[q].queue_id, nb_rxd,
-						(unsigned int)socket, &rxconf,
-						pool_for_socket(socket, nb_mbuf));
-				if (rc < 0)
-					rte_exit(EXIT_FAILURE, "port %u: rx queue %u: %s\n", port,
-						 lc->rxq[q].queue_id, strerror(-rc));
-			}
-		}
-
-		rc = rte_eth_dev_start(port);
-		if (rc < 0)
-			rte_exit(EXIT_FAILURE, "port %u: start: %s\n", port, strerror(-rc));
-		if (fx_conf.promiscuous) {
-			rc = rte_eth_promiscuous_enable(port);
-			if (rc != 0 && rc != -ENOTSUP)
-				rte_exit(EXIT_FAILURE, "port %u: promiscuous: %s\n", port,
-					 strerror(-rc));
-			if (rc == -ENOTSUP)
-				printf("port %u: promiscuous mode not supported, ignored\n", port);
-		}
-		if (main_queue(port) && !(fx_conf.eth_dest_given >> port & 1))
-			printf("port %u: MAC " RTE_ETHER_ADDR_PRT_FMT ", next hops resolved by "
-			       "ARP / ND\n", port, RTE_ETHER_ADDR_BYTES(&fx_port_mac[port]));
-		else
-			printf("port %u: MAC " RTE_ETHER_ADDR_PRT_FMT ", next hop MAC "
-			       RTE_ETHER_ADDR_PRT_FMT "\n", port,
-			       RTE_ETHER_ADDR_BYTES(&fx_port_mac[port]),
-			       RTE_ETHER_ADDR_BYTES(&fx_conf.eth_dest[port]));
+		port_tx_queues(port, &info, &conf, nb_txd);
+		port_rx_queues(port, &info, &conf, nb_rxd, nb_mbuf);
+		port_start(port);
 	}
 }
 

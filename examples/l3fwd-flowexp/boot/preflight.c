@@ -22,7 +22,9 @@
  *
  * Warnings (stderr, the run goes on): a worker polling a port of another
  * NUMA socket; a timeout of more than FX_REVISIT_WARN wheel rotations,
- * with the revisits it costs; a port with no known next hop.
+ * with the revisits it costs; a port with no known next hop; a port that
+ * takes masquerade's inbound traffic without an address to answer ARP
+ * for the pool from.
  */
 
 #include <errno.h>
@@ -324,11 +326,41 @@ check_next_hops(void)
 	}
 }
 
+/*
+ * Masquerade's pool is answered for in ARP by the ports its inbound
+ * traffic comes in by (the outside ones; without --nat-outside, the one
+ * NAT port) when they have an address of their own (--port-addr,
+ * l3/neigh.c, doc/nat.md "ARP for the pool"). Without one nothing
+ * answers: a router that resolves the pool (on-link, or through the
+ * port's address) sends nothing back, whatever --eth-dest says of the
+ * way out. It can still work with a static neighbour on the router, so
+ * this is a warning.
+ */
+static void
+check_pool_arp(void)
+{
+	uint16_t port;
+
+	if (!fx_nat_enabled())
+		return;
+	for (port = 0; port < 32; port++) {
+		if (!((fx_conf.portmask >> port) & 1) || ((fx_neigh_conf.ports >> port) & 1) ||
+		    (nat_roles(&fx_nat_conf) && !nat_is_outside_port(&fx_nat_conf, port)))
+			continue;
+		fprintf(stderr, FX_MSG_PREFIX "warning: port %u takes masquerade's inbound "
+			"traffic but has no --port-addr: nothing answers ARP for the --nat-pool "
+			"addresses there, and a router that resolves them drops the replies to "
+			"every mapping; add --port-addr %u,ADDR/LEN (doc/nat.md, \"ARP for the "
+			"pool\")\n", port, port);
+	}
+}
+
 int
 fx_preflight(int argc, char **argv)
 {
 	check_numa();
 	check_rotation();
 	check_next_hops();
+	check_pool_arp();
 	return check_memory(argc, argv);
 }

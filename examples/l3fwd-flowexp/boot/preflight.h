@@ -4,7 +4,8 @@
 
 /*
  * Start-up checks with numbers: memory per socket, NUMA placement, the
- * wheel's rotation against the timeouts, next hops (boot/preflight.c).
+ * wheel's rotation against the timeouts, next hops, ARP for the NAT pool
+ * (boot/preflight.c).
  */
 
 #ifndef _FX_PREFLIGHT_H_
@@ -15,8 +16,9 @@
 
 /**
  * After fx_check_args() and the lcores (fx_workers[]), before any table is
- * allocated: warn about placement, timeouts and next hops (stderr), print
- * the memory estimate of each socket, and refuse a run that does not fit.
+ * allocated: warn about placement, timeouts, next hops and ARP for the
+ * NAT pool (stderr), print the memory estimate of each socket, and refuse
+ * a run that does not fit.
  * argc, argv: the whole command line, for EAL's memory options.
  * @return 0, or -1 after printing on stderr what each socket needs and has.
  */

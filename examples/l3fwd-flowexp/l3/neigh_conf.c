@@ -20,8 +20,6 @@
 #include "l3/neigh_conf.h"
 #include "l3/route.h"
 
-#define MS_MAX 3600000u
-#define PROBES_MAX 10u
 #define ICMP_RATE_MAX 1000000u
 
 struct fx_neigh_conf fx_neigh_conf;
@@ -192,39 +190,6 @@ neigh_conf_static(struct fx_neigh_conf *c, const char *s, char *err, size_t len)
 }
 
 int
-neigh_conf_number(struct fx_neigh_conf *c, const char *which, const char *s,
-		  char *err, size_t len)
-{
-	unsigned long v;
-	uint32_t *p;
-
-	if (strcmp(which, "neigh-probes") == 0) {
-		if (number(s, 1, PROBES_MAX, &v) != 0) {
-			snprintf(err, len, "--neigh-probes '%s': expected 1..%u", s, PROBES_MAX);
-			return -EINVAL;
-		}
-		c->probes = (uint32_t)v;
-		return 0;
-	}
-	if (strcmp(which, "neigh-reachable-ms") == 0)
-		p = &c->reachable_ms;
-	else if (strcmp(which, "neigh-retrans-ms") == 0)
-		p = &c->retrans_ms;
-	else if (strcmp(which, "neigh-delay-ms") == 0)
-		p = &c->delay_ms;
-	else if (strcmp(which, "neigh-stale-ms") == 0)
-		p = &c->stale_ms;
-	else
-		return -EINVAL;
-	if (number(s, 1, MS_MAX, &v) != 0) {
-		snprintf(err, len, "--%s '%s': expected milliseconds, 1..%u", which, s, MS_MAX);
-		return -EINVAL;
-	}
-	*p = (uint32_t)v;
-	return 0;
-}
-
-int
 neigh_conf_icmp_rate(struct fx_neigh_conf *c, const char *s, char *err, size_t len)
 {
 	char buf[32], *comma;
@@ -377,32 +342,4 @@ neigh_conf_check_route(const struct fx_neigh_conf *c, const struct fx_route_rule
 		return -EHOSTUNREACH;
 	}
 	return 0;
-}
-
-void
-neigh_conf_usage(FILE *f)
-{
-	fprintf(f,
-		"  gateway addresses and neighbours (doc/example.md, \"Addresses and neighbours\"):\n"
-		"  --port-addr PORT,ADDR/LEN: an address of PORT and its connected subnet (repeat;\n"
-		"      IPv4 and IPv6). The port answers ARP, neighbour solicitations and ping for\n"
-		"      it, resolves its next hops and on-link destinations by ARP / ND (unless\n"
-		"      --eth-dest names it), drops what no route covers, and answers TTL expiry\n"
-		"      with ICMP time exceeded; with NAT an outside port answers ARP for the pool\n"
-		"  --route PREFIX/LEN,PORT,NEXTHOP: a route through a next hop on a connected\n"
-		"      subnet of PORT; without NEXTHOP the prefix is on-link. /0 is the default\n"
-		"  --neigh PORT,ADDR,MAC: a permanent neighbour (never aged or probed)\n"
-		"  --neigh-reachable-ms MS: base reachable time, randomised x0.5..1.5 (default %u)\n"
-		"  --neigh-retrans-ms MS: between two probes (default %u)\n"
-		"  --neigh-delay-ms MS: a stale neighbour in use is probed after (default %u)\n"
-		"  --neigh-stale-ms MS: an unused stale or failed neighbour is removed after\n"
-		"      (default %u)\n"
-		"  --neigh-probes N: requests before a neighbour fails, 1..%u (default %u)\n"
-		"  --icmp-rate RATE[,BURST]: echo replies and, separately, time-exceeded\n"
-		"      messages per second at most, with bursts of BURST (default %u,%u)\n"
-		"  --max-pkt-len LEN: the largest frame, Ethernet header and CRC included, as\n"
-		"      l3fwd's: mbufs and port MTU sized for it, longer frames dropped (counted\n"
-		"      oversized); default: the ports' own MTU\n",
-		FX_NEIGH_REACHABLE_MS, FX_NEIGH_RETRANS_MS, FX_NEIGH_DELAY_MS,
-		FX_NEIGH_STALE_MS, PROBES_MAX, FX_NEIGH_PROBES, FX_ICMP_RATE, FX_ICMP_BURST);
 }

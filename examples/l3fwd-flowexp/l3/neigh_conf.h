@@ -16,7 +16,9 @@
  *                               link-local address (fe80::/64);
  *   --neigh PORT,ADDR,MAC       a permanent neighbour;
  *   --neigh-reachable-ms, -retrans-ms, -delay-ms, -stale-ms, --neigh-probes
- *                               the neighbour times (l3/neigh_fsm.h);
+ *                               the neighbour times (l3/neigh_fsm.h),
+ *                               plain numbers the option table sets
+ *                               (boot/args_table.c);
  *   --icmp-rate RATE[,BURST]    the token buckets of the echo replies and
  *                               of the time-exceeded messages, each.
  * The checks that need the routes and --eth-dest: a route's next hop on
@@ -30,7 +32,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "base/config.h"
 
@@ -42,6 +43,8 @@
 #define FX_NEIGH_DELAY_MS 5000u
 #define FX_NEIGH_STALE_MS 60000u
 #define FX_NEIGH_PROBES 3u
+#define FX_NEIGH_MS_MAX 3600000u   /**< --neigh-*-ms at most */
+#define FX_NEIGH_PROBES_MAX 10u    /**< --neigh-probes at most */
 #define FX_ICMP_RATE 1000u
 #define FX_ICMP_BURST 50u
 
@@ -80,9 +83,6 @@ void neigh_conf_defaults(struct fx_neigh_conf *c);
 int neigh_conf_port_addr(struct fx_neigh_conf *c, const char *s, char *err, size_t len);
 /** --neigh PORT,ADDR,MAC */
 int neigh_conf_static(struct fx_neigh_conf *c, const char *s, char *err, size_t len);
-/** --neigh-*-ms MS and --neigh-probes N: which is the option's name. */
-int neigh_conf_number(struct fx_neigh_conf *c, const char *which, const char *s,
-		      char *err, size_t len);
 /** --icmp-rate RATE[,BURST] */
 int neigh_conf_icmp_rate(struct fx_neigh_conf *c, const char *s, char *err, size_t len);
 
@@ -110,8 +110,5 @@ bool neigh_conf_connected(const struct fx_neigh_conf *c, uint16_t port,
 
 /** Whether port has an address of family. */
 bool neigh_conf_has_family(const struct fx_neigh_conf *c, uint16_t port, uint8_t family);
-
-/** The options' lines of the usage text. */
-void neigh_conf_usage(FILE *f);
 
 #endif /* _FX_NEIGH_CONF_H_ */

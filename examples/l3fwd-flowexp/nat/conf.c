@@ -3,9 +3,10 @@
  */
 
 /*
- * NAT configuration: parsing and checks of the --nat-* options
- * (nat/conf.h): each value in full, each combination that cannot work
- * refused with the reason.
+ * NAT configuration (nat/conf.h): the parsers of the structured --nat-*
+ * values (prefixes, the port range), each value in full, and the checks:
+ * each combination that cannot work refused with the reason. The plain
+ * numbers and choices are set by the option table (boot/args_table.c).
  */
 
 #include <arpa/inet.h>
@@ -33,30 +34,6 @@ nat_conf_defaults(struct nat_conf *c)
 	c->max_per_host = NAT_MAX_PER_HOST_DEFAULT;
 	c->max_per_dest = NAT_MAX_PER_DEST_AUTO;
 	c->max_blocks_per_host = NAT_BLOCKS_PER_HOST_DEFAULT;
-}
-
-int
-nat_conf_behaviour(struct nat_conf *c, const char *s, bool filter, char *err,
-		   size_t len)
-{
-	static const char *const maps[] = { "edm", "eim" };
-	static const char *const filters[] = { "apdf", "adf", "eif" };
-	const char *const *names = filter ? filters : maps;
-	unsigned int i, n = filter ? RTE_DIM(filters) : RTE_DIM(maps);
-
-	for (i = 0; i < n; i++) {
-		if (strcmp(s, names[i]) != 0)
-			continue;
-		if (filter)
-			c->filtering = (uint8_t)i;
-		else
-			c->mapping = (uint8_t)i;
-		return 0;
-	}
-	snprintf(err, len, filter ?
-		 "--nat-filtering '%s': expected apdf, adf or eif" :
-		 "--nat-mapping '%s': expected edm or eim", s);
-	return -EINVAL;
 }
 
 static int
@@ -182,82 +159,6 @@ nat_conf_ports(struct nat_conf *c, const char *s, char *err, size_t len)
 	c->port_lo = (uint16_t)lo;
 	c->port_hi = (uint16_t)hi;
 	c->ports_given = true;
-	return 0;
-}
-
-/* a decimal number min..max, nothing else; 0 or -1 */
-static int
-parse_u32(const char *s, unsigned long min, unsigned long max, uint32_t *out)
-{
-	unsigned long v;
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno != 0 || *end != '\0' || v < min || v > max)
-		return -1;
-	*out = (uint32_t)v;
-	return 0;
-}
-
-int
-nat_conf_add_outside(struct nat_conf *c, const char *s, char *err, size_t len)
-{
-	uint32_t port;
-
-	if (parse_u32(s, 0, 31, &port) != 0) {
-		snprintf(err, len, "--nat-outside '%s': expected a port number 0..31", s);
-		return -EINVAL;
-	}
-	c->outside_mask |= UINT32_C(1) << port;
-	return 0;
-}
-
-int
-nat_conf_quota(struct nat_conf *c, const char *s, bool dest, char *err,
-	       size_t len)
-{
-	uint32_t v;
-
-	if (parse_u32(s, 0, NAT_MAX_PER_HOST_MAX, &v) != 0) {
-		snprintf(err, len, "--nat-max-per-%s '%s': expected a number of mappings "
-			 "0..%u (0: no limit)", dest ? "dest" : "host", s,
-			 NAT_MAX_PER_HOST_MAX);
-		return -EINVAL;
-	}
-	if (dest)
-		c->max_per_dest = v;
-	else
-		c->max_per_host = v;
-	c->quota_given = true;
-	return 0;
-}
-
-int
-nat_conf_blocks(struct nat_conf *c, const char *s, bool max, char *err,
-		size_t len)
-{
-	uint32_t v;
-
-	if (max) {
-		if (parse_u32(s, 0, NAT_BLOCKS_PER_HOST_MAX, &v) != 0) {
-			snprintf(err, len, "--nat-max-blocks-per-host '%s': expected a "
-				 "number of blocks 0..%u (0: no limit)", s,
-				 NAT_BLOCKS_PER_HOST_MAX);
-			return -EINVAL;
-		}
-		c->max_blocks_per_host = v;
-		c->max_blocks_given = true;
-		return 0;
-	}
-	if (parse_u32(s, 0, NAT_BLOCK_SIZE_MAX, &v) != 0) {
-		snprintf(err, len, "--nat-port-block '%s': expected ports per block "
-			 "0..%u (0: no blocks)", s, NAT_BLOCK_SIZE_MAX);
-		return -EINVAL;
-	}
-	c->port_block = v;
 	return 0;
 }
 

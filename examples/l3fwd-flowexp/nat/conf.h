@@ -106,26 +106,6 @@ int nat_conf_add_pool(struct nat_conf *c, const char *s, char *err, size_t len);
 int nat_conf_add_inside(struct nat_conf *c, const char *s, char *err, size_t len);
 /** --nat-ports LO-HI */
 int nat_conf_ports(struct nat_conf *c, const char *s, char *err, size_t len);
-/** --nat-outside PORT (repeatable) */
-int nat_conf_add_outside(struct nat_conf *c, const char *s, char *err, size_t len);
-/** --nat-max-per-host N, --nat-max-per-dest N (dest selects which) */
-int nat_conf_quota(struct nat_conf *c, const char *s, bool dest, char *err,
-		   size_t len);
-
-/**
- * --nat-mapping edm|eim, --nat-filtering apdf|adf|eif (filter selects
- * which); 0 or -EINVAL with the message in err.
- */
-int nat_conf_behaviour(struct nat_conf *c, const char *s, bool filter,
-		       char *err, size_t len);
-
-/**
- * --nat-port-block N (ports per block, 0: off) or, with max,
- * --nat-max-blocks-per-host N (0: no limit).
- */
-int nat_conf_blocks(struct nat_conf *c, const char *s, bool max, char *err,
-		    size_t len);
-
 /**
  * The interface roles against the ports in use (portmask): an outside
  * port not in it, every port outside, --nat-outside without --nat-pool,

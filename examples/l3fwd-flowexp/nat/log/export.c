@@ -140,24 +140,6 @@ fx_nat_log_parse(const char *s, char *err, size_t len)
 	return 0;
 }
 
-int
-fx_nat_log_parse_ring(const char *s, char *err, size_t len)
-{
-	unsigned long v;
-	char *end;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno != 0 || end == s || *end != '\0' || v < NAT_LOG_RING_MIN ||
-	    v > NAT_LOG_RING_MAX) {
-		snprintf(err, len, "--nat-log-ring: '%s': %u..%u records", s,
-			 NAT_LOG_RING_MIN, NAT_LOG_RING_MAX);
-		return -EINVAL;
-	}
-	fx_nat_log_conf.ring = (uint32_t)v;
-	return 0;
-}
-
 static uint64_t
 wall_ns(void)
 {

@@ -95,9 +95,6 @@ void fx_nat_log_defaults(void);
  */
 int fx_nat_log_parse(const char *s, char *err, size_t len);
 
-/** --nat-log-ring N. 0, or -EINVAL with the reason in err. */
-int fx_nat_log_parse_ring(const char *s, char *err, size_t len);
-
 /**
  * Start-up, main lcore, after the workers' NAT, once per worker: the
  * worker's log in *lg (its ring of --nat-log-ring records on the worker's

@@ -38,7 +38,9 @@ captures' times follow the inside ones'.
   e2e_edge.py BINARY flows        --max-flows-per-host in the flow tracker
                                   (IPv4 hosts, an IPv6 /64; a connection
                                   reopened by the other end)
-  e2e_edge.py BINARY cli          bad --nat-outside and quota values
+  e2e_edge.py BINARY cli          bad --nat-outside and quota values; an
+                                  outside port without --port-addr warned
+                                  about
 
 Each frame out is compared byte for byte from the EtherType on with the
 frame the translation must produce (addresses, ports, TTL, every
@@ -434,24 +436,24 @@ def test_cli(binary, tmp):
         ("one-port NAT with the port outside", ["-p", "1"] + ok_nat + ["--nat-outside", "0"],
          "every port"),
         ("outside not a number", ["-p", "3"] + ok_nat + ["--nat-outside", "one"],
-         "--nat-outside 'one'"),
+         "--nat-outside: 'one' is not a whole number in 0..31"),
         ("outside too large", ["-p", "3"] + ok_nat + ["--nat-outside", "32"],
-         "--nat-outside '32'"),
+         "--nat-outside: 32 is out of range 0..31"),
         ("max-per-host negative", ["-p", "3"] + ok_nat + ["--nat-outside", "1",
                                                          "--nat-max-per-host", "-1"],
-         "--nat-max-per-host '-1'"),
+         "--nat-max-per-host: -1 is out of range 0..16777216 (0: no limit)"),
         ("max-per-host text", ["-p", "3"] + ok_nat + ["--nat-outside", "1",
                                                      "--nat-max-per-host", "many"],
-         "--nat-max-per-host 'many'"),
+         "--nat-max-per-host: 'many' is not a whole number in 0..16777216 (0: no limit)"),
         ("max-per-host too large", ["-p", "3"] + ok_nat + ["--nat-outside", "1",
                                                           "--nat-max-per-host", "99999999999"],
-         "--nat-max-per-host '99999999999'"),
+         "--nat-max-per-host: 99999999999 is out of range 0..16777216 (0: no limit)"),
         ("max-per-dest junk", ["-p", "3"] + ok_nat + ["--nat-outside", "1",
                                                      "--nat-max-per-dest", "12x"],
-         "--nat-max-per-dest '12x'"),
+         "--nat-max-per-dest: '12x' is not a whole number in 0..16777216 (0: no limit)"),
         ("quota without NAT", ["-p", "1", "--nat-max-per-host", "10"], "need --nat-pool"),
         ("max-flows-per-host negative", ["-p", "1", "--max-flows-per-host", "-4"],
-         "--max-flows-per-host"),
+         "--max-flows-per-host: -4 is out of range 0..16777216 (0: no limit)"),
         ("max-flows-per-host with expiry none", ["-p", "1", "--max-flows-per-host", "4",
                                                  "--expiry", "none"],
          "--expiry none tracks no flows"),
@@ -481,6 +483,13 @@ def test_cli(binary, tmp):
              "--max-flows", "4096"] + args
         rc, out = E.run_dpdk(cmd, "edgecliok%d" % i)
         check(rc == 0, "%s: starts (rc %d: %s)" % (" ".join(args), rc, out.strip()[-200:]))
+        if i == 0:
+            # the outside port answers ARP for the pool, if it has an address
+            warned = [ln.split(" takes ")[0] for ln in out.splitlines()
+                      if "takes masquerade's inbound traffic but has no --port-addr" in ln]
+            check(warned == ["l3fwd-flowexp: warning: port 1"],
+                  "--nat-outside 1 without --port-addr: start-up warns about port 1 and not "
+                  "the inside port 0 (%s)" % warned)
 
 
 def main(argv):

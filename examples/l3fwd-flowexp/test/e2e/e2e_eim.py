@@ -306,8 +306,8 @@ def test_hairpin_workers(binary, tmp):
 def test_cli(binary, tmp):
     vdevs = ["--vdev", "net_null0", "--vdev", "net_null1"]
     nat = ["--nat-pool", POOL + "/32", "--nat-inside", "10.1.0.0/16", "--nat-outside", "1"]
-    bad = [(nat + ["--nat-mapping", "eif"], "--nat-mapping 'eif'"),
-           (nat + ["--nat-filtering", "any"], "--nat-filtering 'any'"),
+    bad = [(nat + ["--nat-mapping", "eif"], "--nat-mapping: 'eif' is not one of edm, eim"),
+           (nat + ["--nat-filtering", "any"], "--nat-filtering: 'any' is not one of apdf, adf, eif"),
            (nat + ["--nat-filtering", "eif"], "need --nat-mapping eim"),
            (nat + ["--nat-mapping", "edm", "--nat-filtering", "adf"], "need --nat-mapping eim"),
            (["--nat-mapping", "eim"], "need --nat-pool")]

@@ -13,7 +13,12 @@
                                       parser: no crash, every frame accounted
                                       for by cause
   e2e_flowexp.py BINARY cli           bad command lines: one line on stderr
-                                      and see --help, no usage, exit != 0
+                                      saying why (a number's range, a
+                                      choice's names, an abbreviation's
+                                      candidates, where an option given
+                                      before '--' goes) and see --help, no
+                                      usage, exit status 1; --help lists
+                                      every documented option
   e2e_flowexp.py BINARY control EXPIRY
                                       flush by prefix and route changes on two
                                       workers reach exactly the right flows
@@ -579,9 +584,9 @@ USAGE = "[EAL options] -- -p PORTMASK"
 
 CLI_BAD = [
     ("no portmask", []),
-    ("portmask 0", ["-p", "0"]),
-    ("portmask not hex", ["-p", "zz"]),
-    ("portmask with junk", ["-p", "1x"]),
+    ("portmask 0", ["-p", "0"], "-p: 0 is out of range 0x1..0xffffffff"),
+    ("portmask not hex", ["-p", "zz"], "-p: 'zz' is not a hexadecimal number in 0x1..0xffffffff"),
+    ("portmask with junk", ["-p", "1x"], "-p: '1x' is not a hexadecimal number in 0x1..0xffffffff"),
     ("port that does not exist", ["-p", "3"]),
     ("config on the main lcore", ["-p", "1", "--config", "(0,0,0)"]),
     ("config lcore not enabled", ["-p", "1", "--config", "(0,0,7)"]),
@@ -612,31 +617,56 @@ CLI_BAD = [
      "a tuple must follow the last ','"),
     ("config lcore not enabled, named", ["-p", "1", "--config", "(0,0,1),(0,1,5)"],
      "(0,1,5): lcore 5 is not enabled"),
-    ("lookup unknown", ["-p", "1", "--lookup", "hash"]),
-    ("eth-dest bad MAC", ["-p", "1", "--eth-dest", "0,zz:00:00:00:00:01"]),
-    ("eth-dest no port", ["-p", "1", "--eth-dest", "02:00:00:00:00:01"]),
-    ("rx queue size 0", ["-p", "1", "--rx-queue-size", "0"]),
-    ("tx queue size text", ["-p", "1", "--tx-queue-size", "many"]),
-    ("expiry unknown", ["-p", "1", "--expiry", "wheel"]),
-    ("max-flows too small", ["-p", "1", "--max-flows", "10"]),
-    ("max-flows too large", ["-p", "1", "--max-flows", "16777217"]),
-    ("max-flows with suffix", ["-p", "1", "--max-flows", "1M"]),
-    ("expire-budget 0", ["-p", "1", "--expire-budget", "0"]),
-    ("expire-budget negative", ["-p", "1", "--expire-budget", "-5"]),
-    ("tick too short", ["-p", "1", "--tick-us", "5"]),
-    ("scan-interval negative", ["-p", "1", "--expiry", "scan", "--scan-interval", "-1"]),
-    ("scan-interval over an hour", ["-p", "1", "--expiry", "scan", "--scan-interval", "3601"]),
+    ("lookup unknown", ["-p", "1", "--lookup", "hash"], "--lookup: 'hash' is not one of lpm, em"),
+    ("eth-dest bad MAC", ["-p", "1", "--eth-dest", "0,zz:00:00:00:00:01"],
+     "--eth-dest: '0,zz:00:00:00:00:01': 'zz:00:00:00:00:01' is not a MAC address"),
+    ("eth-dest no port", ["-p", "1", "--eth-dest", "02:00:00:00:00:01"],
+     "--eth-dest: '02:00:00:00:00:01': expected PORT,MAC"),
+    ("rx queue size 0", ["-p", "1", "--rx-queue-size", "0"], "--rx-queue-size: 0 is out of range 1..32768"),
+    ("tx queue size text", ["-p", "1", "--tx-queue-size", "many"],
+     "--tx-queue-size: 'many' is not a whole number in 1..32768"),
+    ("expiry unknown", ["-p", "1", "--expiry", "wheel"],
+     "--expiry: 'wheel' is not one of twheel, rte_timer, scan, none"),
+    ("max-flows too small", ["-p", "1", "--max-flows", "10"], "--max-flows: 10 is out of range 64..16777216"),
+    ("max-flows too large", ["-p", "1", "--max-flows", "16777217"],
+     "--max-flows: 16777217 is out of range 64..16777216"),
+    ("max-flows with suffix", ["-p", "1", "--max-flows", "1M"],
+     "--max-flows: '1M' is not a whole number in 64..16777216"),
+    ("max-flows past 64 bits", ["-p", "1", "--max-flows", "99999999999999999999999"],
+     "--max-flows: 99999999999999999999999 is out of range 64..16777216"),
+    ("expire-budget 0", ["-p", "1", "--expire-budget", "0"], "--expire-budget: 0 is out of range 1..65536"),
+    ("expire-budget negative", ["-p", "1", "--expire-budget", "-5"],
+     "--expire-budget: -5 is out of range 1..65536"),
+    ("expire-budget with a sign", ["-p", "1", "--expire-budget", "+5"],
+     "--expire-budget: '+5' is not a whole number in 1..65536"),
+    ("tick too short", ["-p", "1", "--tick-us", "5"], "--tick-us: 5 is out of range 10..1000000"),
+    ("scan-interval negative", ["-p", "1", "--expiry", "scan", "--scan-interval", "-1"],
+     "--scan-interval: -1 is out of range 0..3600 s (0: --expire-budget slots every iteration"),
+    ("scan-interval over an hour", ["-p", "1", "--expiry", "scan", "--scan-interval", "3601"],
+     "--scan-interval: 3601 is out of range 0..3600 s"),
     ("scan-interval without scan", ["-p", "1", "--scan-interval", "1"],
      "--scan-interval: paces --expiry scan only, not --expiry twheel"),
-    ("timeout 0", ["-p", "1", "--timeout-oneway", "0"]),
-    ("timeout negative", ["-p", "1", "--timeout-udp", "-1"]),
-    ("timeout nan", ["-p", "1", "--timeout-tcp", "nan"]),
-    ("timeout inf", ["-p", "1", "--timeout-icmp", "inf"]),
-    ("timeout text", ["-p", "1", "--timeout-other", "soon"]),
-    ("timeout tcp-syn 0", ["-p", "1", "--timeout-tcp-syn", "0"], "invalid value '0' for --timeout-tcp-syn"),
-    ("timeout tcp-rst text", ["-p", "1", "--timeout-tcp-rst", "x"], "invalid value 'x' for --timeout-tcp-rst"),
-    ("affinity unknown", ["-p", "1", "--affinity", "symmetric"], "invalid value 'symmetric' for --affinity"),
-    ("table-full unknown", ["-p", "1", "--table-full", "lru"]),
+    ("timeout 0", ["-p", "1", "--timeout-oneway", "0"],
+     "--timeout-oneway: 0 is out of range 0.001..1000000 s"),
+    ("timeout negative", ["-p", "1", "--timeout-udp", "-1"],
+     "--timeout-udp: -1 is out of range 0.001..1000000 s"),
+    ("timeout nan", ["-p", "1", "--timeout-tcp", "nan"],
+     "--timeout-tcp: 'nan' is not a number in 0.001..1000000 s"),
+    ("timeout inf", ["-p", "1", "--timeout-icmp", "inf"],
+     "--timeout-icmp: 'inf' is not a number in 0.001..1000000 s"),
+    ("timeout text", ["-p", "1", "--timeout-other", "soon"],
+     "--timeout-other: 'soon' is not a number in 0.001..1000000 s"),
+    ("timeout past a double", ["-p", "1", "--timeout-other", "1e999"],
+     "--timeout-other: 1e999 is out of range 0.001..1000000 s"),
+    ("timeout tcp-syn 0", ["-p", "1", "--timeout-tcp-syn", "0"],
+     "--timeout-tcp-syn: 0 is out of range 0.001..1000000 s"),
+    ("timeout tcp-rst text", ["-p", "1", "--timeout-tcp-rst", "x"],
+     "--timeout-tcp-rst: 'x' is not a number in 0.001..1000000 s"),
+    ("affinity unknown", ["-p", "1", "--affinity", "symmetric"],
+     "--affinity: 'symmetric' is not one of rss, handoff, auto"),
+    ("table-full unknown", ["-p", "1", "--table-full", "lru"],
+     "--table-full: 'lru' is not one of drop, forward, evict"),
+    ("clock unknown", ["-p", "1", "--clock", "wall"], "--clock: 'wall' is not one of tsc, pcap"),
     ("route prefix too long", ["-p", "1", "--route", "10.0.0.0/33,0"]),
     ("route without port", ["-p", "1", "--route", "10.0.0.0/8"]),
     ("route port not in mask", ["-p", "1", "--route", "10.0.0.0/8,1"]),
@@ -644,15 +674,25 @@ CLI_BAD = [
     ("route next hop of another family", ["-p", "1", "--route", "0.0.0.0/0,0,2001:db8::1"],
      "is not an IPv4 address"),
     ("em with a prefix route", ["-p", "1", "--lookup", "em", "--route", "10.0.0.0/8,0"]),
-    ("stats period negative", ["-p", "1", "-T", "-1"]),
-    ("duration 0", ["-p", "1", "--duration", "0"]),
-    ("empty stats file", ["-p", "1", "--stats-file", ""]),
+    ("stats period negative", ["-p", "1", "-T", "-1"], "-T: -1 is out of range 0..86400 (0: off)"),
+    ("duration 0", ["-p", "1", "--duration", "0"], "--duration: 0 is out of range 0.001..1000000 s"),
+    ("empty stats file", ["-p", "1", "--stats-file", ""], "--stats-file: the path is empty"),
     ("hash secret too short", ["-p", "1", "--hash-secret", "0123456789abcdef"],
-     "invalid value '0123456789abcdef' for --hash-secret"),
-    ("hash secret not hex", ["-p", "1", "--hash-secret", "0123456789abcdef0123456789abcdeg"]),
-    ("unknown option", ["-p", "1", "--turbo"]),
-    ("missing value", ["-p", "1", "--max-flows"]),
-    ("stray argument", ["-p", "1", "extra"]),
+     "--hash-secret: '0123456789abcdef' is not 32 hexadecimal digits"),
+    ("hash secret not hex", ["-p", "1", "--hash-secret", "0123456789abcdef0123456789abcdeg"],
+     "--hash-secret: '0123456789abcdef0123456789abcdeg' is not 32 hexadecimal digits"),
+    ("unknown option", ["-p", "1", "--turbo"], "unknown option '--turbo'"),
+    ("missing value", ["-p", "1", "--max-flows"], "option '--max-flows' needs a value"),
+    ("value to a flag", ["-p", "1", "--bench=1"], "option '--bench=1' takes no value"),
+    ("stray argument", ["-p", "1", "extra"], "unexpected argument 'extra'"),
+    # an abbreviation is taken when it names one option, and refused
+    # with the candidates when it names several
+    ("ambiguous abbreviation", ["-p", "1", "--nat-p", "5"],
+     "option '--nat-p' is ambiguous: it abbreviates --nat-pool, --nat-ports, --nat-port-block"),
+    ("ambiguous abbreviation with its value", ["-p", "1", "--max=5"],
+     "option '--max' is ambiguous: it abbreviates --max-pkt-len, --max-flows, --max-flows-per-host"),
+    ("unique abbreviation, its value checked", ["-p", "1", "--max-flows-per=-1"],
+     "--max-flows-per-host: -1 is out of range 0..16777216 (0: no limit)"),
     # start-up checks (preflight.c, args.c): the exact messages
     ("stats file in a missing directory", ["-p", "1", "--stats-file", "/nonexistent/fx/s.json"],
      "--stats-file /nonexistent/fx/s.json: cannot write /nonexistent/fx/s.json.tmp: "
@@ -671,21 +711,73 @@ CLI_BAD = [
 ]
 
 
+# application options among EAL's: (what, the words before "--" after
+# EAL's own, the words after it or None for no "--", the message)
+GO_AFTER = "application options go after '--': dpdk-l3fwd-flowexp [EAL options] -- "
+CLI_BEFORE_DASHES = [
+    ("-p with no '--'", ["-p", "3"], None,
+     "'-p' is an application option, given among EAL's; " + GO_AFTER + "-p 3 ..."),
+    ("-p before '--'", ["-p", "1"], ["--max-flows", "4096"],
+     "'-p' is an application option, given among EAL's; " + GO_AFTER + "-p 1 ..."),
+    ("a long option before '--'", ["--max-flows", "4096"], ["-p", "1"],
+     "'--max-flows' is an application option, given among EAL's; " + GO_AFTER +
+     "--max-flows 4096 ..."),
+    ("a flag before '--'", ["-P"], ["-p", "1"],
+     "'-P' is an application option, given among EAL's; " + GO_AFTER + "-P ..."),
+]
+
+
+def check_cli_refused(binary, cmd, name, what, msg):
+    """cmd is refused before EAL starts: exit status 1, one line on stderr
+    holding msg, then SEE_HELP, and no usage text."""
+    rc, out, err = run_dpdk_split(cmd, name)
+    line = cli_error(err)
+    ok = check(rc == 1 and line is not None and msg in line and USAGE not in out + err,
+               "%s: one line on stderr%s, see --help, no usage, exit status %d"
+               % (what, " ('%s')" % msg if msg else "", rc))
+    if not ok:
+        print(" ".join(cmd) + "\nstdout:\n" + out[-1500:] + "\nstderr:\n" + err[-1500:])
+
+
+def doc_options():
+    """The options doc/example.md's command-line table names."""
+    doc = os.path.join(HERE, "..", "..", "..", "..", "doc", "example.md")
+    with open(doc) as f:
+        text = f.read()
+    table = text[text.index("## Command line"):]
+    table = table[:table.index("\n\n", table.index("| option |"))]
+    return sorted({m for row in table.splitlines() if row.startswith("| `")
+                   for m in re.findall(r"`(--?[a-zA-Z][a-z0-9-]*)", row.split(" | ")[0])})
+
+
+def test_cli_help(binary, eal):
+    """--help: usage on stdout, exit status 0; the options of the
+    documented table listed, and no other; ranges and names in it."""
+    rc, out, err = run_dpdk_split([binary] + eal + ["--", "--help"], "clih")
+    check(rc == 0 and USAGE in out and USAGE not in err, "--help: usage on stdout and exit status 0")
+    heads = {ln.split()[0].rstrip(":") for ln in out.splitlines() if ln.startswith("  -")}
+    doc = doc_options()
+    missing = [o for o in doc + ["--help"] if o not in heads]
+    undocumented = sorted(h for h in heads if h not in doc and h != "--help")
+    check(len(doc) > 50 and not missing and not undocumented,
+          "--help lists the %d options of doc/example.md's table and --help, no other "
+          "(missing: %s, not in the table: %s)" % (len(doc), missing, undocumented))
+    for text in ("--max-flows N: flows per lcore (64..16777216; default 1048576)",
+                 "--expiry twheel|rte_timer|scan|none:", "--clock tsc|pcap:",
+                 "--nat-max-per-host N:"):
+        check(text in out, "--help says '%s'" % text)
+
+
 def test_cli(binary, tmp):
     eal = ["--no-huge", "-m", "64", "--no-pci", "--log-level=lib.eal:error",
            "-l", "0-1", "--vdev", "net_null0"]
     for i, case in enumerate(CLI_BAD):
         what, args = case[0], case[1]
         msg = case[2] if len(case) > 2 else ""
-        cmd = [binary] + eal + ["--"] + args
-        rc, out, err = run_dpdk_split(cmd, "cli%d" % i)
-        line = cli_error(err)
-        ok = check(rc != 0 and line is not None and msg in line and
-                   USAGE not in out + err,
-                   "%s: one line on stderr%s, see --help, no usage, exit status %d"
-                   % (what, " ('%s')" % msg if msg else "", rc))
-        if not ok:
-            print(" ".join(cmd) + "\nstdout:\n" + out[-1500:] + "\nstderr:\n" + err[-1500:])
+        check_cli_refused(binary, [binary] + eal + ["--"] + args, "cli%d" % i, what, msg)
+    for i, (what, before, after, msg) in enumerate(CLI_BEFORE_DASHES):
+        cmd = [binary] + eal + before + (["--"] + after if after is not None else [])
+        check_cli_refused(binary, cmd, "clidash%d" % i, what, msg)
     # the benchmark-only controls exist with --bench only
     bench = Example(binary, "cli_bench", eal[:2] + ["256"] + eal[3:],
                     ["-p", "1", "--relax-rx-offload", "-T", "0", "--max-flows", "1024",
@@ -702,8 +794,7 @@ def test_cli(binary, tmp):
                        "--parse-ptype", "--max-flows", "1024", "--duration", "0.2"], "cliok")
     check(rc == 0 and "lcore 1: rx (port 0, queue 0) rx (port 0, queue 1)" in out,
           "--config with spaces and hex: two queues on lcore 1 (status %d)" % rc)
-    rc, out, err = run_dpdk_split([binary] + eal + ["--", "--help"], "clih")
-    check(rc == 0 and USAGE in out and USAGE not in err, "--help: usage on stdout and exit status 0")
+    test_cli_help(binary, eal)
 
 
 STARTUP_FREE = re.compile(r"and (\d+) MiB are free \(the heap's free memory: --no-huge takes -m once\); "

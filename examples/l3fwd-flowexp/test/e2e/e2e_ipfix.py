@@ -480,20 +480,24 @@ def test_cli(binary, tmp):
         ("port too large", nat + ["--nat-log", "ipfix:127.0.0.1:65536"]),
         ("bad domain", nat + ["--nat-log", "ipfix:127.0.0.1:4739,domain=x"]),
         ("unknown option", nat + ["--nat-log", "ipfix:127.0.0.1:4739,mtu=9000"]),
-        ("ring too small", nat + ["--nat-log", "ipfix:127.0.0.1:4739", "--nat-log-ring", "8"]),
+        ("ring too small", nat + ["--nat-log", "ipfix:127.0.0.1:4739", "--nat-log-ring", "8"],
+         "--nat-log-ring: 8 is out of range 64..16777216"),
         ("ring too large", nat + ["--nat-log", "ipfix:127.0.0.1:4739",
-                                  "--nat-log-ring", "99999999"]),
+                                  "--nat-log-ring", "99999999"],
+         "--nat-log-ring: 99999999 is out of range 64..16777216"),
         ("log without masquerade", ["--nat-log", "ipfix:127.0.0.1:4739"]),
     ]
     empty = os.path.join(tmp, "empty.pcap")
     E.write_pcap(empty, [])
-    for i, (name, args) in enumerate(cases):
+    for i, case in enumerate(cases):
+        name, args = case[0], case[1]
+        want = case[2] if len(case) > 2 else "--nat-log"
         cmd = [binary] + E.EAL + ["-l", "0-1",
                                   "--vdev", "net_pcap0,rx_pcap=%s,tx_pcap=%s"
                                   % (empty, os.path.join(tmp, "o.pcap")),
                                   "--", "-p", "1", "-T", "0", "--duration", "0.2"] + args
         rc, out = E.run_dpdk(cmd, "ipfixcli%d" % i)
-        msg = [l for l in out.strip().splitlines() if "--nat-log" in l]
+        msg = [l for l in out.strip().splitlines() if want in l]
         check(rc != 0 and msg, "%s: refused with a message (%s)" % (name, msg[:1]))
     return 0
 

@@ -693,12 +693,14 @@ def test_cli(binary, tmp):
          "not a unicast MAC address"),
         ("neigh off the subnet", ["--port-addr", "0,10.1.0.1/24", "--neigh",
                                   "0,10.2.0.9,02:00:00:00:00:09"], "not on a connected subnet"),
-        ("neigh-probes 0", ["--neigh-probes", "0"], "--neigh-probes '0'"),
-        ("neigh-retrans-ms text", ["--neigh-retrans-ms", "soon"], "--neigh-retrans-ms 'soon'"),
+        ("neigh-probes 0", ["--neigh-probes", "0"], "--neigh-probes: 0 is out of range 1..10"),
+        ("neigh-retrans-ms text", ["--neigh-retrans-ms", "soon"],
+         "--neigh-retrans-ms: 'soon' is not a whole number in 1..3600000"),
         ("icmp-rate 0", ["--icmp-rate", "0"], "--icmp-rate '0'"),
         ("icmp-rate junk", ["--icmp-rate", "10,x"], "--icmp-rate '10,x'"),
-        ("max-pkt-len small", ["--max-pkt-len", "63"], "--max-pkt-len '63'"),
-        ("max-pkt-len large", ["--max-pkt-len", "99999"], "--max-pkt-len '99999'"),
+        ("max-pkt-len small", ["--max-pkt-len", "63"], "--max-pkt-len: 63 is out of range 64..16384"),
+        ("max-pkt-len large", ["--max-pkt-len", "99999"],
+         "--max-pkt-len: 99999 is out of range 64..16384"),
         ("route /33", ["--route", "10.0.0.0/33,0"], "bad prefix length '33'"),
     ]
     for i, (name, args, msg) in enumerate(bad):

@@ -570,13 +570,15 @@ def test_eim_ipfix(binary, tmp):
 def test_cli(binary, tmp):
     nat = ["--nat-pool", POOL + "/32", "--nat-inside", "10.0.0.0/8"]
     cases = [
-        ("not a number", "--nat-port-block", nat + ["--nat-port-block", "x"]),
-        ("block too large", "--nat-port-block", nat + ["--nat-port-block", "40000"]),
+        ("not a number", "--nat-port-block: 'x' is not a whole number in 0..32768",
+         nat + ["--nat-port-block", "x"]),
+        ("block too large", "--nat-port-block: 40000 is out of range 0..32768",
+         nat + ["--nat-port-block", "40000"]),
         ("block over the share", "--nat-port-block",
          nat + ["--nat-ports", "5000-5099", "--nat-port-block", "101"]),
         ("limit without blocks", "--nat-max-blocks-per-host",
          nat + ["--nat-max-blocks-per-host", "4"]),
-        ("bad limit", "--nat-max-blocks-per-host",
+        ("bad limit", "--nat-max-blocks-per-host: -1 is out of range 0..65536 (0: no limit)",
          nat + ["--nat-port-block", "64", "--nat-max-blocks-per-host", "-1"]),
         ("blocks without masquerade", "--nat-port-block", ["--nat-port-block", "64"]),
     ]
