@@ -383,7 +383,7 @@ void
 neigh_conf_usage(FILE *f)
 {
 	fprintf(f,
-		"  gateway addresses and neighbours (doc/example.md, \"Addresses and neighbours\"):\n"
+		"  gateway addresses and neighbours (doc/neighbours.md):\n"
 		"  --port-addr PORT,ADDR/LEN: an address of PORT and its connected subnet (repeat;\n"
 		"      IPv4 and IPv6). The port answers ARP, neighbour solicitations and ping for\n"
 		"      it, resolves its next hops and on-link destinations by ARP / ND (unless\n"

@@ -708,7 +708,7 @@ def test_cli(binary, tmp):
 
 STARTUP_FREE = re.compile(r"and (\d+) MiB are free \(the heap's free memory: --no-huge takes -m once\); "
                           r"give more \(-m, --socket-mem, hugepages on node 0\) or lower --max-flows "
-                          r"\(doc/example.md, \"Sizing\"\)$")
+                          r"\(doc/operations.md, \"Sizing\"\)$")
 
 
 def test_startup_checks(binary, tmp):
@@ -789,7 +789,7 @@ def startup_numa(binary):
     lines = err.splitlines()
     want = ("l3fwd-flowexp: warning: lcore 1 (socket 1) polls port 0 on socket 0: every packet, "
             "descriptor and mbuf crosses between the sockets; give the lcore a CPU of socket 0 "
-            "(doc/example.md, \"Bare metal\")")
+            "(doc/operations.md, \"Bare metal\")")
     check(want in lines, "a worker on node 1 polling a port of node 0: warned about (%s)"
           % err.strip()[-400:])
     check(rc == 1 and any(ln.startswith("l3fwd-flowexp: socket 1: not enough memory: the run "
