@@ -431,8 +431,7 @@ const struct fx_opt fx_opts[] = {
 	  .help = "the largest frame, Ethernet header and CRC included, as l3fwd's: mbufs "
 		  "and port MTU sized for it, longer frames dropped (counted oversized)" },
 
-	{ .kind = FX_OPT_TOPIC, .help = "Routes, addresses and neighbours (doc/example.md, "
-					"\"Addresses and neighbours\"):" },
+	{ .kind = FX_OPT_TOPIC, .help = "Routes, addresses and neighbours (doc/neighbours.md):" },
 	{ .kind = FX_OPT_CUSTOM, .name = "route", .metavar = "PREFIX/LEN,PORT[,NEXTHOP]",
 	  .parse = parse_route, .repeat = true,
 	  .dflt = "198.18.P.0/24 and 2001:200:0:P::/64 -> P for every port P",

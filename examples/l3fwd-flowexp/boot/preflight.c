@@ -17,7 +17,7 @@
  * hugepages, up to --socket-limit. A run that does not fit is refused
  * with both figures, instead of failing at whichever allocation comes
  * first. The per-entry figures of the wheel and of a NAT mapping are the
- * measured ones of doc/example.md and doc/nat.md; the rest is computed
+ * measured ones of doc/operations.md and doc/nat.md; the rest is computed
  * from the sizes the allocators ask for.
  *
  * Warnings (stderr, the run goes on): a worker polling a port of another
@@ -239,7 +239,7 @@ check_memory(int argc, char **argv)
 			fprintf(stderr, FX_MSG_PREFIX "socket %u: not enough memory: the run needs "
 				"about %.0f MiB there (MiB: %s) and %.0f MiB are free (%s); give more "
 				"(-m, --socket-mem, hugepages on node %u) or lower --max-flows "
-				"(doc/example.md, \"Sizing\")\n",
+				"(doc/operations.md, \"Sizing\")\n",
 				s, total / MIB, parts, avail / MIB, how, s);
 			return -1;
 		}
@@ -264,7 +264,7 @@ check_numa(void)
 				continue;
 			fprintf(stderr, FX_MSG_PREFIX "warning: lcore %u (socket %u) polls port %u "
 				"on socket %d: every packet, descriptor and mbuf crosses between the "
-				"sockets; give the lcore a CPU of socket %d (doc/example.md, "
+				"sockets; give the lcore a CPU of socket %d (doc/operations.md, "
 				"\"Bare metal\")\n", lc->lcore_id, ls, lc->rxq[q].port_id, ps, ps);
 		}
 	}

@@ -10,9 +10,9 @@
  * fixed order, the lower one first, so both directions of a connection
  * produce the same key; `dir` tells which endpoint sent this packet. Every
  * frame that cannot be forwarded safely gets a cause (enum fx_cause) that
- * is counted and the frame dropped; the rules are in doc/example.md. A TCP
- * segment's sequence space (struct fx_tcp_seg) is kept for the connection
- * tracker (flow/tcp_track.h).
+ * is counted and the frame dropped; the rules are in doc/operations.md
+ * ("Malformed packets"). A TCP segment's sequence space (struct
+ * fx_tcp_seg) is kept for the connection tracker (flow/tcp_track.h).
  */
 
 #ifndef _FX_PARSE_H_

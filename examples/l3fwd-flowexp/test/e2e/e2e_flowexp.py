@@ -740,13 +740,13 @@ def check_cli_refused(binary, cmd, name, what, msg):
 
 
 def doc_options():
-    """The options doc/example.md's command-line table names."""
-    doc = os.path.join(HERE, "..", "..", "..", "..", "doc", "example.md")
+    """The options the example's README names in its tables under "Options"."""
+    doc = os.path.join(HERE, "..", "..", "README.md")
     with open(doc) as f:
         text = f.read()
-    table = text[text.index("## Command line"):]
-    table = table[:table.index("\n\n", table.index("| option |"))]
-    return sorted({m for row in table.splitlines() if row.startswith("| `")
+    section = text[text.index("\n## Options"):]
+    section = section[:section.index("\n## ", 1)]
+    return sorted({m for row in section.splitlines() if row.startswith("| `")
                    for m in re.findall(r"`(--?[a-zA-Z][a-z0-9-]*)", row.split(" | ")[0])})
 
 
@@ -760,7 +760,7 @@ def test_cli_help(binary, eal):
     missing = [o for o in doc + ["--help"] if o not in heads]
     undocumented = sorted(h for h in heads if h not in doc and h != "--help")
     check(len(doc) > 50 and not missing and not undocumented,
-          "--help lists the %d options of doc/example.md's table and --help, no other "
+          "--help lists the %d options of the README's tables and --help, no other "
           "(missing: %s, not in the table: %s)" % (len(doc), missing, undocumented))
     for text in ("--max-flows N: flows per lcore (64..16777216; default 1048576)",
                  "--expiry twheel|rte_timer|scan|none:", "--clock tsc|pcap:",
@@ -799,7 +799,7 @@ def test_cli(binary, tmp):
 
 STARTUP_FREE = re.compile(r"and (\d+) MiB are free \(the heap's free memory: --no-huge takes -m once\); "
                           r"give more \(-m, --socket-mem, hugepages on node 0\) or lower --max-flows "
-                          r"\(doc/example.md, \"Sizing\"\)$")
+                          r"\(doc/operations.md, \"Sizing\"\)$")
 
 
 def test_startup_checks(binary, tmp):
@@ -880,7 +880,7 @@ def startup_numa(binary):
     lines = err.splitlines()
     want = ("l3fwd-flowexp: warning: lcore 1 (socket 1) polls port 0 on socket 0: every packet, "
             "descriptor and mbuf crosses between the sockets; give the lcore a CPU of socket 0 "
-            "(doc/example.md, \"Bare metal\")")
+            "(doc/operations.md, \"Bare metal\")")
     check(want in lines, "a worker on node 1 polling a port of node 0: warned about (%s)"
           % err.strip()[-400:])
     check(rc == 1 and any(ln.startswith("l3fwd-flowexp: socket 1: not enough memory: the run "
