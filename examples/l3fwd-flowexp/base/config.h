@@ -13,56 +13,15 @@
  * state (worker/lcore.h); nothing a worker writes is written by another thread,
  * except the rings that carry requests and handed-off packets to it.
  *
- * One concern per file:
- *   start-up and the main loop   boot/main.c, boot/args*.c (command line),
- *                                boot/preflight.c (memory per socket and the
- *                                warnings, before allocating), boot/setup.c
- *                                (the workers' state), boot/ports.c
- *                                (devices, queues, RSS), boot/affinity.c (which
- *                                worker owns a flow, RSS verified or the
- *                                software handoff), worker/handoff.c (the rings
- *                                between workers)
- *   the worker                   worker/worker.c (the loop and the burst's stages),
- *                                fwd/parse.c (headers, keys), flow/flow.c (the flow
- *                                lifecycle: create, refresh, shorten, evict,
- *                                remove), flow/table.c (the index and slab),
- *                                flow/state.h (timeout classes, TCP states),
- *                                flow/evict.c (--table-full evict), fwd/forward.h
- *                                (rewrite and transmit), l3/route.c (route
- *                                tables, replaced under RCU), worker/clock.c
- *                                (--clock), worker/bench.h (--bench stage timers)
- *   expiry back-ends             expiry/expiry.c (the poll), expiry/twheel.c,
- *                                expiry/timer.c, expiry/scan.c
- *   addresses and neighbours     l3/neigh.c (the main lcore's half: tables,
- *                                wheel, answers, probes, held packets),
- *                                l3/neigh.h (what the workers read),
- *                                l3/neigh_fsm.c (the state machine),
- *                                l3/neigh_conf.c (--port-addr, --neigh, the
- *                                times), fwd/slowpath.c (the rings to the main
- *                                lcore), l3/wire.c (ARP, ND, ICMP formats)
- *   masquerade NAT               nat/nat.c (set-up, the burst step),
- *                                nat/classify.c, nat/in2out.c,
- *                                nat/out2in.c, nat/icmp.c, nat/reap.c (the
- *                                reaper on the wheel), nat/format.c
- *                                (statistics), nat/table.c (mappings),
- *                                nat/ports.c (port shares), nat/conf.c
- *                                (--nat-* options), nat/translate.h
- *                                (rewriting); the event log: nat/log/events.c
- *                                (the workers' rings), nat/log/export.c
- *                                (the exporter), nat/log/ipfix.c (the encoder)
- *   observing and controlling    ctl/stats.c (counters, the walk telemetry and
- *                                the file share), ctl/stats_print.c (the -T
- *                                table, the summary), ctl/stats_json.c
- *                                (--stats-file), ctl/telemetry.c
- *                                (/l3fwd_flowexp/...), ctl/telemetry_reply.c
- *                                (replies that count their size),
- *                                ctl/control.c (requests carried out on the
- *                                main lcore); the exporter endpoint is
- *                                share/dpdk/telemetry-endpoints/twheel.py
+ * Where each concern lives: one folder a subsystem, each on a floor above
+ * the ones it uses, nothing calling up (meson.build lists them; the
+ * example's README.md, "Where the code is", and doc/example.md, "The
+ * folder map", say what each holds). This file is on the ground floor:
+ * read by every part, written by boot/ before the workers start.
  */
 
-#ifndef _FLOWEXP_H_
-#define _FLOWEXP_H_
+#ifndef _FX_CONFIG_H_
+#define _FX_CONFIG_H_
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -171,4 +130,4 @@ extern volatile bool fx_force_quit;
 /** Name of an expiry mode, for tables and telemetry. */
 const char *fx_expiry_name(enum fx_expiry e);
 
-#endif /* _FLOWEXP_H_ */
+#endif /* _FX_CONFIG_H_ */
