@@ -32,6 +32,9 @@
 
 #include "base/timeouts.h"
 
+/** Every message of the example's own to stderr starts with this. */
+#define FX_MSG_PREFIX "l3fwd-flowexp: "
+
 extern int fx_logtype;
 #define FX_LOG(level, fmt, ...) \
 	rte_log(RTE_LOG_ ## level, fx_logtype, "L3FWD_FLOWEXP: " fmt "\n", ## __VA_ARGS__)

@@ -44,7 +44,8 @@
 
 #include "base/config.h"
 #include "boot/args.h"
-#include "boot/args_priv.h"
+#include "boot/args_opt.h"
+#include "boot/args_table.h"
 
 /* getopt's value of a long option: this plus its row's index */
 #define OPT_ROW 256
@@ -53,43 +54,6 @@
 #define USAGE_INDENT 6
 /* the program's name in the messages, as the line pointing to --help */
 #define PRG "dpdk-l3fwd-flowexp"
-
-/* ---- errors: the first one is reported, in one line ---- */
-
-static char cli_msg[512];
-static bool cli_failed;
-
-void
-fx_args_err(const char *fmt, ...)
-{
-	char buf[sizeof(cli_msg)];
-	va_list ap;
-
-	if (cli_failed)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	memcpy(cli_msg, buf, sizeof(cli_msg));
-	cli_failed = true;
-}
-
-int
-fx_args_report(void)
-{
-	fprintf(stderr, FX_MSG_PREFIX "%s\nsee --help (" PRG " -- --help)\n", cli_msg);
-	return -1;
-}
-
-const char *
-fx_opt_label(const struct fx_opt *o, char *buf, size_t len)
-{
-	if (o->name != NULL)
-		snprintf(buf, len, "--%s", o->name);
-	else
-		snprintf(buf, len, "-%c", o->letter);
-	return buf;
-}
 
 static bool
 takes_value(const struct fx_opt *o)

@@ -14,9 +14,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/** Every message of the example's own to stderr starts with this. */
-#define FX_MSG_PREFIX "l3fwd-flowexp: "
-
 /**
  * Before rte_eal_init(): parse the application's arguments (those after
  * the first "--" of the whole command line) into fx_conf, with the checks

@@ -22,7 +22,7 @@
 
 #include "base/config.h"
 #include "boot/args.h"
-#include "boot/args_priv.h"
+#include "boot/args_opt.h"
 #include "l3/neigh_conf.h"
 #include "l3/route.h"
 #include "nat/conf.h"

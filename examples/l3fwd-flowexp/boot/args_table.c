@@ -27,7 +27,8 @@
 
 #include "base/config.h"
 #include "base/timeouts.h"
-#include "boot/args_priv.h"
+#include "boot/args_opt.h"
+#include "boot/args_table.h"
 #include "l3/neigh_conf.h"
 #include "l3/route.h"
 #include "nat/block.h"

@@ -3,9 +3,11 @@
  */
 
 /*
- * The command line's insides, shared by its three files: the option
- * table (boot/args_table.c), the parser and the usage text made from it
- * (boot/args.c), and the checks after EAL (boot/args_check.c).
+ * The command line's ground floor (boot/args_opt.c): what an option row
+ * is, and the one error a command line reports. Above it stand the table
+ * of options (boot/args_table.c), the checks after EAL
+ * (boot/args_check.c), and on top the parser and the usage text made
+ * from the table (boot/args.c).
  *
  * One row per option says everything about it: its names, its value's
  * name and kind, the limits or the names it accepts, where the value goes
@@ -14,8 +16,8 @@
  * cannot be parsed one way and described another.
  */
 
-#ifndef _FX_ARGS_PRIV_H_
-#define _FX_ARGS_PRIV_H_
+#ifndef _FX_ARGS_OPT_H_
+#define _FX_ARGS_OPT_H_
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -69,10 +71,6 @@ struct fx_opt {
 /** dst and dst_size of a row, from the field the value goes to. */
 #define FX_DST(field) .dst = &(field), .dst_size = sizeof(field)
 
-/** The table, in usage order, and its length (boot/args_table.c). */
-extern const struct fx_opt fx_opts[];
-extern const unsigned int fx_nb_opts;
-
 /** Rows at most (fx_opts[] is checked against it), for the getopt array. */
 #define FX_OPTS_MAX 96
 
@@ -91,10 +89,4 @@ int fx_args_report(void);
 /** The option as written on a command line: "-p" or "--max-flows". */
 const char *fx_opt_label(const struct fx_opt *o, char *buf, size_t len);
 
-/** Set every option's default (before parsing). */
-void fx_args_defaults(void);
-
-/** After EAL: every check of the options against EAL and each other. */
-int fx_args_check_all(void);
-
-#endif /* _FX_ARGS_PRIV_H_ */
+#endif /* _FX_ARGS_OPT_H_ */
