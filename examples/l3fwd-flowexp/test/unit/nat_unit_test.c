@@ -1015,6 +1015,143 @@ out:
 	nat_table_free(&t);
 }
 
+enum { COLLIDE_CAP = 256, COLLIDE_MAPPINGS = 200 };
+
+/* test_table_collide()'s model: the mappings tried and where their keys'
+ * pairs are, and how many pairs each bucket holds */
+struct collide_model {
+	struct nat_mapping cand[COLLIDE_MAPPINGS];  /* out keys of one home */
+	int8_t placed[COLLIDE_MAPPINGS];            /* 0 absent, 1 live, 2 held */
+	uint32_t pos[COLLIDE_MAPPINGS][2];          /* bucket of the out, in key */
+	struct nat_mapping *rec[COLLIDE_MAPPINGS];
+	uint8_t used[COLLIDE_CAP];                  /* pairs in each bucket */
+	uint64_t refused, adds;
+};
+
+/* the candidates: mappings whose out keys have the home bucket of the
+ * first one's (inside and public port 0), trying ports from 1 on;
+ * returns how many were found */
+static uint32_t
+collide_find(struct collide_model *cm, const struct nat_table *t)
+{
+	struct nat_mapping tm;
+	struct nat_key k;
+	uint32_t home, n = 0, port = 1;
+
+	tm = mapping(0x0a000001, 0, 0xc0000201, 0, 0x08080808, 53, IPPROTO_UDP);
+	k = nat_key_out(&tm);
+	home = fx_ix_home(&t->ix, nat_key_hash(&k));
+	while (n < COLLIDE_MAPPINGS && port < 65536) {
+		tm = mapping(0x0a000001, (uint16_t)port, 0xc0000201, (uint16_t)port,
+			     0x08080808, 53, IPPROTO_UDP);
+		k = nat_key_out(&tm);
+		if (fx_ix_home(&t->ix, nat_key_hash(&k)) == home)
+			cm->cand[n++] = tm;
+		port++;
+	}
+	return n;
+}
+
+/* where both keys of candidate j must go, the out key first, each
+ * counted in its bucket: want[key] its bucket, or UINT32_MAX where the
+ * probe bound is reached (and nothing counted for it) */
+static void
+collide_place(struct collide_model *cm, const struct nat_table *t, unsigned int j,
+	      uint32_t want[2])
+{
+	struct nat_key k;
+	unsigned int d, key;
+	uint32_t b;
+
+	for (key = 0; key < 2; key++) {
+		k = key ? nat_key_in(&cm->cand[j]) : nat_key_out(&cm->cand[j]);
+		b = fx_ix_home(&t->ix, nat_key_hash(&k));
+		for (d = 0; d < FX_IX_PROBE_MAX && cm->used[b] == FX_IX_PAIRS; d++)
+			b = fx_ix_next(&t->ix, b);
+		want[key] = d < FX_IX_PROBE_MAX ? b : UINT32_MAX;
+		if (want[key] != UINT32_MAX)
+			cm->used[b]++;
+	}
+}
+
+/* op: an add of the absent candidate j, refused past the probe bound and
+ * counted; returns false where an add the model takes was refused */
+static bool
+collide_add(struct collide_model *cm, struct nat_table *t, unsigned int j, unsigned int op)
+{
+	struct nat_mapping *m;
+	uint32_t want[2];
+	unsigned int key;
+	uint64_t full0;
+	int err;
+
+	collide_place(cm, t, j, want);
+	full0 = t->ix.full;
+	m = nat_table_add(t, &cm->cand[j], &err);
+	if (want[0] == UINT32_MAX || want[1] == UINT32_MAX) {
+		for (key = 0; key < 2; key++)
+			if (want[key] != UINT32_MAX)
+				cm->used[want[key]]--;
+		CHECK(m == NULL && err == -EOVERFLOW && t->ix.full == full0 + 1,
+		      "op %u: an add past the probe bound refused and counted (%d)",
+		      op, err);
+		cm->refused++;
+		return true;
+	}
+	CHECK(m != NULL, "op %u: add refused: %d", op, err);
+	if (m == NULL)
+		return false;
+	cm->rec[j] = m;
+	cm->placed[j] = 1;
+	cm->pos[j][0] = want[0];
+	cm->pos[j][1] = want[1];
+	cm->adds++;
+	return true;
+}
+
+/* op: a random candidate added if absent, else held (if live, on odd
+ * ops) or removed; returns false where an add the model takes was
+ * refused */
+static bool
+collide_step(struct collide_model *cm, struct nat_table *t, unsigned int op)
+{
+	unsigned int j = (unsigned int)rte_rand_max(COLLIDE_MAPPINGS);
+
+	if (cm->placed[j] == 0)
+		return collide_add(cm, t, j, op);
+	if (cm->placed[j] == 1 && (op & 1)) {
+		nat_table_hold(t, cm->rec[j], op, op);
+		cm->used[cm->pos[j][0]]--;
+		cm->placed[j] = 2;
+		return true;
+	}
+	nat_table_remove(t, cm->rec[j]);
+	cm->used[cm->pos[j][1]]--;
+	if (cm->placed[j] == 1)
+		cm->used[cm->pos[j][0]]--;
+	cm->placed[j] = 0;
+	return true;
+}
+
+/* after op: every candidate's out key found while live, its in key while
+ * live or held, and neither otherwise */
+static void
+collide_check_lookups(const struct collide_model *cm, const struct nat_table *t,
+		      unsigned int op)
+{
+	struct nat_key k;
+	unsigned int j;
+
+	for (j = 0; j < COLLIDE_MAPPINGS; j++) {
+		k = nat_key_out(&cm->cand[j]);
+		CHECK(lookup1(t, k) == (cm->placed[j] == 1 ? cm->rec[j] : NULL),
+		      "op %u: out key of %u", op, j);
+		k = nat_key_in(&cm->cand[j]);
+		CHECK(lookup1(t, k) == (cm->placed[j] != 0 ? cm->rec[j] : NULL),
+		      "op %u: in key of %u", op, j);
+	}
+}
+
 /*
  * Mappings whose out keys all have one home bucket (found by trying inside
  * ports under the known secret), added, held and removed at random
@@ -1024,103 +1161,35 @@ out:
 static void
 test_table_collide(unsigned int ops)
 {
-	enum { CAP = 256, NM = 200 };
-	static struct nat_mapping cand[NM];
-	static int8_t placed[NM];           /* 0 absent, 1 live, 2 held */
-	static uint32_t pos[NM][2];         /* bucket of the out, in key */
-	static struct nat_mapping *rec[NM];
-	uint8_t used[CAP];
+	static struct collide_model cm;
 	struct nat_table t;
-	struct nat_mapping tm, *m;
-	struct nat_key k;
-	uint32_t home, b, want[2], n = 0, port = 1;
-	uint64_t full0, refused = 0, adds = 0;
-	unsigned int i, j, d, key;
-	int err;
+	unsigned int i;
+	uint32_t n;
 
-	if (nat_table_create(&t, "collide", CAP, SOCKET_ID_ANY) != 0) {
+	if (nat_table_create(&t, "collide", COLLIDE_CAP, SOCKET_ID_ANY) != 0) {
 		CHECK(false, "create");
 		return;
 	}
-	CHECK(fx_ix_buckets(&t.ix) <= CAP, "%u buckets", fx_ix_buckets(&t.ix));
-	memset(used, 0, sizeof(used));
-	memset(placed, 0, sizeof(placed));
-	tm = mapping(0x0a000001, 0, 0xc0000201, 0, 0x08080808, 53, IPPROTO_UDP);
-	k = nat_key_out(&tm);
-	home = fx_ix_home(&t.ix, nat_key_hash(&k));
-	while (n < NM && port < 65536) {
-		tm = mapping(0x0a000001, (uint16_t)port, 0xc0000201, (uint16_t)port,
-			     0x08080808, 53, IPPROTO_UDP);
-		k = nat_key_out(&tm);
-		if (fx_ix_home(&t.ix, nat_key_hash(&k)) == home)
-			cand[n++] = tm;
-		port++;
-	}
-	CHECK(n == NM, "%u mappings with one home bucket found", n);
-	for (i = 0; i < ops && n == NM; i++) {
-		j = (unsigned int)rte_rand_max(NM);
-		if (placed[j] == 0) {
-			/* where both keys must go, the out key first */
-			for (key = 0; key < 2; key++) {
-				k = key ? nat_key_in(&cand[j]) : nat_key_out(&cand[j]);
-				b = fx_ix_home(&t.ix, nat_key_hash(&k));
-				for (d = 0; d < FX_IX_PROBE_MAX && used[b] == FX_IX_PAIRS; d++)
-					b = fx_ix_next(&t.ix, b);
-				want[key] = d < FX_IX_PROBE_MAX ? b : UINT32_MAX;
-				if (want[key] != UINT32_MAX)
-					used[b]++;
-			}
-			full0 = t.ix.full;
-			m = nat_table_add(&t, &cand[j], &err);
-			if (want[0] == UINT32_MAX || want[1] == UINT32_MAX) {
-				for (key = 0; key < 2; key++)
-					if (want[key] != UINT32_MAX)
-						used[want[key]]--;
-				CHECK(m == NULL && err == -EOVERFLOW && t.ix.full == full0 + 1,
-				      "op %u: an add past the probe bound refused and counted (%d)",
-				      i, err);
-				refused++;
-			} else {
-				CHECK(m != NULL, "op %u: add refused: %d", i, err);
-				if (m == NULL)
-					break;
-				rec[j] = m;
-				placed[j] = 1;
-				pos[j][0] = want[0];
-				pos[j][1] = want[1];
-				adds++;
-			}
-		} else if (placed[j] == 1 && (i & 1)) {
-			nat_table_hold(&t, rec[j], i, i);
-			used[pos[j][0]]--;
-			placed[j] = 2;
-		} else {
-			nat_table_remove(&t, rec[j]);
-			used[pos[j][1]]--;
-			if (placed[j] == 1)
-				used[pos[j][0]]--;
-			placed[j] = 0;
-		}
-		for (j = 0; j < NM; j++) {
-			k = nat_key_out(&cand[j]);
-			CHECK(lookup1(&t, k) == (placed[j] == 1 ? rec[j] : NULL),
-			      "op %u: out key of %u", i, j);
-			k = nat_key_in(&cand[j]);
-			CHECK(lookup1(&t, k) == (placed[j] != 0 ? rec[j] : NULL),
-			      "op %u: in key of %u", i, j);
-		}
+	CHECK(fx_ix_buckets(&t.ix) <= COLLIDE_CAP, "%u buckets", fx_ix_buckets(&t.ix));
+	memset(&cm, 0, sizeof(cm));
+	n = collide_find(&cm, &t);
+	CHECK(n == COLLIDE_MAPPINGS, "%u mappings with one home bucket found", n);
+	for (i = 0; i < ops && n == COLLIDE_MAPPINGS; i++) {
+		if (!collide_step(&cm, &t, i))
+			break;
+		collide_check_lookups(&cm, &t, i);
 		if (i % 64 == 0)
 			check_index(&t);
 		if (failures > 20)
 			break;
 	}
 	check_index(&t);
-	CHECK(adds > 0 && refused > 0, "collisions: %" PRIu64 " added, %" PRIu64 " refused",
-	      adds, refused);
+	CHECK(cm.adds > 0 && cm.refused > 0, "collisions: %" PRIu64 " added, %" PRIu64
+	      " refused", cm.adds, cm.refused);
 	CHECK(t.ix.lines_max == FX_IX_PROBE_MAX, "the bound reached: %" PRIu64 " buckets",
 	      t.ix.lines_max);
 	printf("one home bucket: %u ops, %" PRIu64 " mappings added, %" PRIu64
-	       " refused at the probe bound\n", ops, adds, refused);
+	       " refused at the probe bound\n", ops, cm.adds, cm.refused);
 	nat_table_free(&t);
 }
 
