@@ -734,6 +734,66 @@ lookup1(const struct nat_table *t, struct nat_key k)
 	return m;
 }
 
+/* test_table_basic()'s hold-down of the live mapping m, the table full
+ * with m2 (where its add worked): the out key goes, the public tuple stays
+ * taken, the inside tuple maps anew; then the table emptied */
+static void
+table_hold_down(struct nat_table *t, struct nat_mapping *m, struct nat_mapping *m2)
+{
+	struct nat_mapping tm;
+	uint64_t id;
+	uint32_t addr;
+	int err = 0;
+
+	nat_table_hold(t, m, 1234, 78);
+	CHECK(m->state == NAT_HELD && m->held_until == 1234 && m->id == 78, "held state");
+	CHECK(lookup1(t, nat_key_out(m)) == NULL, "out key of a held mapping");
+	CHECK(lookup1(t, nat_key_in(m)) == m, "in key of a held mapping gone");
+	CHECK(nat_table_tuple_taken(t, 0xc0000201, 2000, 0x08080808, 53, IPPROTO_UDP),
+	      "held tuple not taken");
+	CHECK(nat_table_snapshot(m, &id, &addr) == 0, "snapshot of a held mapping");
+	/* a new mapping of the same inside tuple gets another public port */
+	if (m2 != NULL)
+		nat_table_remove(t, m2);
+	tm = mapping(0x0a000001, 1000, 0xc0000201, 2001, 0x08080808, 53, IPPROTO_UDP);
+	m2 = nat_table_add(t, &tm, &err);
+	CHECK(m2 != NULL && m2 != m, "new mapping of an inside tuple in hold-down: %d", err);
+	nat_table_remove(t, m);
+	CHECK(!nat_table_tuple_taken(t, 0xc0000201, 2000, 0x08080808, 53, IPPROTO_UDP),
+	      "removed tuple still taken");
+	CHECK(nat_table_count(t) == 1, "count %u", nat_table_count(t));
+	if (m2 != NULL)
+		nat_table_remove(t, m2);
+	CHECK(nat_table_count(t) == 0, "count after removing all");
+}
+
+/* ICMP echo in an empty table: the identifier in both port places of each
+ * key */
+static void
+table_icmp_echo(struct nat_table *t)
+{
+	struct nat_mapping tm, *m;
+	int err = 0;
+
+	tm = mapping(0x0a000001, 0x1234, 0xc0000201, 0x4321, 0x08080808, 0, IPPROTO_ICMP);
+	m = nat_table_add(t, &tm, &err);
+	CHECK(m != NULL, "ICMP mapping: %d", err);
+	if (m != NULL) {
+		struct nat_key req = { .src = 0x0a000001, .dst = 0x08080808,
+			.sport = 0x1234, .dport = 0x1234, .proto = IPPROTO_ICMP };
+		struct nat_key rep = { .src = 0x08080808, .dst = 0xc0000201,
+			.sport = 0x4321, .dport = 0x4321, .proto = IPPROTO_ICMP };
+
+		CHECK(lookup1(t, req) == m && nat_mapping_is_out(m, &req),
+		      "echo request not found");
+		CHECK(lookup1(t, rep) == m && !nat_mapping_is_out(m, &rep),
+		      "echo reply not found");
+		CHECK(nat_table_tuple_taken(t, 0xc0000201, 0x4321, 0x08080808, 0x9999,
+					    IPPROTO_ICMP), "ICMP public id not taken");
+		nat_table_remove(t, m);
+	}
+}
+
 static void
 test_table_basic(void)
 {
@@ -787,46 +847,8 @@ test_table_basic(void)
 	tm = mapping(0x0a000004, 1, 0xc0000201, 4, 0x08080808, 53, IPPROTO_UDP);
 	CHECK(nat_table_add(&t, &tm, &err) == NULL && err == -ENOSPC, "a full table took more");
 
-	/* hold-down: the out key goes, the public tuple stays taken */
-	nat_table_hold(&t, m, 1234, 78);
-	CHECK(m->state == NAT_HELD && m->held_until == 1234 && m->id == 78, "held state");
-	CHECK(lookup1(&t, nat_key_out(m)) == NULL, "out key of a held mapping");
-	CHECK(lookup1(&t, nat_key_in(m)) == m, "in key of a held mapping gone");
-	CHECK(nat_table_tuple_taken(&t, 0xc0000201, 2000, 0x08080808, 53, IPPROTO_UDP),
-	      "held tuple not taken");
-	CHECK(nat_table_snapshot(m, &id, &addr) == 0, "snapshot of a held mapping");
-	/* a new mapping of the same inside tuple gets another public port */
-	if (m2 != NULL)
-		nat_table_remove(&t, m2);
-	tm = mapping(0x0a000001, 1000, 0xc0000201, 2001, 0x08080808, 53, IPPROTO_UDP);
-	m2 = nat_table_add(&t, &tm, &err);
-	CHECK(m2 != NULL && m2 != m, "new mapping of an inside tuple in hold-down: %d", err);
-	nat_table_remove(&t, m);
-	CHECK(!nat_table_tuple_taken(&t, 0xc0000201, 2000, 0x08080808, 53, IPPROTO_UDP),
-	      "removed tuple still taken");
-	CHECK(nat_table_count(&t) == 1, "count %u", nat_table_count(&t));
-	if (m2 != NULL)
-		nat_table_remove(&t, m2);
-	CHECK(nat_table_count(&t) == 0, "count after removing all");
-
-	/* ICMP echo: the identifier in both port places of each key */
-	tm = mapping(0x0a000001, 0x1234, 0xc0000201, 0x4321, 0x08080808, 0, IPPROTO_ICMP);
-	m = nat_table_add(&t, &tm, &err);
-	CHECK(m != NULL, "ICMP mapping: %d", err);
-	if (m != NULL) {
-		struct nat_key req = { .src = 0x0a000001, .dst = 0x08080808,
-			.sport = 0x1234, .dport = 0x1234, .proto = IPPROTO_ICMP };
-		struct nat_key rep = { .src = 0x08080808, .dst = 0xc0000201,
-			.sport = 0x4321, .dport = 0x4321, .proto = IPPROTO_ICMP };
-
-		CHECK(lookup1(&t, req) == m && nat_mapping_is_out(m, &req),
-		      "echo request not found");
-		CHECK(lookup1(&t, rep) == m && !nat_mapping_is_out(m, &rep),
-		      "echo reply not found");
-		CHECK(nat_table_tuple_taken(&t, 0xc0000201, 0x4321, 0x08080808, 0x9999,
-					    IPPROTO_ICMP), "ICMP public id not taken");
-		nat_table_remove(&t, m);
-	}
+	table_hold_down(&t, m, m2);
+	table_icmp_echo(&t);
 out:
 	nat_table_free(&t);
 }
