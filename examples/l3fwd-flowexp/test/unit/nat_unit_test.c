@@ -1271,7 +1271,10 @@ test_bib_last(unsigned int ops)
 		return;
 	}
 	for (i = 0; i < ops; i++) {
-		k = (unsigned int)rte_rand_max(NB);
+		/* % NB changes nothing, but gcc 12 sees the bound: without
+		 * it, nat_bib_add() inlined, it may warn of a path where k
+		 * is NAT_BIB_NO_HOME, past the end of model[] */
+		k = (unsigned int)rte_rand_max(NB) % NB;
 		switch (rte_rand_max(3)) {
 		case 0:   /* add, if absent */
 			if (model[k] != NULL)
@@ -1308,111 +1311,150 @@ test_bib_last(unsigned int ops)
 	nat_ports_fini(&np);
 }
 
+enum { HOME_PORTS = 512, HOME_ENDPOINTS = 400, HOME_UNITS = 64, HOME_BUSY = 7 };
+
+/* test_bib_home()'s model: each endpoint's binding and home, each unit
+ * taken or not and its count of bindings away, and the tallies */
+struct home_model {
+	struct nat_bib_entry *entry[HOME_ENDPOINTS];
+	uint32_t home[HOME_ENDPOINTS], away[HOME_PORTS];
+	uint8_t taken[HOME_PORTS];
+	uint32_t base;               /* the first unit's index */
+	unsigned int wrong, wrong_away, at_home, tried;
+	bool saturated;
+};
+
+/* an add of endpoint k: at its home if free, else (and now and then
+ * anyway) at a random free unit */
+static void
+home_add(struct home_model *hm, struct nat_bib *b, unsigned int k)
+{
+	unsigned int u = hm->home[k] - hm->base;
+
+	while (hm->taken[u] || rte_rand_max(8) == 0)
+		u = (unsigned int)rte_rand_max(HOME_PORTS);
+	hm->entry[k] = nat_bib_add(b, rte_cpu_to_be_32(RTE_IPV4(10, 1, k >> 8, k & 255)),
+				   rte_cpu_to_be_16(3000), IPPROTO_UDP, hm->base + u,
+				   hm->home[k]);
+	if (hm->entry[k] == NULL || nat_bib_public(b, hm->base + u) != hm->entry[k]) {
+		hm->wrong++;
+		hm->entry[k] = NULL;
+	} else {
+		hm->taken[u] = 1;
+		if (hm->base + u != hm->home[k])
+			hm->away[hm->home[k] - hm->base]++;
+		else
+			hm->at_home++;
+	}
+}
+
+/* a removal of endpoint k's binding */
+static void
+home_remove(struct home_model *hm, struct nat_bib *b, unsigned int k)
+{
+	unsigned int u = nat_bib_unit(b, hm->entry[k]) - hm->base;
+
+	nat_bib_remove(b, hm->entry[k], hm->home[k]);
+	hm->entry[k] = NULL;
+	hm->taken[u] = 0;
+	if (hm->base + u != hm->home[k])
+		hm->away[hm->home[k] - hm->base]--;
+	if (nat_bib_public(b, hm->base + u) != NULL)
+		hm->wrong++;
+}
+
+/* a random endpoint: its home's answer where it has one, then the lookup */
+static void
+home_lookup(struct home_model *hm, struct nat_bib *b)
+{
+	unsigned int k = (unsigned int)rte_rand_max(HOME_ENDPOINTS);
+	struct nat_bib_entry *e;
+
+	if (nat_bib_inside_try(b, rte_cpu_to_be_32(RTE_IPV4(10, 1, k >> 8, k & 255)),
+			       rte_cpu_to_be_16(3000), IPPROTO_UDP, hm->home[k], &e)) {
+		if (e != hm->entry[k])
+			hm->wrong++;
+		hm->tried++;
+	} else if (hm->away[hm->home[k] - hm->base] == 0 &&
+		   nat_bib_at(b, hm->home[k])->away != NAT_BIB_AWAY_MAX) {
+		hm->wrong++;   /* the home could have answered */
+	}
+	e = nat_bib_inside(b, rte_cpu_to_be_32(RTE_IPV4(10, 1, k >> 8, k & 255)),
+			   rte_cpu_to_be_16(3000), IPPROTO_UDP, hm->home[k]);
+	if (e != hm->entry[k])
+		hm->wrong++;
+}
+
+/* every unit's count of bindings away against the model's, where not
+ * saturated */
+static void
+home_check_away(struct home_model *hm, const struct nat_bib *b)
+{
+	const struct nat_bib_entry *e;
+	unsigned int u;
+
+	for (u = 0; u < HOME_PORTS; u++) {
+		e = nat_bib_at(b, hm->base + u);
+		if (e->away == NAT_BIB_AWAY_MAX)
+			hm->saturated = true;
+		else if (e->away != hm->away[u])
+			hm->wrong_away++;
+	}
+}
+
 /*
- * Bindings at their homes and away from them against a model: NE inside
- * endpoints, each with a home among NH units (half of them the same
- * unit, so that its count of bindings away saturates), bound at random to
- * their home when it is free, else to another free unit; random adds,
- * removes and a lookup of a random endpoint after every step, through the
- * remembered answer or not, first as far as its home answers
- * (nat_bib_inside_try(), which must answer when nobody is away). Every
- * count of bindings away is checked against the model's after every step:
- * exact below NAT_BIB_AWAY_MAX.
+ * Bindings at their homes and away from them against a model:
+ * HOME_ENDPOINTS inside endpoints, each with a home among HOME_UNITS
+ * units (half of them the same unit, so that its count of bindings away
+ * saturates), bound at random to their home when it is free, else to
+ * another free unit; random adds, removes and a lookup of a random
+ * endpoint after every step, through the remembered answer or not, first
+ * as far as its home answers (nat_bib_inside_try(), which must answer
+ * when nobody is away). Every count of bindings away is checked against
+ * the model's after every step: exact below NAT_BIB_AWAY_MAX.
  */
 static void
 test_bib_home(unsigned int ops)
 {
-	enum { PORTS = 512, NE = 400, NH = 64, BUSY = 7 };
-	static struct nat_bib_entry *model[NE];
-	static uint32_t home[NE], away[PORTS];
-	static uint8_t taken[PORTS];
-	unsigned int i, k, u, wrong = 0, wrong_away = 0, at_home = 0, tried = 0;
-	bool saturated = false;
-	struct nat_bib_entry *e;
+	static struct home_model hm;
 	struct nat_ports np;
 	struct nat_bib b;
-	uint32_t base;
+	unsigned int i, k;
 
-	/* PORTS UDP units of one address (the ICMP and TCP ones unused) */
-	if (nat_ports_init(&np, 2000, 2000 + PORTS - 1, 1, 0, 1,
+	/* HOME_PORTS UDP units of one address (the ICMP and TCP ones unused) */
+	if (nat_ports_init(&np, 2000, 2000 + HOME_PORTS - 1, 1, 0, 1,
 			   sizeof(struct nat_bib_entry), 0) != 0 ||
-	    nat_bib_create(&b, "bibhome", NE, &np, false, 0) != 0) {
-		CHECK(false, "binding table over %u ports", PORTS);
+	    nat_bib_create(&b, "bibhome", HOME_ENDPOINTS, &np, false, 0) != 0) {
+		CHECK(false, "binding table over %u ports", HOME_PORTS);
 		return;
 	}
-	base = nat_ports_unit_index(&np, 0, NAT_PROTO_UDP, 2000);
-	memset(model, 0, sizeof(model));
-	memset(away, 0, sizeof(away));
-	memset(taken, 0, sizeof(taken));
-	for (k = 0; k < NE; k++)
-		home[k] = base + (k % 2 ? BUSY : (uint32_t)rte_rand_max(NH));
+	memset(&hm, 0, sizeof(hm));
+	hm.base = nat_ports_unit_index(&np, 0, NAT_PROTO_UDP, 2000);
+	for (k = 0; k < HOME_ENDPOINTS; k++)
+		hm.home[k] = hm.base + (k % 2 ? HOME_BUSY : (uint32_t)rte_rand_max(HOME_UNITS));
 	for (i = 0; i < ops; i++) {
-		k = (unsigned int)rte_rand_max(NE);
-		if (model[k] == NULL && rte_rand_max(3) != 0) {
-			/* add: at its home if free, else (and now and then
-			 * anyway) at a random free unit */
-			u = home[k] - base;
-			while (taken[u] || rte_rand_max(8) == 0)
-				u = (unsigned int)rte_rand_max(PORTS);
-			model[k] = nat_bib_add(&b, rte_cpu_to_be_32(RTE_IPV4(10, 1, k >> 8, k & 255)),
-					       rte_cpu_to_be_16(3000), IPPROTO_UDP, base + u,
-					       home[k]);
-			if (model[k] == NULL || nat_bib_public(&b, base + u) != model[k]) {
-				wrong++;
-				model[k] = NULL;
-			} else {
-				taken[u] = 1;
-				if (base + u != home[k])
-					away[home[k] - base]++;
-				else
-					at_home++;
-			}
-		} else if (model[k] != NULL && rte_rand_max(8) == 0) {
-			/* remove (rarely: most endpoints bound, so that
-			 * the busy home's count saturates) */
-			u = nat_bib_unit(&b, model[k]) - base;
-			nat_bib_remove(&b, model[k], home[k]);
-			model[k] = NULL;
-			taken[u] = 0;
-			if (base + u != home[k])
-				away[home[k] - base]--;
-			if (nat_bib_public(&b, base + u) != NULL)
-				wrong++;
+		k = (unsigned int)rte_rand_max(HOME_ENDPOINTS);
+		if (hm.entry[k] == NULL && rte_rand_max(3) != 0) {
+			home_add(&hm, &b, k);
+		} else if (hm.entry[k] != NULL && rte_rand_max(8) == 0) {
+			/* rarely: most endpoints bound, so that the busy
+			 * home's count saturates */
+			home_remove(&hm, &b, k);
 		}
-		/* the home's answer where it has one, then the lookup */
-		k = (unsigned int)rte_rand_max(NE);
-		if (nat_bib_inside_try(&b, rte_cpu_to_be_32(RTE_IPV4(10, 1, k >> 8, k & 255)),
-				       rte_cpu_to_be_16(3000), IPPROTO_UDP, home[k], &e)) {
-			if (e != model[k])
-				wrong++;
-			tried++;
-		} else if (away[home[k] - base] == 0 && nat_bib_at(&b, home[k])->away !=
-			   NAT_BIB_AWAY_MAX) {
-			wrong++;   /* the home could have answered */
-		}
-		e = nat_bib_inside(&b, rte_cpu_to_be_32(RTE_IPV4(10, 1, k >> 8, k & 255)),
-				   rte_cpu_to_be_16(3000), IPPROTO_UDP, home[k]);
-		if (e != model[k])
-			wrong++;
-		for (u = 0; u < PORTS; u++) {
-			e = nat_bib_at(&b, base + u);
-			if (e->away == NAT_BIB_AWAY_MAX)
-				saturated = true;
-			else if (e->away != away[u])
-				wrong_away++;
-		}
+		home_lookup(&hm, &b);
+		home_check_away(&hm, &b);
 	}
-	CHECK(wrong == 0, "bindings at home and away against the model: %u of %u wrong",
-	      wrong, ops);
-	CHECK(wrong_away == 0, "counts of bindings away against the model: %u wrong",
-	      wrong_away);
-	CHECK(saturated && at_home != 0 && tried != 0 && tried != ops,
+	CHECK(hm.wrong == 0, "bindings at home and away against the model: %u of %u wrong",
+	      hm.wrong, ops);
+	CHECK(hm.wrong_away == 0, "counts of bindings away against the model: %u wrong",
+	      hm.wrong_away);
+	CHECK(hm.saturated && hm.at_home != 0 && hm.tried != 0 && hm.tried != ops,
 	      "the busy home's count saturated (%d), bindings made at home (%u), "
-	      "homes that answered (%u of %u)", saturated, at_home, tried, ops);
+	      "homes that answered (%u of %u)", hm.saturated, hm.at_home, hm.tried, ops);
 	printf("bindings at home and away: %u operations, %u made at home, %u wrong, "
 	       "%u counts wrong, the busy home %u away (%u counted), %u answered by "
-	       "the home\n", ops, at_home, wrong, wrong_away, away[BUSY],
-	       nat_bib_at(&b, base + BUSY)->away, tried);
+	       "the home\n", ops, hm.at_home, hm.wrong, hm.wrong_away, hm.away[HOME_BUSY],
+	       nat_bib_at(&b, hm.base + HOME_BUSY)->away, hm.tried);
 	nat_bib_free(&b);
 	nat_ports_fini(&np);
 }
