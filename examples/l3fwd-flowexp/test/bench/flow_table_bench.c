@@ -247,21 +247,244 @@ cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* keys looked up in a round */
+static const double keys_per_round = BURST * (double)BURSTS_PER_ROUND;
+
+/* the benchmark's tables, its keys and each round's cycles */
+struct bench {
+	uint32_t n, rounds, max_flows;       /* FLOWS, ROUNDS, MAX_FLOWS */
+	struct rte_hash *h;                  /* the rte_hash layout: index */
+	struct fx_flow *slab;                /* and a line per position */
+	struct fx_flow_table ft;             /* the new index */
+	struct fx_flow_table fth[HASH_MAX];  /* it again, one per hash */
+	struct fx_key *keys;
+	/* cycles of each round: rte_hash, index, floor, index ahead, and
+	 * the index and floor of each hash function */
+	uint64_t *t_old, *t_new, *t_floor, *t_ahead, *t_hash[HASH_MAX], *t_hfloor[HASH_MAX];
+	/* where each walk of the keys is */
+	uint32_t c_old, c_new, c_floor, c_ahead, c_hash[HASH_MAX];
+};
+
+/* FLOWS, ROUNDS and MAX_FLOWS from what follows the EAL's arguments;
+ * false (the usage printed) where one is out of its range */
+static bool
+bench_args(struct bench *b, int argc, char **argv)
+{
+	b->n = 1000000;
+	b->rounds = 9;
+	if (argc > 1)
+		b->n = (uint32_t)strtoul(argv[1], NULL, 0);
+	if (argc > 2)
+		b->rounds = (uint32_t)strtoul(argv[2], NULL, 0);
+	b->max_flows = argc > 3 ? (uint32_t)strtoul(argv[3], NULL, 0) : b->n;
+	if (b->n < BURST || b->rounds == 0 || b->max_flows < b->n) {
+		fprintf(stderr, "usage: EAL-ARGS -- [FLOWS >= %d] [ROUNDS >= 1] [MAX_FLOWS >= FLOWS]\n",
+			BURST);
+		return false;
+	}
+	return true;
+}
+
+/* the rte_hash layout, the keys, the new index and the timings; false
+ * (said) where memory is short */
+static bool
+bench_create(struct bench *b)
+{
+	struct rte_hash_parameters hp = { 0 };
+
+	hp.name = "bench_old";
+	hp.entries = b->max_flows + RTE_MAX(b->max_flows / FX_FT_HEADROOM, 64u);
+	hp.key_len = sizeof(struct fx_key);
+	hp.hash_func = rte_hash_crc;
+	hp.socket_id = 0;
+	hp.extra_flag = RTE_HASH_EXTRA_FLAGS_EXT_TABLE;
+	b->h = rte_hash_create(&hp);
+	b->slab = rte_zmalloc("bench_slab", (size_t)hp.entries * sizeof(*b->slab),
+			      RTE_CACHE_LINE_SIZE);
+	b->keys = malloc((size_t)b->n * sizeof(*b->keys));
+	b->t_old = calloc(b->rounds, sizeof(*b->t_old));
+	b->t_new = calloc(b->rounds, sizeof(*b->t_new));
+	b->t_floor = calloc(b->rounds, sizeof(*b->t_floor));
+	b->t_ahead = calloc(b->rounds, sizeof(*b->t_ahead));
+	if (b->h == NULL || b->slab == NULL || b->keys == NULL || b->t_old == NULL ||
+	    b->t_new == NULL || b->t_floor == NULL || b->t_ahead == NULL ||
+	    ft_create(&b->ft, "bench", b->max_flows, 0, false) != 0) {
+		fprintf(stderr, "out of memory for %u flows (give EAL more with -m)\n", b->n);
+		return false;
+	}
+	rte_hash_set_cmp_func(b->h, key_cmp);
+	return true;
+}
+
+/* a table of the keys and the timings for each hash function; false
+ * (said) where memory is short */
+static bool
+bench_create_hashes(struct bench *b)
+{
+	unsigned int k;
+
+	for (k = 0; k < HASH_MAX; k++) {
+		b->t_hash[k] = calloc(b->rounds, sizeof(uint64_t));
+		b->t_hfloor[k] = calloc(b->rounds, sizeof(uint64_t));
+		if (b->t_hash[k] == NULL || b->t_hfloor[k] == NULL ||
+		    ft_create(&b->fth[k], hash_names[k], b->max_flows, 0, false) != 0) {
+			fprintf(stderr, "out of memory for %u flows (give EAL more with -m)\n",
+				b->n);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* the keys made and added to every table; false (said) where one refused */
+static bool
+bench_fill(struct bench *b)
+{
+	unsigned int k;
+	bool added;
+	uint32_t i;
+
+	for (i = 0; i < b->n; i++) {
+		make_key(&b->keys[i], i);
+		if (rte_hash_add_key_with_hash(b->h, &b->keys[i], ft_hash(&b->keys[i])) < 0 ||
+		    ft_add(&b->ft, &b->keys[i], ft_hash(&b->keys[i]), &added) < 0) {
+			fprintf(stderr, "add %u failed\n", i);
+			return false;
+		}
+		for (k = 0; k < HASH_MAX; k++)
+			if (ft_add(&b->fth[k], &b->keys[i], hash_of(&b->keys[i], k), &added) < 0) {
+				fprintf(stderr, "add %u (%s) failed\n", i, hash_names[k]);
+				return false;
+			}
+	}
+	return true;
+}
+
+/* round i of rte_hash against the index (each first in turn), the floor
+ * and the index ahead, printed */
+static void
+bench_round_tables(struct bench *b, uint32_t i)
+{
+	const double per = keys_per_round;
+
+	if (i & 1) {
+		b->t_new[i] = round_index(&b->ft, b->keys, b->n, &b->c_new, 0);
+		b->t_old[i] = round_rte_hash(b->h, b->slab, b->keys, b->n, &b->c_old);
+	} else {
+		b->t_old[i] = round_rte_hash(b->h, b->slab, b->keys, b->n, &b->c_old);
+		b->t_new[i] = round_index(&b->ft, b->keys, b->n, &b->c_new, 0);
+	}
+	b->t_floor[i] = round_floor(b->keys, b->n, &b->c_floor);
+	b->t_ahead[i] = round_index(&b->ft, b->keys, b->n, &b->c_ahead, AHEAD);
+	printf("round %u: rte_hash %.1f, index %.1f, index ahead %.1f, hash and parse work alone %.1f cycles per key\n",
+	       i + 1, b->t_old[i] / per, b->t_new[i] / per, b->t_ahead[i] / per,
+	       b->t_floor[i] / per);
+}
+
+/* round i of the hash functions (each first in turn), printed */
+static void
+bench_round_hashes(struct bench *b, uint32_t i)
+{
+	const double per = keys_per_round;
+	unsigned int k;
+
+	for (k = 0; k < HASH_MAX; k++) {
+		unsigned int f = (k + i) % HASH_MAX;
+
+		b->t_hash[f][i] = round_hash_kind(&b->fth[f], b->keys, b->n, &b->c_hash[f], f,
+						  false);
+		b->t_hfloor[f][i] = round_hash_kind(&b->fth[f], b->keys, b->n, &b->c_hash[f], f,
+						    true);
+	}
+	printf("round %u, hash functions (index as the worker uses it / hash and parse work alone):",
+	       i + 1);
+	for (k = 0; k < HASH_MAX; k++)
+		printf(" %s %.1f / %.1f", hash_names[k], b->t_hash[k][i] / per,
+		       b->t_hfloor[k][i] / per);
+	printf("\n");
+}
+
+/* the median of `rounds` timings t (sorting them) */
+static uint64_t
+median(uint64_t *t, uint32_t rounds)
+{
+	qsort(t, rounds, sizeof(*t), cmp_u64);
+	return t[rounds / 2];
+}
+
+/* the medians of rte_hash, the index, the floor and the index ahead */
+static void
+bench_report_tables(struct bench *b)
+{
+	const double per = keys_per_round;
+	uint64_t old_median = median(b->t_old, b->rounds);
+	uint64_t new_median = median(b->t_new, b->rounds);
+	uint64_t floor_median = median(b->t_floor, b->rounds);
+	uint64_t ahead_median = median(b->t_ahead, b->rounds);
+
+	printf("%u flows, bursts of %d, %d multiply-adds of parse work per key, medians of %u rounds:\n"
+	       "  hash + parse work + lookup + refresh: rte_hash %.1f, index %.1f cycles per key\n"
+	       "  hash + parse work alone: %.1f; so lookup + refresh: rte_hash %.1f, index %.1f"
+	       " (rte_hash / index %.2f)\n",
+	       b->n, BURST, PARSE_WORK, b->rounds, old_median / per, new_median / per,
+	       floor_median / per, (old_median - floor_median) / per,
+	       (new_median - floor_median) / per,
+	       (double)(old_median - floor_median) / (double)(new_median - floor_median));
+	printf("  with each bucket prefetched at hashing and read %d keys later (in the parse loop): %.1f,"
+	       " lookup + refresh %.1f\n", AHEAD, ahead_median / per,
+	       (ahead_median - floor_median) / per);
+}
+
+/* the medians of each hash function's rounds, and each against CRC32-C */
+static void
+bench_report_hashes(struct bench *b)
+{
+	const double per = keys_per_round;
+	uint64_t hash_median[HASH_MAX], floor_median[HASH_MAX];
+	unsigned int k;
+
+	for (k = 0; k < HASH_MAX; k++) {
+		hash_median[k] = median(b->t_hash[k], b->rounds);
+		floor_median[k] = median(b->t_hfloor[k], b->rounds);
+	}
+	printf("  hash functions, index as the worker uses it (hash and parse work alone), medians:");
+	for (k = 0; k < HASH_MAX; k++)
+		printf(" %s %.1f (%.1f)", hash_names[k], hash_median[k] / per,
+		       floor_median[k] / per);
+	printf("\n  against crc32c, cycles per key: ");
+	for (k = 1; k < HASH_MAX; k++)
+		printf("%s%s %+.1f (alone %+.1f)", k > 1 ? ", " : "", hash_names[k],
+		       ((double)hash_median[k] - (double)hash_median[HASH_CRC]) / per,
+		       ((double)floor_median[k] - (double)floor_median[HASH_CRC]) / per);
+	printf("\n");
+}
+
+/* what bench_create() and bench_create_hashes() made */
+static void
+bench_free(struct bench *b)
+{
+	unsigned int k;
+
+	for (k = 0; k < HASH_MAX; k++) {
+		ft_free(&b->fth[k]);
+		free(b->t_hash[k]);
+		free(b->t_hfloor[k]);
+	}
+	rte_hash_free(b->h);
+	rte_free(b->slab);
+	ft_free(&b->ft);
+	free(b->keys);
+	free(b->t_old);
+	free(b->t_new);
+	free(b->t_floor);
+	free(b->t_ahead);
+}
+
 int
 main(int argc, char **argv)
 {
-	uint32_t n = 1000000, rounds = 9, max_flows, i, c_old = 0, c_new = 0, c_floor = 0, c_ahead = 0;
-	struct rte_hash_parameters hp = { 0 };
-	struct fx_flow_table ft;
-	struct fx_flow *slab;
-	struct rte_hash *h;
-	struct fx_key *keys;
-	uint64_t *t_old, *t_new, *t_floor, *t_ahead, *t_hash[HASH_MAX], *t_hfloor[HASH_MAX];
-	struct fx_flow_table fth[HASH_MAX];
-	uint32_t c_hash[HASH_MAX] = { 0 };
-	double per = BURST * (double)BURSTS_PER_ROUND;
-	unsigned int k;
-	bool added;
+	static struct bench b;
+	uint32_t i;
 	int ret;
 
 	ret = rte_eal_init(argc, argv);
@@ -271,128 +494,21 @@ main(int argc, char **argv)
 	}
 	argc -= ret;
 	argv += ret;
-	if (argc > 1)
-		n = (uint32_t)strtoul(argv[1], NULL, 0);
-	if (argc > 2)
-		rounds = (uint32_t)strtoul(argv[2], NULL, 0);
-	max_flows = argc > 3 ? (uint32_t)strtoul(argv[3], NULL, 0) : n;
-	if (n < BURST || rounds == 0 || max_flows < n) {
-		fprintf(stderr, "usage: EAL-ARGS -- [FLOWS >= %d] [ROUNDS >= 1] [MAX_FLOWS >= FLOWS]\n",
-			BURST);
+	if (!bench_args(&b, argc, argv))
 		return 2;
-	}
-	hp.name = "bench_old";
-	hp.entries = max_flows + RTE_MAX(max_flows / FX_FT_HEADROOM, 64u);
-	hp.key_len = sizeof(struct fx_key);
-	hp.hash_func = rte_hash_crc;
-	hp.socket_id = 0;
-	hp.extra_flag = RTE_HASH_EXTRA_FLAGS_EXT_TABLE;
-	h = rte_hash_create(&hp);
-	slab = rte_zmalloc("bench_slab", (size_t)hp.entries * sizeof(*slab), RTE_CACHE_LINE_SIZE);
-	keys = malloc((size_t)n * sizeof(*keys));
-	t_old = calloc(rounds, sizeof(*t_old));
-	t_new = calloc(rounds, sizeof(*t_new));
-	t_floor = calloc(rounds, sizeof(*t_floor));
-	t_ahead = calloc(rounds, sizeof(*t_ahead));
-	if (h == NULL || slab == NULL || keys == NULL || t_old == NULL || t_new == NULL ||
-	    t_floor == NULL || t_ahead == NULL ||
-	    ft_create(&ft, "bench", max_flows, 0, false) != 0) {
-		fprintf(stderr, "out of memory for %u flows (give EAL more with -m)\n", n);
+	if (!bench_create(&b))
 		return 1;
-	}
-	rte_hash_set_cmp_func(h, key_cmp);
+	/* a fixed secret for the keyed hash, the same each run */
 	fx_hash_set_secret(UINT64_C(0x243f6a8885a308d3), UINT64_C(0x13198a2e03707344));
-	for (k = 0; k < HASH_MAX; k++) {
-		t_hash[k] = calloc(rounds, sizeof(uint64_t));
-		t_hfloor[k] = calloc(rounds, sizeof(uint64_t));
-		if (t_hash[k] == NULL || t_hfloor[k] == NULL ||
-		    ft_create(&fth[k], hash_names[k], max_flows, 0, false) != 0) {
-			fprintf(stderr, "out of memory for %u flows (give EAL more with -m)\n", n);
-			return 1;
-		}
+	if (!bench_create_hashes(&b) || !bench_fill(&b))
+		return 1;
+	for (i = 0; i < b.rounds; i++) {
+		bench_round_tables(&b, i);
+		bench_round_hashes(&b, i);
 	}
-	for (i = 0; i < n; i++) {
-		make_key(&keys[i], i);
-		if (rte_hash_add_key_with_hash(h, &keys[i], ft_hash(&keys[i])) < 0 ||
-		    ft_add(&ft, &keys[i], ft_hash(&keys[i]), &added) < 0) {
-			fprintf(stderr, "add %u failed\n", i);
-			return 1;
-		}
-		for (k = 0; k < HASH_MAX; k++)
-			if (ft_add(&fth[k], &keys[i], hash_of(&keys[i], k), &added) < 0) {
-				fprintf(stderr, "add %u (%s) failed\n", i, hash_names[k]);
-				return 1;
-			}
-	}
-	for (i = 0; i < rounds; i++) {
-		/* each goes first in turn */
-		if (i & 1) {
-			t_new[i] = round_index(&ft, keys, n, &c_new, 0);
-			t_old[i] = round_rte_hash(h, slab, keys, n, &c_old);
-		} else {
-			t_old[i] = round_rte_hash(h, slab, keys, n, &c_old);
-			t_new[i] = round_index(&ft, keys, n, &c_new, 0);
-		}
-		t_floor[i] = round_floor(keys, n, &c_floor);
-		t_ahead[i] = round_index(&ft, keys, n, &c_ahead, AHEAD);
-		printf("round %u: rte_hash %.1f, index %.1f, index ahead %.1f, hash and parse work alone %.1f cycles per key\n",
-		       i + 1, t_old[i] / per, t_new[i] / per, t_ahead[i] / per, t_floor[i] / per);
-		/* the hash functions, each first in turn */
-		for (k = 0; k < HASH_MAX; k++) {
-			unsigned int f = (k + i) % HASH_MAX;
-
-			t_hash[f][i] = round_hash_kind(&fth[f], keys, n, &c_hash[f], f, false);
-			t_hfloor[f][i] = round_hash_kind(&fth[f], keys, n, &c_hash[f], f, true);
-		}
-		printf("round %u, hash functions (index as the worker uses it / hash and parse work alone):",
-		       i + 1);
-		for (k = 0; k < HASH_MAX; k++)
-			printf(" %s %.1f / %.1f", hash_names[k], t_hash[k][i] / per, t_hfloor[k][i] / per);
-		printf("\n");
-	}
-	qsort(t_old, rounds, sizeof(*t_old), cmp_u64);
-	qsort(t_new, rounds, sizeof(*t_new), cmp_u64);
-	qsort(t_floor, rounds, sizeof(*t_floor), cmp_u64);
-	qsort(t_ahead, rounds, sizeof(*t_ahead), cmp_u64);
-	printf("%u flows, bursts of %d, %d multiply-adds of parse work per key, medians of %u rounds:\n"
-	       "  hash + parse work + lookup + refresh: rte_hash %.1f, index %.1f cycles per key\n"
-	       "  hash + parse work alone: %.1f; so lookup + refresh: rte_hash %.1f, index %.1f"
-	       " (rte_hash / index %.2f)\n",
-	       n, BURST, PARSE_WORK, rounds, t_old[rounds / 2] / per, t_new[rounds / 2] / per,
-	       t_floor[rounds / 2] / per, (t_old[rounds / 2] - t_floor[rounds / 2]) / per,
-	       (t_new[rounds / 2] - t_floor[rounds / 2]) / per,
-	       (double)(t_old[rounds / 2] - t_floor[rounds / 2]) /
-	       (double)(t_new[rounds / 2] - t_floor[rounds / 2]));
-	printf("  with each bucket prefetched at hashing and read %d keys later (in the parse loop): %.1f,"
-	       " lookup + refresh %.1f\n", AHEAD, t_ahead[rounds / 2] / per,
-	       (t_ahead[rounds / 2] - t_floor[rounds / 2]) / per);
-	for (k = 0; k < HASH_MAX; k++) {
-		qsort(t_hash[k], rounds, sizeof(uint64_t), cmp_u64);
-		qsort(t_hfloor[k], rounds, sizeof(uint64_t), cmp_u64);
-	}
-	printf("  hash functions, index as the worker uses it (hash and parse work alone), medians:");
-	for (k = 0; k < HASH_MAX; k++)
-		printf(" %s %.1f (%.1f)", hash_names[k], t_hash[k][rounds / 2] / per,
-		       t_hfloor[k][rounds / 2] / per);
-	printf("\n  against crc32c, cycles per key: ");
-	for (k = 1; k < HASH_MAX; k++)
-		printf("%s%s %+.1f (alone %+.1f)", k > 1 ? ", " : "", hash_names[k],
-		       ((double)t_hash[k][rounds / 2] - (double)t_hash[HASH_CRC][rounds / 2]) / per,
-		       ((double)t_hfloor[k][rounds / 2] - (double)t_hfloor[HASH_CRC][rounds / 2]) / per);
-	printf("\n");
-	for (k = 0; k < HASH_MAX; k++) {
-		ft_free(&fth[k]);
-		free(t_hash[k]);
-		free(t_hfloor[k]);
-	}
-	rte_hash_free(h);
-	rte_free(slab);
-	ft_free(&ft);
-	free(keys);
-	free(t_old);
-	free(t_new);
-	free(t_floor);
-	free(t_ahead);
+	bench_report_tables(&b);
+	bench_report_hashes(&b);
+	bench_free(&b);
 	rte_eal_cleanup();
 	return 0;
 }

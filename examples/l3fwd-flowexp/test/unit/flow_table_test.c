@@ -156,18 +156,175 @@ check_spills(const struct fx_flow_table *ft, enum hash_kind kind)
 	free(want);
 }
 
+/* an add of key k: where the model says its pair lands, or refused as
+ * it says; returns whether it was refused at the probe bound */
+static bool
+step_add(struct model *m, struct fx_flow_table *ft, enum hash_kind kind, uint32_t k)
+{
+	uint64_t full0 = ft->ix.full;
+	int64_t place = model_place(m, ft, hash_of(&m->key[k], kind));
+	bool added;
+	int32_t p;
+
+	p = ft_add(ft, &m->key[k], hash_of(&m->key[k], kind), &added);
+	if (m->slot[k] >= 0) {
+		CHECK(p == m->slot[k] && !added, "add of a present key: slot %d, not added",
+		      m->slot[k]);
+	} else if (m->n == ft->capacity) {
+		CHECK(p == -ENOSPC, "add to a full table: -ENOSPC (got %d)", p);
+	} else if (place < 0) {
+		CHECK(p == -EOVERFLOW && !added && ft->ix.full == full0 + 1,
+		      "add past the probe bound: -EOVERFLOW, counted (got %d)", p);
+		return true;
+	} else {
+		CHECK(p >= 0 && added, "add: a new slot (got %d)", p);
+		if (p < 0)
+			return false;
+		CHECK(p < NKEYS && !m->taken[p], "slot %d not handed out twice", p);
+		m->taken[p % NKEYS] = 1;
+		CHECK(ft_key_eq(&ft->flows[p].key, &m->key[k]), "add wrote the key");
+		CHECK(pair_in(ft, (uint32_t)place, hash_of(&m->key[k], kind), (uint32_t)p),
+		      "add: the pair in the first bucket with room (%" PRId64 ")", place);
+		m->slot[k] = p;
+		m->bucket[k] = (uint32_t)place;
+		m->used[place]++;
+		m->n++;
+	}
+	return false;
+}
+
+/* the model's side of a removal: key k out of its slot and bucket */
+static void
+model_forget(struct model *m, uint32_t k)
+{
+	m->taken[m->slot[k]] = 0;
+	m->slot[k] = -1;
+	m->used[m->bucket[k]]--;
+	m->n--;
+}
+
+/* a removal of key k, if it is in the table */
+static void
+step_remove(struct model *m, struct fx_flow_table *ft, enum hash_kind kind, uint32_t k)
+{
+	if (m->slot[k] < 0)
+		return;
+	ft_remove(ft, (uint32_t)m->slot[k], hash_of(&m->key[k], kind));
+	model_forget(m, k);
+}
+
+/* a bulk delete of the (up to 32) present keys from key k on */
+static void
+step_delete_bulk(struct model *m, struct fx_flow_table *ft, enum hash_kind kind, uint32_t k)
+{
+	struct fx_flow *gone[32];
+	uint32_t gone_hash[32], i, n;
+
+	for (n = 0, i = k; n < 32 && i < NKEYS; i++)
+		if (m->slot[i] >= 0) {
+			gone_hash[n] = hash_of(&m->key[i], kind);
+			gone[n++] = &ft->flows[m->slot[i]];
+			model_forget(m, i);
+		}
+	ft_delete_bulk(ft, gone, gone_hash, n);
+}
+
+/* a bulk lookup of a random number of keys, every 13th from key k on, as
+ * the worker does a burst */
+static void
+step_lookup_bulk(const struct model *m, const struct fx_flow_table *ft, enum hash_kind kind,
+		 uint32_t k)
+{
+	const struct fx_key *keys[32];
+	uint32_t hash[32], i, n;
+	int32_t pos[32];
+
+	n = 1 + (uint32_t)(rte_rand() % 32);
+	for (i = 0; i < n; i++) {
+		keys[i] = &m->key[(k + i * 13) % NKEYS];
+		hash[i] = hash_of(keys[i], kind);
+	}
+	for (i = 0; i < n; i++)
+		ft_prefetch(ft, hash[i]);
+	for (i = 0; i < n; i++)
+		pos[i] = ft_candidate(ft, hash[i]);
+	for (i = 0; i < n; i++)
+		pos[i] = ft_confirm(ft, keys[i], hash[i], pos[i]);
+	for (i = 0; i < n; i++) {
+		int32_t want = m->slot[(k + i * 13) % NKEYS];
+
+		CHECK(pos[i] == (want >= 0 ? want : -ENOENT),
+		      "bulk lookup %u: %d (got %d)", i, want, pos[i]);
+	}
+}
+
+/* a lookup of key k */
+static void
+step_lookup(const struct model *m, const struct fx_flow_table *ft, enum hash_kind kind,
+	    uint32_t k)
+{
+	int32_t p = ft_lookup(ft, &m->key[k], hash_of(&m->key[k], kind));
+
+	CHECK(p == (m->slot[k] >= 0 ? m->slot[k] : -ENOENT),
+	      "lookup: %d (got %d)", m->slot[k], p);
+}
+
+/* one random step on a random key; returns whether an add was refused at
+ * the probe bound */
+static bool
+model_step(struct model *m, struct fx_flow_table *ft, enum hash_kind kind)
+{
+	uint32_t k = (uint32_t)(rte_rand() % NKEYS);
+
+	switch (rte_rand() % 8) {
+	case 0: case 1: case 2:
+		return step_add(m, ft, kind, k);
+	case 3:
+		step_remove(m, ft, kind, k);
+		break;
+	case 4:
+		step_delete_bulk(m, ft, kind, k);
+		break;
+	case 5:
+		step_lookup_bulk(m, ft, kind, k);
+		break;
+	default:
+		step_lookup(m, ft, kind, k);
+		break;
+	}
+	return false;
+}
+
+/* empty the table: every slot back, no spill left, the refusals counted,
+ * no add read past the bound */
+static void
+model_empty(const struct model *m, struct fx_flow_table *ft, enum hash_kind kind,
+	    uint64_t refused)
+{
+	uint32_t i, k;
+
+	for (k = 0; k < NKEYS; k++)
+		if (m->slot[k] >= 0)
+			ft_remove(ft, (uint32_t)m->slot[k], hash_of(&m->key[k], kind));
+	CHECK(ft->n_free == ft->capacity, "every slot free after removing all");
+	for (i = 0; i <= ft->ix.mask; i++)
+		CHECK(ft->ix.b[i].spilled == 0, "bucket %u: no spill left", i);
+	CHECK(ft->ix.full == refused, "refusals counted: %" PRIu64 " (got %" PRIu64 ")",
+	      refused, ft->ix.full);
+	CHECK(kind != HASH_ONE || refused > 0, "one home bucket: adds past the bound refused");
+	CHECK(ft->ix.lines_max <= FX_IX_PROBE_MAX, "an add read %" PRIu64 " buckets",
+	      ft->ix.lines_max);
+}
+
+/* `steps` random steps (model_step()) with keys hashed as kind, on a table
+ * made for max_flows, its spill counts recomputed every 4096 steps and at
+ * the end; then the table emptied (model_empty()) */
 static void
 run_model(enum hash_kind kind, uint32_t max_flows, unsigned int steps)
 {
 	static struct model m;
 	struct fx_flow_table ft;
-	const struct fx_key *keys[32];
-	struct fx_flow *gone[32];
-	uint32_t hash[32], gone_hash[32], i, k, n;
-	int32_t pos[32], p;
-	uint64_t full0, refused = 0;
-	int64_t place;
-	bool added;
+	uint64_t refused = 0;
 	unsigned int s;
 
 	make_keys(&m);
@@ -178,98 +335,12 @@ run_model(enum hash_kind kind, uint32_t max_flows, unsigned int steps)
 		return;
 	}
 	for (s = 0; s < steps; s++) {
-		k = (uint32_t)(rte_rand() % NKEYS);
-		switch (rte_rand() % 8) {
-		case 0: case 1: case 2:                          /* add */
-			full0 = ft.ix.full;
-			place = model_place(&m, &ft, hash_of(&m.key[k], kind));
-			p = ft_add(&ft, &m.key[k], hash_of(&m.key[k], kind), &added);
-			if (m.slot[k] >= 0) {
-				CHECK(p == m.slot[k] && !added, "add of a present key: slot %d, not added", m.slot[k]);
-			} else if (m.n == ft.capacity) {
-				CHECK(p == -ENOSPC, "add to a full table: -ENOSPC (got %d)", p);
-			} else if (place < 0) {
-				CHECK(p == -EOVERFLOW && !added && ft.ix.full == full0 + 1,
-				      "add past the probe bound: -EOVERFLOW, counted (got %d)", p);
-				refused++;
-			} else {
-				CHECK(p >= 0 && added, "add: a new slot (got %d)", p);
-				if (p < 0)
-					break;
-				CHECK(p < NKEYS && !m.taken[p], "slot %d not handed out twice", p);
-				m.taken[p % NKEYS] = 1;
-				CHECK(ft_key_eq(&ft.flows[p].key, &m.key[k]), "add wrote the key");
-				CHECK(pair_in(&ft, (uint32_t)place, hash_of(&m.key[k], kind), (uint32_t)p),
-				      "add: the pair in the first bucket with room (%" PRId64 ")", place);
-				m.slot[k] = p;
-				m.bucket[k] = (uint32_t)place;
-				m.used[place]++;
-				m.n++;
-			}
-			break;
-		case 3:                                          /* remove */
-			if (m.slot[k] < 0)
-				break;
-			ft_remove(&ft, (uint32_t)m.slot[k], hash_of(&m.key[k], kind));
-			m.taken[m.slot[k]] = 0;
-			m.slot[k] = -1;
-			m.used[m.bucket[k]]--;
-			m.n--;
-			break;
-		case 4:                                          /* bulk delete of present keys */
-			for (n = 0, i = k; n < 32 && i < NKEYS; i++)
-				if (m.slot[i] >= 0) {
-					gone_hash[n] = hash_of(&m.key[i], kind);
-					gone[n++] = &ft.flows[m.slot[i]];
-					m.taken[m.slot[i]] = 0;
-					m.slot[i] = -1;
-					m.used[m.bucket[i]]--;
-					m.n--;
-				}
-			ft_delete_bulk(&ft, gone, gone_hash, n);
-			break;
-		case 5:                                          /* bulk lookup */
-			n = 1 + (uint32_t)(rte_rand() % 32);
-			for (i = 0; i < n; i++) {
-				keys[i] = &m.key[(k + i * 13) % NKEYS];
-				hash[i] = hash_of(keys[i], kind);
-			}
-			/* as the worker does a burst */
-			for (i = 0; i < n; i++)
-				ft_prefetch(&ft, hash[i]);
-			for (i = 0; i < n; i++)
-				pos[i] = ft_candidate(&ft, hash[i]);
-			for (i = 0; i < n; i++)
-				pos[i] = ft_confirm(&ft, keys[i], hash[i], pos[i]);
-			for (i = 0; i < n; i++) {
-				int32_t want = m.slot[(k + i * 13) % NKEYS];
-
-				CHECK(pos[i] == (want >= 0 ? want : -ENOENT),
-				      "bulk lookup %u: %d (got %d)", i, want, pos[i]);
-			}
-			break;
-		default:                                         /* lookup */
-			p = ft_lookup(&ft, &m.key[k], hash_of(&m.key[k], kind));
-			CHECK(p == (m.slot[k] >= 0 ? m.slot[k] : -ENOENT),
-			      "lookup: %d (got %d)", m.slot[k], p);
-			break;
-		}
+		refused += model_step(&m, &ft, kind);
 		if (s % 4096 == 0)
 			check_spills(&ft, kind);
 	}
 	check_spills(&ft, kind);
-	/* empty it: every slot back, no spill left */
-	for (k = 0; k < NKEYS; k++)
-		if (m.slot[k] >= 0)
-			ft_remove(&ft, (uint32_t)m.slot[k], hash_of(&m.key[k], kind));
-	CHECK(ft.n_free == ft.capacity, "every slot free after removing all");
-	for (i = 0; i <= ft.ix.mask; i++)
-		CHECK(ft.ix.b[i].spilled == 0, "bucket %u: no spill left", i);
-	CHECK(ft.ix.full == refused, "refusals counted: %" PRIu64 " (got %" PRIu64 ")",
-	      refused, ft.ix.full);
-	CHECK(kind != HASH_ONE || refused > 0, "one home bucket: adds past the bound refused");
-	CHECK(ft.ix.lines_max <= FX_IX_PROBE_MAX, "an add read %" PRIu64 " buckets",
-	      ft.ix.lines_max);
+	model_empty(&m, &ft, kind, refused);
 	printf("model %s, %u flows: %u steps, %" PRIu64 " adds refused at the probe bound, "
 	       "at most %" PRIu64 " buckets read by an add\n",
 	       kind == HASH_REAL ? "real hash" : kind == HASH_FEW ? "8 hashes" : "one hash",

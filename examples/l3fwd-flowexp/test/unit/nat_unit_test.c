@@ -734,6 +734,66 @@ lookup1(const struct nat_table *t, struct nat_key k)
 	return m;
 }
 
+/* test_table_basic()'s hold-down of the live mapping m, the table full
+ * with m2 (where its add worked): the out key goes, the public tuple stays
+ * taken, the inside tuple maps anew; then the table emptied */
+static void
+table_hold_down(struct nat_table *t, struct nat_mapping *m, struct nat_mapping *m2)
+{
+	struct nat_mapping tm;
+	uint64_t id;
+	uint32_t addr;
+	int err = 0;
+
+	nat_table_hold(t, m, 1234, 78);
+	CHECK(m->state == NAT_HELD && m->held_until == 1234 && m->id == 78, "held state");
+	CHECK(lookup1(t, nat_key_out(m)) == NULL, "out key of a held mapping");
+	CHECK(lookup1(t, nat_key_in(m)) == m, "in key of a held mapping gone");
+	CHECK(nat_table_tuple_taken(t, 0xc0000201, 2000, 0x08080808, 53, IPPROTO_UDP),
+	      "held tuple not taken");
+	CHECK(nat_table_snapshot(m, &id, &addr) == 0, "snapshot of a held mapping");
+	/* a new mapping of the same inside tuple gets another public port */
+	if (m2 != NULL)
+		nat_table_remove(t, m2);
+	tm = mapping(0x0a000001, 1000, 0xc0000201, 2001, 0x08080808, 53, IPPROTO_UDP);
+	m2 = nat_table_add(t, &tm, &err);
+	CHECK(m2 != NULL && m2 != m, "new mapping of an inside tuple in hold-down: %d", err);
+	nat_table_remove(t, m);
+	CHECK(!nat_table_tuple_taken(t, 0xc0000201, 2000, 0x08080808, 53, IPPROTO_UDP),
+	      "removed tuple still taken");
+	CHECK(nat_table_count(t) == 1, "count %u", nat_table_count(t));
+	if (m2 != NULL)
+		nat_table_remove(t, m2);
+	CHECK(nat_table_count(t) == 0, "count after removing all");
+}
+
+/* ICMP echo in an empty table: the identifier in both port places of each
+ * key */
+static void
+table_icmp_echo(struct nat_table *t)
+{
+	struct nat_mapping tm, *m;
+	int err = 0;
+
+	tm = mapping(0x0a000001, 0x1234, 0xc0000201, 0x4321, 0x08080808, 0, IPPROTO_ICMP);
+	m = nat_table_add(t, &tm, &err);
+	CHECK(m != NULL, "ICMP mapping: %d", err);
+	if (m != NULL) {
+		struct nat_key req = { .src = 0x0a000001, .dst = 0x08080808,
+			.sport = 0x1234, .dport = 0x1234, .proto = IPPROTO_ICMP };
+		struct nat_key rep = { .src = 0x08080808, .dst = 0xc0000201,
+			.sport = 0x4321, .dport = 0x4321, .proto = IPPROTO_ICMP };
+
+		CHECK(lookup1(t, req) == m && nat_mapping_is_out(m, &req),
+		      "echo request not found");
+		CHECK(lookup1(t, rep) == m && !nat_mapping_is_out(m, &rep),
+		      "echo reply not found");
+		CHECK(nat_table_tuple_taken(t, 0xc0000201, 0x4321, 0x08080808, 0x9999,
+					    IPPROTO_ICMP), "ICMP public id not taken");
+		nat_table_remove(t, m);
+	}
+}
+
 static void
 test_table_basic(void)
 {
@@ -787,46 +847,8 @@ test_table_basic(void)
 	tm = mapping(0x0a000004, 1, 0xc0000201, 4, 0x08080808, 53, IPPROTO_UDP);
 	CHECK(nat_table_add(&t, &tm, &err) == NULL && err == -ENOSPC, "a full table took more");
 
-	/* hold-down: the out key goes, the public tuple stays taken */
-	nat_table_hold(&t, m, 1234, 78);
-	CHECK(m->state == NAT_HELD && m->held_until == 1234 && m->id == 78, "held state");
-	CHECK(lookup1(&t, nat_key_out(m)) == NULL, "out key of a held mapping");
-	CHECK(lookup1(&t, nat_key_in(m)) == m, "in key of a held mapping gone");
-	CHECK(nat_table_tuple_taken(&t, 0xc0000201, 2000, 0x08080808, 53, IPPROTO_UDP),
-	      "held tuple not taken");
-	CHECK(nat_table_snapshot(m, &id, &addr) == 0, "snapshot of a held mapping");
-	/* a new mapping of the same inside tuple gets another public port */
-	if (m2 != NULL)
-		nat_table_remove(&t, m2);
-	tm = mapping(0x0a000001, 1000, 0xc0000201, 2001, 0x08080808, 53, IPPROTO_UDP);
-	m2 = nat_table_add(&t, &tm, &err);
-	CHECK(m2 != NULL && m2 != m, "new mapping of an inside tuple in hold-down: %d", err);
-	nat_table_remove(&t, m);
-	CHECK(!nat_table_tuple_taken(&t, 0xc0000201, 2000, 0x08080808, 53, IPPROTO_UDP),
-	      "removed tuple still taken");
-	CHECK(nat_table_count(&t) == 1, "count %u", nat_table_count(&t));
-	if (m2 != NULL)
-		nat_table_remove(&t, m2);
-	CHECK(nat_table_count(&t) == 0, "count after removing all");
-
-	/* ICMP echo: the identifier in both port places of each key */
-	tm = mapping(0x0a000001, 0x1234, 0xc0000201, 0x4321, 0x08080808, 0, IPPROTO_ICMP);
-	m = nat_table_add(&t, &tm, &err);
-	CHECK(m != NULL, "ICMP mapping: %d", err);
-	if (m != NULL) {
-		struct nat_key req = { .src = 0x0a000001, .dst = 0x08080808,
-			.sport = 0x1234, .dport = 0x1234, .proto = IPPROTO_ICMP };
-		struct nat_key rep = { .src = 0x08080808, .dst = 0xc0000201,
-			.sport = 0x4321, .dport = 0x4321, .proto = IPPROTO_ICMP };
-
-		CHECK(lookup1(&t, req) == m && nat_mapping_is_out(m, &req),
-		      "echo request not found");
-		CHECK(lookup1(&t, rep) == m && !nat_mapping_is_out(m, &rep),
-		      "echo reply not found");
-		CHECK(nat_table_tuple_taken(&t, 0xc0000201, 0x4321, 0x08080808, 0x9999,
-					    IPPROTO_ICMP), "ICMP public id not taken");
-		nat_table_remove(&t, m);
-	}
+	table_hold_down(&t, m, m2);
+	table_icmp_echo(&t);
 out:
 	nat_table_free(&t);
 }
@@ -1015,6 +1037,143 @@ out:
 	nat_table_free(&t);
 }
 
+enum { COLLIDE_CAP = 256, COLLIDE_MAPPINGS = 200 };
+
+/* test_table_collide()'s model: the mappings tried and where their keys'
+ * pairs are, and how many pairs each bucket holds */
+struct collide_model {
+	struct nat_mapping cand[COLLIDE_MAPPINGS];  /* out keys of one home */
+	int8_t placed[COLLIDE_MAPPINGS];            /* 0 absent, 1 live, 2 held */
+	uint32_t pos[COLLIDE_MAPPINGS][2];          /* bucket of the out, in key */
+	struct nat_mapping *rec[COLLIDE_MAPPINGS];
+	uint8_t used[COLLIDE_CAP];                  /* pairs in each bucket */
+	uint64_t refused, adds;
+};
+
+/* the candidates: mappings whose out keys have the home bucket of the
+ * first one's (inside and public port 0), trying ports from 1 on;
+ * returns how many were found */
+static uint32_t
+collide_find(struct collide_model *cm, const struct nat_table *t)
+{
+	struct nat_mapping tm;
+	struct nat_key k;
+	uint32_t home, n = 0, port = 1;
+
+	tm = mapping(0x0a000001, 0, 0xc0000201, 0, 0x08080808, 53, IPPROTO_UDP);
+	k = nat_key_out(&tm);
+	home = fx_ix_home(&t->ix, nat_key_hash(&k));
+	while (n < COLLIDE_MAPPINGS && port < 65536) {
+		tm = mapping(0x0a000001, (uint16_t)port, 0xc0000201, (uint16_t)port,
+			     0x08080808, 53, IPPROTO_UDP);
+		k = nat_key_out(&tm);
+		if (fx_ix_home(&t->ix, nat_key_hash(&k)) == home)
+			cm->cand[n++] = tm;
+		port++;
+	}
+	return n;
+}
+
+/* where both keys of candidate j must go, the out key first, each
+ * counted in its bucket: want[key] its bucket, or UINT32_MAX where the
+ * probe bound is reached (and nothing counted for it) */
+static void
+collide_place(struct collide_model *cm, const struct nat_table *t, unsigned int j,
+	      uint32_t want[2])
+{
+	struct nat_key k;
+	unsigned int d, key;
+	uint32_t b;
+
+	for (key = 0; key < 2; key++) {
+		k = key ? nat_key_in(&cm->cand[j]) : nat_key_out(&cm->cand[j]);
+		b = fx_ix_home(&t->ix, nat_key_hash(&k));
+		for (d = 0; d < FX_IX_PROBE_MAX && cm->used[b] == FX_IX_PAIRS; d++)
+			b = fx_ix_next(&t->ix, b);
+		want[key] = d < FX_IX_PROBE_MAX ? b : UINT32_MAX;
+		if (want[key] != UINT32_MAX)
+			cm->used[b]++;
+	}
+}
+
+/* op: an add of the absent candidate j, refused past the probe bound and
+ * counted; returns false where an add the model takes was refused */
+static bool
+collide_add(struct collide_model *cm, struct nat_table *t, unsigned int j, unsigned int op)
+{
+	struct nat_mapping *m;
+	uint32_t want[2];
+	unsigned int key;
+	uint64_t full0;
+	int err;
+
+	collide_place(cm, t, j, want);
+	full0 = t->ix.full;
+	m = nat_table_add(t, &cm->cand[j], &err);
+	if (want[0] == UINT32_MAX || want[1] == UINT32_MAX) {
+		for (key = 0; key < 2; key++)
+			if (want[key] != UINT32_MAX)
+				cm->used[want[key]]--;
+		CHECK(m == NULL && err == -EOVERFLOW && t->ix.full == full0 + 1,
+		      "op %u: an add past the probe bound refused and counted (%d)",
+		      op, err);
+		cm->refused++;
+		return true;
+	}
+	CHECK(m != NULL, "op %u: add refused: %d", op, err);
+	if (m == NULL)
+		return false;
+	cm->rec[j] = m;
+	cm->placed[j] = 1;
+	cm->pos[j][0] = want[0];
+	cm->pos[j][1] = want[1];
+	cm->adds++;
+	return true;
+}
+
+/* op: a random candidate added if absent, else held (if live, on odd
+ * ops) or removed; returns false where an add the model takes was
+ * refused */
+static bool
+collide_step(struct collide_model *cm, struct nat_table *t, unsigned int op)
+{
+	unsigned int j = (unsigned int)rte_rand_max(COLLIDE_MAPPINGS);
+
+	if (cm->placed[j] == 0)
+		return collide_add(cm, t, j, op);
+	if (cm->placed[j] == 1 && (op & 1)) {
+		nat_table_hold(t, cm->rec[j], op, op);
+		cm->used[cm->pos[j][0]]--;
+		cm->placed[j] = 2;
+		return true;
+	}
+	nat_table_remove(t, cm->rec[j]);
+	cm->used[cm->pos[j][1]]--;
+	if (cm->placed[j] == 1)
+		cm->used[cm->pos[j][0]]--;
+	cm->placed[j] = 0;
+	return true;
+}
+
+/* after op: every candidate's out key found while live, its in key while
+ * live or held, and neither otherwise */
+static void
+collide_check_lookups(const struct collide_model *cm, const struct nat_table *t,
+		      unsigned int op)
+{
+	struct nat_key k;
+	unsigned int j;
+
+	for (j = 0; j < COLLIDE_MAPPINGS; j++) {
+		k = nat_key_out(&cm->cand[j]);
+		CHECK(lookup1(t, k) == (cm->placed[j] == 1 ? cm->rec[j] : NULL),
+		      "op %u: out key of %u", op, j);
+		k = nat_key_in(&cm->cand[j]);
+		CHECK(lookup1(t, k) == (cm->placed[j] != 0 ? cm->rec[j] : NULL),
+		      "op %u: in key of %u", op, j);
+	}
+}
+
 /*
  * Mappings whose out keys all have one home bucket (found by trying inside
  * ports under the known secret), added, held and removed at random
@@ -1024,103 +1183,35 @@ out:
 static void
 test_table_collide(unsigned int ops)
 {
-	enum { CAP = 256, NM = 200 };
-	static struct nat_mapping cand[NM];
-	static int8_t placed[NM];           /* 0 absent, 1 live, 2 held */
-	static uint32_t pos[NM][2];         /* bucket of the out, in key */
-	static struct nat_mapping *rec[NM];
-	uint8_t used[CAP];
+	static struct collide_model cm;
 	struct nat_table t;
-	struct nat_mapping tm, *m;
-	struct nat_key k;
-	uint32_t home, b, want[2], n = 0, port = 1;
-	uint64_t full0, refused = 0, adds = 0;
-	unsigned int i, j, d, key;
-	int err;
+	unsigned int i;
+	uint32_t n;
 
-	if (nat_table_create(&t, "collide", CAP, SOCKET_ID_ANY) != 0) {
+	if (nat_table_create(&t, "collide", COLLIDE_CAP, SOCKET_ID_ANY) != 0) {
 		CHECK(false, "create");
 		return;
 	}
-	CHECK(fx_ix_buckets(&t.ix) <= CAP, "%u buckets", fx_ix_buckets(&t.ix));
-	memset(used, 0, sizeof(used));
-	memset(placed, 0, sizeof(placed));
-	tm = mapping(0x0a000001, 0, 0xc0000201, 0, 0x08080808, 53, IPPROTO_UDP);
-	k = nat_key_out(&tm);
-	home = fx_ix_home(&t.ix, nat_key_hash(&k));
-	while (n < NM && port < 65536) {
-		tm = mapping(0x0a000001, (uint16_t)port, 0xc0000201, (uint16_t)port,
-			     0x08080808, 53, IPPROTO_UDP);
-		k = nat_key_out(&tm);
-		if (fx_ix_home(&t.ix, nat_key_hash(&k)) == home)
-			cand[n++] = tm;
-		port++;
-	}
-	CHECK(n == NM, "%u mappings with one home bucket found", n);
-	for (i = 0; i < ops && n == NM; i++) {
-		j = (unsigned int)rte_rand_max(NM);
-		if (placed[j] == 0) {
-			/* where both keys must go, the out key first */
-			for (key = 0; key < 2; key++) {
-				k = key ? nat_key_in(&cand[j]) : nat_key_out(&cand[j]);
-				b = fx_ix_home(&t.ix, nat_key_hash(&k));
-				for (d = 0; d < FX_IX_PROBE_MAX && used[b] == FX_IX_PAIRS; d++)
-					b = fx_ix_next(&t.ix, b);
-				want[key] = d < FX_IX_PROBE_MAX ? b : UINT32_MAX;
-				if (want[key] != UINT32_MAX)
-					used[b]++;
-			}
-			full0 = t.ix.full;
-			m = nat_table_add(&t, &cand[j], &err);
-			if (want[0] == UINT32_MAX || want[1] == UINT32_MAX) {
-				for (key = 0; key < 2; key++)
-					if (want[key] != UINT32_MAX)
-						used[want[key]]--;
-				CHECK(m == NULL && err == -EOVERFLOW && t.ix.full == full0 + 1,
-				      "op %u: an add past the probe bound refused and counted (%d)",
-				      i, err);
-				refused++;
-			} else {
-				CHECK(m != NULL, "op %u: add refused: %d", i, err);
-				if (m == NULL)
-					break;
-				rec[j] = m;
-				placed[j] = 1;
-				pos[j][0] = want[0];
-				pos[j][1] = want[1];
-				adds++;
-			}
-		} else if (placed[j] == 1 && (i & 1)) {
-			nat_table_hold(&t, rec[j], i, i);
-			used[pos[j][0]]--;
-			placed[j] = 2;
-		} else {
-			nat_table_remove(&t, rec[j]);
-			used[pos[j][1]]--;
-			if (placed[j] == 1)
-				used[pos[j][0]]--;
-			placed[j] = 0;
-		}
-		for (j = 0; j < NM; j++) {
-			k = nat_key_out(&cand[j]);
-			CHECK(lookup1(&t, k) == (placed[j] == 1 ? rec[j] : NULL),
-			      "op %u: out key of %u", i, j);
-			k = nat_key_in(&cand[j]);
-			CHECK(lookup1(&t, k) == (placed[j] != 0 ? rec[j] : NULL),
-			      "op %u: in key of %u", i, j);
-		}
+	CHECK(fx_ix_buckets(&t.ix) <= COLLIDE_CAP, "%u buckets", fx_ix_buckets(&t.ix));
+	memset(&cm, 0, sizeof(cm));
+	n = collide_find(&cm, &t);
+	CHECK(n == COLLIDE_MAPPINGS, "%u mappings with one home bucket found", n);
+	for (i = 0; i < ops && n == COLLIDE_MAPPINGS; i++) {
+		if (!collide_step(&cm, &t, i))
+			break;
+		collide_check_lookups(&cm, &t, i);
 		if (i % 64 == 0)
 			check_index(&t);
 		if (failures > 20)
 			break;
 	}
 	check_index(&t);
-	CHECK(adds > 0 && refused > 0, "collisions: %" PRIu64 " added, %" PRIu64 " refused",
-	      adds, refused);
+	CHECK(cm.adds > 0 && cm.refused > 0, "collisions: %" PRIu64 " added, %" PRIu64
+	      " refused", cm.adds, cm.refused);
 	CHECK(t.ix.lines_max == FX_IX_PROBE_MAX, "the bound reached: %" PRIu64 " buckets",
 	      t.ix.lines_max);
 	printf("one home bucket: %u ops, %" PRIu64 " mappings added, %" PRIu64
-	       " refused at the probe bound\n", ops, adds, refused);
+	       " refused at the probe bound\n", ops, cm.adds, cm.refused);
 	nat_table_free(&t);
 }
 
@@ -1180,7 +1271,10 @@ test_bib_last(unsigned int ops)
 		return;
 	}
 	for (i = 0; i < ops; i++) {
-		k = (unsigned int)rte_rand_max(NB);
+		/* % NB changes nothing, but gcc 12 sees the bound: without
+		 * it, nat_bib_add() inlined, it may warn of a path where k
+		 * is NAT_BIB_NO_HOME, past the end of model[] */
+		k = (unsigned int)rte_rand_max(NB) % NB;
 		switch (rte_rand_max(3)) {
 		case 0:   /* add, if absent */
 			if (model[k] != NULL)
@@ -1217,111 +1311,150 @@ test_bib_last(unsigned int ops)
 	nat_ports_fini(&np);
 }
 
+enum { HOME_PORTS = 512, HOME_ENDPOINTS = 400, HOME_UNITS = 64, HOME_BUSY = 7 };
+
+/* test_bib_home()'s model: each endpoint's binding and home, each unit
+ * taken or not and its count of bindings away, and the tallies */
+struct home_model {
+	struct nat_bib_entry *entry[HOME_ENDPOINTS];
+	uint32_t home[HOME_ENDPOINTS], away[HOME_PORTS];
+	uint8_t taken[HOME_PORTS];
+	uint32_t base;               /* the first unit's index */
+	unsigned int wrong, wrong_away, at_home, tried;
+	bool saturated;
+};
+
+/* an add of endpoint k: at its home if free, else (and now and then
+ * anyway) at a random free unit */
+static void
+home_add(struct home_model *hm, struct nat_bib *b, unsigned int k)
+{
+	unsigned int u = hm->home[k] - hm->base;
+
+	while (hm->taken[u] || rte_rand_max(8) == 0)
+		u = (unsigned int)rte_rand_max(HOME_PORTS);
+	hm->entry[k] = nat_bib_add(b, rte_cpu_to_be_32(RTE_IPV4(10, 1, k >> 8, k & 255)),
+				   rte_cpu_to_be_16(3000), IPPROTO_UDP, hm->base + u,
+				   hm->home[k]);
+	if (hm->entry[k] == NULL || nat_bib_public(b, hm->base + u) != hm->entry[k]) {
+		hm->wrong++;
+		hm->entry[k] = NULL;
+	} else {
+		hm->taken[u] = 1;
+		if (hm->base + u != hm->home[k])
+			hm->away[hm->home[k] - hm->base]++;
+		else
+			hm->at_home++;
+	}
+}
+
+/* a removal of endpoint k's binding */
+static void
+home_remove(struct home_model *hm, struct nat_bib *b, unsigned int k)
+{
+	unsigned int u = nat_bib_unit(b, hm->entry[k]) - hm->base;
+
+	nat_bib_remove(b, hm->entry[k], hm->home[k]);
+	hm->entry[k] = NULL;
+	hm->taken[u] = 0;
+	if (hm->base + u != hm->home[k])
+		hm->away[hm->home[k] - hm->base]--;
+	if (nat_bib_public(b, hm->base + u) != NULL)
+		hm->wrong++;
+}
+
+/* a random endpoint: its home's answer where it has one, then the lookup */
+static void
+home_lookup(struct home_model *hm, struct nat_bib *b)
+{
+	unsigned int k = (unsigned int)rte_rand_max(HOME_ENDPOINTS);
+	struct nat_bib_entry *e;
+
+	if (nat_bib_inside_try(b, rte_cpu_to_be_32(RTE_IPV4(10, 1, k >> 8, k & 255)),
+			       rte_cpu_to_be_16(3000), IPPROTO_UDP, hm->home[k], &e)) {
+		if (e != hm->entry[k])
+			hm->wrong++;
+		hm->tried++;
+	} else if (hm->away[hm->home[k] - hm->base] == 0 &&
+		   nat_bib_at(b, hm->home[k])->away != NAT_BIB_AWAY_MAX) {
+		hm->wrong++;   /* the home could have answered */
+	}
+	e = nat_bib_inside(b, rte_cpu_to_be_32(RTE_IPV4(10, 1, k >> 8, k & 255)),
+			   rte_cpu_to_be_16(3000), IPPROTO_UDP, hm->home[k]);
+	if (e != hm->entry[k])
+		hm->wrong++;
+}
+
+/* every unit's count of bindings away against the model's, where not
+ * saturated */
+static void
+home_check_away(struct home_model *hm, const struct nat_bib *b)
+{
+	const struct nat_bib_entry *e;
+	unsigned int u;
+
+	for (u = 0; u < HOME_PORTS; u++) {
+		e = nat_bib_at(b, hm->base + u);
+		if (e->away == NAT_BIB_AWAY_MAX)
+			hm->saturated = true;
+		else if (e->away != hm->away[u])
+			hm->wrong_away++;
+	}
+}
+
 /*
- * Bindings at their homes and away from them against a model: NE inside
- * endpoints, each with a home among NH units (half of them the same
- * unit, so that its count of bindings away saturates), bound at random to
- * their home when it is free, else to another free unit; random adds,
- * removes and a lookup of a random endpoint after every step, through the
- * remembered answer or not, first as far as its home answers
- * (nat_bib_inside_try(), which must answer when nobody is away). Every
- * count of bindings away is checked against the model's after every step:
- * exact below NAT_BIB_AWAY_MAX.
+ * Bindings at their homes and away from them against a model:
+ * HOME_ENDPOINTS inside endpoints, each with a home among HOME_UNITS
+ * units (half of them the same unit, so that its count of bindings away
+ * saturates), bound at random to their home when it is free, else to
+ * another free unit; random adds, removes and a lookup of a random
+ * endpoint after every step, through the remembered answer or not, first
+ * as far as its home answers (nat_bib_inside_try(), which must answer
+ * when nobody is away). Every count of bindings away is checked against
+ * the model's after every step: exact below NAT_BIB_AWAY_MAX.
  */
 static void
 test_bib_home(unsigned int ops)
 {
-	enum { PORTS = 512, NE = 400, NH = 64, BUSY = 7 };
-	static struct nat_bib_entry *model[NE];
-	static uint32_t home[NE], away[PORTS];
-	static uint8_t taken[PORTS];
-	unsigned int i, k, u, wrong = 0, wrong_away = 0, at_home = 0, tried = 0;
-	bool saturated = false;
-	struct nat_bib_entry *e;
+	static struct home_model hm;
 	struct nat_ports np;
 	struct nat_bib b;
-	uint32_t base;
+	unsigned int i, k;
 
-	/* PORTS UDP units of one address (the ICMP and TCP ones unused) */
-	if (nat_ports_init(&np, 2000, 2000 + PORTS - 1, 1, 0, 1,
+	/* HOME_PORTS UDP units of one address (the ICMP and TCP ones unused) */
+	if (nat_ports_init(&np, 2000, 2000 + HOME_PORTS - 1, 1, 0, 1,
 			   sizeof(struct nat_bib_entry), 0) != 0 ||
-	    nat_bib_create(&b, "bibhome", NE, &np, false, 0) != 0) {
-		CHECK(false, "binding table over %u ports", PORTS);
+	    nat_bib_create(&b, "bibhome", HOME_ENDPOINTS, &np, false, 0) != 0) {
+		CHECK(false, "binding table over %u ports", HOME_PORTS);
 		return;
 	}
-	base = nat_ports_unit_index(&np, 0, NAT_PROTO_UDP, 2000);
-	memset(model, 0, sizeof(model));
-	memset(away, 0, sizeof(away));
-	memset(taken, 0, sizeof(taken));
-	for (k = 0; k < NE; k++)
-		home[k] = base + (k % 2 ? BUSY : (uint32_t)rte_rand_max(NH));
+	memset(&hm, 0, sizeof(hm));
+	hm.base = nat_ports_unit_index(&np, 0, NAT_PROTO_UDP, 2000);
+	for (k = 0; k < HOME_ENDPOINTS; k++)
+		hm.home[k] = hm.base + (k % 2 ? HOME_BUSY : (uint32_t)rte_rand_max(HOME_UNITS));
 	for (i = 0; i < ops; i++) {
-		k = (unsigned int)rte_rand_max(NE);
-		if (model[k] == NULL && rte_rand_max(3) != 0) {
-			/* add: at its home if free, else (and now and then
-			 * anyway) at a random free unit */
-			u = home[k] - base;
-			while (taken[u] || rte_rand_max(8) == 0)
-				u = (unsigned int)rte_rand_max(PORTS);
-			model[k] = nat_bib_add(&b, rte_cpu_to_be_32(RTE_IPV4(10, 1, k >> 8, k & 255)),
-					       rte_cpu_to_be_16(3000), IPPROTO_UDP, base + u,
-					       home[k]);
-			if (model[k] == NULL || nat_bib_public(&b, base + u) != model[k]) {
-				wrong++;
-				model[k] = NULL;
-			} else {
-				taken[u] = 1;
-				if (base + u != home[k])
-					away[home[k] - base]++;
-				else
-					at_home++;
-			}
-		} else if (model[k] != NULL && rte_rand_max(8) == 0) {
-			/* remove (rarely: most endpoints bound, so that
-			 * the busy home's count saturates) */
-			u = nat_bib_unit(&b, model[k]) - base;
-			nat_bib_remove(&b, model[k], home[k]);
-			model[k] = NULL;
-			taken[u] = 0;
-			if (base + u != home[k])
-				away[home[k] - base]--;
-			if (nat_bib_public(&b, base + u) != NULL)
-				wrong++;
+		k = (unsigned int)rte_rand_max(HOME_ENDPOINTS);
+		if (hm.entry[k] == NULL && rte_rand_max(3) != 0) {
+			home_add(&hm, &b, k);
+		} else if (hm.entry[k] != NULL && rte_rand_max(8) == 0) {
+			/* rarely: most endpoints bound, so that the busy
+			 * home's count saturates */
+			home_remove(&hm, &b, k);
 		}
-		/* the home's answer where it has one, then the lookup */
-		k = (unsigned int)rte_rand_max(NE);
-		if (nat_bib_inside_try(&b, rte_cpu_to_be_32(RTE_IPV4(10, 1, k >> 8, k & 255)),
-				       rte_cpu_to_be_16(3000), IPPROTO_UDP, home[k], &e)) {
-			if (e != model[k])
-				wrong++;
-			tried++;
-		} else if (away[home[k] - base] == 0 && nat_bib_at(&b, home[k])->away !=
-			   NAT_BIB_AWAY_MAX) {
-			wrong++;   /* the home could have answered */
-		}
-		e = nat_bib_inside(&b, rte_cpu_to_be_32(RTE_IPV4(10, 1, k >> 8, k & 255)),
-				   rte_cpu_to_be_16(3000), IPPROTO_UDP, home[k]);
-		if (e != model[k])
-			wrong++;
-		for (u = 0; u < PORTS; u++) {
-			e = nat_bib_at(&b, base + u);
-			if (e->away == NAT_BIB_AWAY_MAX)
-				saturated = true;
-			else if (e->away != away[u])
-				wrong_away++;
-		}
+		home_lookup(&hm, &b);
+		home_check_away(&hm, &b);
 	}
-	CHECK(wrong == 0, "bindings at home and away against the model: %u of %u wrong",
-	      wrong, ops);
-	CHECK(wrong_away == 0, "counts of bindings away against the model: %u wrong",
-	      wrong_away);
-	CHECK(saturated && at_home != 0 && tried != 0 && tried != ops,
+	CHECK(hm.wrong == 0, "bindings at home and away against the model: %u of %u wrong",
+	      hm.wrong, ops);
+	CHECK(hm.wrong_away == 0, "counts of bindings away against the model: %u wrong",
+	      hm.wrong_away);
+	CHECK(hm.saturated && hm.at_home != 0 && hm.tried != 0 && hm.tried != ops,
 	      "the busy home's count saturated (%d), bindings made at home (%u), "
-	      "homes that answered (%u of %u)", saturated, at_home, tried, ops);
+	      "homes that answered (%u of %u)", hm.saturated, hm.at_home, hm.tried, ops);
 	printf("bindings at home and away: %u operations, %u made at home, %u wrong, "
 	       "%u counts wrong, the busy home %u away (%u counted), %u answered by "
-	       "the home\n", ops, at_home, wrong, wrong_away, away[BUSY],
-	       nat_bib_at(&b, base + BUSY)->away, tried);
+	       "the home\n", ops, hm.at_home, hm.wrong, hm.wrong_away, hm.away[HOME_BUSY],
+	       nat_bib_at(&b, hm.base + HOME_BUSY)->away, hm.tried);
 	nat_bib_free(&b);
 	nat_ports_fini(&np);
 }
