@@ -63,7 +63,8 @@ void twheel_slab_disown(struct twheel *w);
  * straddles two are fetched (the allocation writes its generation, the
  * schedule its payload, deadline and link). A/B at 1M, timer_perf
  * append_churned: 8 ahead, first line only 56-65 cycles; 8, both lines
- * 42-48; 12: 41-76; 16: 37-42; 20: 37-69; 24: 41-72 (doc/performance.md).
+ * 42-48; 12: 41-76; 16: 37-42; 20: 37-69; 24: 41-72
+ * (doc/bench/2026-11-30-churned-append.md).
  * At most two chunks' worth: the chunk after the next is prefetched when
  * a chunk becomes the stack's head.
  */

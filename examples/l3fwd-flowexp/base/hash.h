@@ -39,8 +39,8 @@
  * path). The secret is never printed or sent.
  *
  * Cost: n 32x32->64 multiplies (independent, so they pipeline) and two
- * for the finaliser: 10-20 cycles for the flow key (5 words) where
- * SipHash-1-3 takes about 80 and CRC32-C about 7 (doc/performance.md).
+ * for the finaliser; what that costs per key beside CRC32-C and
+ * SipHash-1-3 is in CHANGELOG.md (the keyed hash's entry).
  *
  * The secret (128 bits) comes from getrandom(2) once, on the main lcore,
  * before any table is made (fx_hash_init()); rte_rand() is not used, as an
