@@ -107,7 +107,7 @@ print_config(void)
 			printf("masquerade: events logged as IPFIX to %s, domain %u, %u per worker ring\n",
 			       fx_nat_log_conf.text, fx_nat_log_conf.domain, fx_nat_log_conf.ring);
 		printf("masquerade: outside ports");
-		for (t = 0; t < 32; t++)
+		for (t = 0; t < FX_MAX_PORTS; t++)
 			if (nat_is_outside_port(&fx_nat_conf, (uint16_t)t))
 				printf(" %u", t);
 		printf("%s; per inside host and worker at most %u mappings (0: no limit), "

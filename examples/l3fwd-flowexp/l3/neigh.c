@@ -131,9 +131,9 @@ static struct deferred *defer;           /* a FIFO of FX_NEIGH_SLOTS */
 static uint32_t defer_head, defer_n;
 static struct twheel *wheel;
 static struct fx_nfsm_conf fsm;
-static struct port_l3 pl3[32];
-static struct fx_neigh_port_stats pst[32];
-static struct txbuf mtx[32];
+static struct port_l3 pl3[FX_MAX_PORTS];
+static struct fx_neigh_port_stats pst[FX_MAX_PORTS];
+static struct txbuf mtx[FX_MAX_PORTS];
 static struct rte_mempool *main_pool;
 static struct bucket echo_tb, err_tb;
 static uint32_t held_total;
@@ -903,7 +903,7 @@ on_hold(struct rte_mbuf *m)
 	unsigned int acts;
 	uint8_t k[16];
 
-	if (port >= 32 || fx_l3.bucket[port] == NULL) {
+	if (port >= FX_MAX_PORTS || fx_l3.bucket[port] == NULL) {
 		rte_pktmbuf_free(m);
 		return;
 	}
@@ -954,7 +954,7 @@ handle(struct rte_mbuf *m)
 {
 	uint16_t port = m->port;
 
-	if (port >= 32 || !fx_l3.local[port]) {
+	if (port >= FX_MAX_PORTS || !fx_l3.local[port]) {
 		rte_pktmbuf_free(m);
 		return;
 	}
@@ -1004,7 +1004,7 @@ fx_neigh_poll(void)
 	}
 	if (sweep())
 		more = true;
-	for (p = 0; p < 32; p++)
+	for (p = 0; p < FX_MAX_PORTS; p++)
 		main_flush(p);
 	reclaim();
 	return more;
@@ -1031,7 +1031,7 @@ tables_init(void)
 	/* slot 0 is never used; the lowest slots are taken first */
 	for (s = FX_NEIGH_SLOTS - 1; s >= 1; s--)
 		free_slots[nb_free++] = s;
-	for (p = 0; p < 32; p++) {
+	for (p = 0; p < FX_MAX_PORTS; p++) {
 		if (!fx_l3.resolve[p])
 			continue;
 		fx_l3.bucket[p] = rte_zmalloc_socket("fx_neigh_idx",
@@ -1067,7 +1067,7 @@ fx_neigh_init(void)
 	enabled = c->ports != 0;
 	if (!enabled)
 		return 0;
-	for (p = 0; p < 32; p++) {
+	for (p = 0; p < FX_MAX_PORTS; p++) {
 		fx_l3.local[p] = c->ports >> p & 1;
 		fx_l3.resolve[p] = fx_l3.local[p] && !(fx_conf.eth_dest_given >> p & 1);
 		pl3[p].arp_pool = fx_l3.local[p] && fx_nat_enabled() &&
@@ -1120,7 +1120,7 @@ fx_neigh_start(void)
 
 	if (!enabled)
 		return;
-	for (p = 0; p < 32; p++) {
+	for (p = 0; p < FX_MAX_PORTS; p++) {
 		l = &pl3[p];
 		if (!fx_l3.local[p] || l->n6 == 0)
 			continue;
@@ -1148,7 +1148,7 @@ fx_neigh_announce(void)
 
 	if (!enabled)
 		return;
-	for (p = 0; p < 32; p++) {
+	for (p = 0; p < FX_MAX_PORTS; p++) {
 		if (!fx_l3.local[p])
 			continue;
 		l = &pl3[p];
@@ -1199,7 +1199,7 @@ fx_neigh_fini(void)
 			rte_pktmbuf_free_bulk(nb[s].hold, nb[s].nhold);
 		nb[s].nhold = 0;
 	}
-	for (p = 0; p < 32; p++) {
+	for (p = 0; p < FX_MAX_PORTS; p++) {
 		if (mtx[p].n != 0)
 			rte_pktmbuf_free_bulk(mtx[p].m, mtx[p].n);
 		mtx[p].n = 0;
@@ -1258,7 +1258,7 @@ fx_neigh_emit(const struct fx_emitter *e, void *ctx)
 	if (!enabled)
 		return;
 	memset(&sum, 0, sizeof(sum));
-	for (p = 0; p < 32; p++) {
+	for (p = 0; p < FX_MAX_PORTS; p++) {
 		if (!fx_l3.local[p])
 			continue;
 		fx_neigh_port_stats(p, &st);
@@ -1290,7 +1290,7 @@ fx_neigh_snapshot(uint16_t port, uint32_t from, struct fx_neigh_snap *out, uint3
 	uint32_t s, n = 0, seen = 0;
 
 	*total = 0;
-	if (!enabled || port >= 32 || fx_l3.bucket[port] == NULL)
+	if (!enabled || port >= FX_MAX_PORTS || fx_l3.bucket[port] == NULL)
 		return 0;
 	for (s = 1; s < FX_NEIGH_SLOTS; s++) {
 		e = &nb[s];

@@ -67,8 +67,8 @@
 #include "fwd/parse.h"
 #include "l3/neigh_fsm.h"
 
-/** Next hops (l3/route.h): 0..31 ports, then next hops, then no route. */
-#define FX_NEXTHOP_GW0 32u
+/** Next hops (l3/route.h): ports 0..FX_MAX_PORTS-1, then next hops, then no route. */
+#define FX_NEXTHOP_GW0 FX_MAX_PORTS
 #define FX_NEXTHOP_NONE 0xfeu            /**< a port with addresses: no route, drop */
 #define FX_NH_MAX (FX_NEXTHOP_NONE - FX_NEXTHOP_GW0)
 #define FX_PORT_NONE 0xffu         /**< fx_l3.nexthop_port of FX_NEXTHOP_NONE */
@@ -94,8 +94,8 @@ struct fx_neigh_pub {
 /** What the workers read; set before launch (next hops: before the route
  * table that names them is published, l3/route.c). */
 struct fx_l3_fast {
-	uint8_t resolve[32];        /**< the port resolves neighbours */
-	uint8_t local[32];          /**< the port has addresses (--port-addr) */
+	uint8_t resolve[FX_MAX_PORTS];  /**< the port resolves neighbours */
+	uint8_t local[FX_MAX_PORTS];    /**< the port has addresses (--port-addr) */
 	uint32_t max_frame;         /**< --max-pkt-len - CRC; UINT32_MAX: none */
 	uint32_t nb_local4;
 	uint32_t nb_local6;
@@ -105,7 +105,7 @@ struct fx_l3_fast {
 	uint8_t hint6[256];
 	uint32_t local4[FX_LOCAL_MAX];        /**< network order */
 	uint8_t local6[FX_LOCAL_MAX][16];     /**< link-local ones too */
-	uint32_t *bucket[32];       /**< each resolving port's on-link index */
+	uint32_t *bucket[FX_MAX_PORTS]; /**< each resolving port's on-link index */
 } __rte_cache_aligned;
 
 extern struct fx_l3_fast fx_l3;
