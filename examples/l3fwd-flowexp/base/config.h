@@ -46,7 +46,8 @@ extern int fx_logtype;
  * mask, so port ids 0..FX_MAX_PORTS-1. Arrays of what a port has (its
  * addresses, its neighbour index, its main lcore counters) have this
  * many entries; arrays indexed by any DPDK port id keep
- * RTE_MAX_ETHPORTS. Next-hop numbers start after the ports (l3/neigh.h).
+ * RTE_MAX_ETHPORTS. Next-hop numbers start after the ports
+ * (fwd/neigh.h).
  */
 #define FX_MAX_PORTS 32u
 _Static_assert(FX_MAX_PORTS <= 32, "the portmask and the port masks are 32 bits");

@@ -64,6 +64,7 @@
 #include "fwd/forward.h"
 #include "fwd/parse.h"
 #include "fwd/slowpath.h"
+#include "l3/neigh.h"
 #include "l3/neigh_conf.h"
 #include "worker/handoff.h"
 #include "worker/lcore.h"

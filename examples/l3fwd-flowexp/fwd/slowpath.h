@@ -17,7 +17,7 @@
  *   TTL         a packet whose TTL or hop limit ran out (still counted
  *               ttl_exceeded): the main lcore answers with time exceeded;
  *   HOLD        a packet to forward whose neighbour the worker cannot use
- *               (unresolved, or its until passed: l3/neigh.h), rewritten but
+ *               (unresolved, or its until passed: fwd/neigh.h), rewritten but
  *               for the destination MAC, with its next hop.
  * Anything else to the gateway's addresses or to a group address (IPv4
  * multicast and broadcast, IPv6 multicast) is dropped on the worker and
@@ -47,8 +47,8 @@
 #include <rte_ring.h>
 
 #include "base/counter.h"
+#include "fwd/neigh.h"
 #include "fwd/parse.h"
-#include "l3/neigh.h"
 #include "nat/conf.h"
 
 #define FX_SLOW_RING 1024u   /**< packets per worker's ring */

@@ -81,9 +81,6 @@
 #define ICMP6_QUOTE_MAX (1280 - 48)   /* RFC 4443 2.4 (c) */
 #define NEIGH_TICK_US 1000u
 
-struct fx_l3_fast fx_l3;
-struct fx_neigh_pub *fx_neigh_pub;
-
 /* one entry (main lcore only) */
 struct nentry {
 	struct fx_nfsm f;
