@@ -102,6 +102,9 @@ struct fx_l3_fast {
 	uint32_t local4[FX_LOCAL_MAX];        /**< network order */
 	uint8_t local6[FX_LOCAL_MAX][16];     /**< link-local ones too */
 	uint32_t *bucket[FX_MAX_PORTS]; /**< each resolving port's on-link index */
+	/** local4[i] is also a NAT pool address: NAT takes what the gateway
+	 * does not answer (fwd/slowpath.h) */
+	uint8_t local4_nat_pool[FX_LOCAL_MAX];
 } __rte_cache_aligned;
 
 /** The workers' view; the main lcore writes it (fwd/neigh.c). */
@@ -181,18 +184,28 @@ fx_neigh_dst(const struct fx_pkt *pk, uint16_t nexthop, uint16_t out, uint64_t n
 	return true;
 }
 
-/** Whether a4 (network order) is one of the gateway's IPv4 addresses. */
-static inline bool
-fx_l3_local4(uint32_t a4)
+/**
+ * Which of the gateway's IPv4 addresses a4 (network order) is: its index
+ * in fx_l3.local4, or -1 if none.
+ */
+static inline int
+fx_l3_local4_index(uint32_t a4)
 {
 	uint32_t i;
 
 	if (likely(!fx_l3.hint4[((const uint8_t *)&a4)[3]]))
-		return false;
+		return -1;
 	for (i = 0; i < fx_l3.nb_local4; i++)
 		if (fx_l3.local4[i] == a4)
-			return true;
-	return false;
+			return (int)i;
+	return -1;
+}
+
+/** Whether a4 (network order) is one of the gateway's IPv4 addresses. */
+static inline bool
+fx_l3_local4(uint32_t a4)
+{
+	return fx_l3_local4_index(a4) >= 0;
 }
 
 /** Whether a6 is one of the gateway's IPv6 addresses. */

@@ -214,6 +214,9 @@ add_local(uint8_t family, const uint8_t *a)
 
 	if (family == FX_FAMILY_V4 && fx_l3.nb_local4 < FX_LOCAL_MAX) {
 		memcpy(&a4, a, 4);
+		/* what fx_slow_classify() leaves to NAT */
+		fx_l3.local4_nat_pool[fx_l3.nb_local4] =
+			fx_nat_enabled() && nat_is_pool(&fx_nat_conf, a4);
 		fx_l3.local4[fx_l3.nb_local4++] = a4;
 		fx_l3.hint4[a[3]] = 1;
 	} else if (family == FX_FAMILY_V6 && fx_l3.nb_local6 < FX_LOCAL_MAX) {
