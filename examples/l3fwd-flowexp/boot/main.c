@@ -237,10 +237,11 @@ main(int argc, char **argv)
 	fx_setup_flow_state();
 	fx_setup_handoff();
 	fx_setup_nat_log();
-	ret = fx_neigh_init();
+	ret = fx_neigh_init(fx_nb_workers);
 	if (ret != 0)
 		rte_exit(EXIT_FAILURE, "neighbour tables: %s (more memory: -m / --socket-mem)\n",
 			 rte_strerror(-ret));
+	fx_setup_slow_path();
 	ret = fx_route_init(fx_nb_workers);
 	if (ret == -ENOSPC)
 		rte_exit(EXIT_FAILURE, "cannot build the route table: more than %u next hops or "
@@ -286,7 +287,8 @@ main(int argc, char **argv)
 		}
 	}
 
-	fx_neigh_fini();   /* what it holds, what the rings hold */
+	fx_neigh_fini();   /* what it holds */
+	fx_free_slow_path();   /* what the rings hold */
 	printf("closing ports...\n");
 	fx_ports_fini();
 	fx_nat_log_fini();

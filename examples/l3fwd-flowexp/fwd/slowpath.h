@@ -188,13 +188,26 @@ fx_slow_classify(const struct rte_mbuf *m, const struct fx_pkt *pk, int rc)
 	return nd_type(t) ? FX_SLOW_ND : FX_SLOW_DROP;
 }
 
-/** Start-up: the dynamic field and one ring per worker. 0 or -errno. */
-int fx_slow_init(void);
+/**
+ * Start-up, main lcore, before the workers are launched: the dynamic
+ * field and one ring per worker, worker w's on the socket of lcore
+ * worker_lcore[w] (named after it).
+ *
+ * @param worker_lcore  the lcore of each worker, by worker index
+ * @param nb_workers    how many workers (at most RTE_MAX_LCORE)
+ * @return 0, or -errno (-EINVAL: too many workers; -ENOMEM and the
+ *         others of rte_ring_create(): what was made is freed by
+ *         fx_slow_fini())
+ */
+int fx_slow_init(const unsigned int *worker_lcore, unsigned int nb_workers);
 
-/** The ring of worker w (for the main lcore's drain). */
+/**
+ * The ring of worker w: the worker enqueues on it, the main lcore
+ * drains it. NULL when fx_slow_init() made none for w.
+ */
 struct rte_ring *fx_slow_ring(unsigned int w);
 
-/** Shutdown: free what is left in the rings. */
+/** Shutdown, after the workers stopped: free the rings and what is left in them. */
 void fx_slow_fini(void);
 
 #endif /* _FX_SLOWPATH_H_ */

@@ -63,6 +63,7 @@
 #include "base/config.h"
 #include "base/time.h"
 #include "boot/ports.h"
+#include "fwd/forward.h"
 #include "fwd/parse.h"
 #include "fwd/slowpath.h"
 #include "l3/neigh.h"
@@ -71,7 +72,6 @@
 #include "l3/route.h"
 #include "l3/wire.h"
 #include "nat/conf.h"
-#include "worker/lcore.h"
 
 #define FX_MAIN_BURST 32u        /* packets per worker ring per poll */
 #define FX_MAIN_SWEEP 256u       /* wheel work per poll */
@@ -136,6 +136,7 @@ static struct bucket echo_tb, err_tb;
 static uint32_t held_total;
 static uint64_t mnow;                    /* the main lcore's time */
 static bool enabled;
+static unsigned int nb_rings_to_drain;   /* the workers' rings (fwd/slowpath.h) */
 
 /* counters and gauges: the main lcore writes, anyone reads (relaxed) */
 #define NST_ADD(p, f, n) fx_store_relaxed(&pst[p].f, pst[p].f + (n))
@@ -992,7 +993,7 @@ fx_neigh_poll(void)
 		return false;
 	if (fx_conf.clock == FX_CLOCK_TSC)
 		advance(rte_rdtsc());
-	for (w = 0; w < fx_nb_workers; w++) {
+	for (w = 0; w < nb_rings_to_drain; w++) {
 		n = rte_ring_sc_dequeue_burst(fx_slow_ring(w), (void **)pkts, FX_MAIN_BURST, NULL);
 		if (n == FX_MAIN_BURST)
 			more = true;
@@ -1049,7 +1050,7 @@ tables_init(void)
 }
 
 int
-fx_neigh_init(void)
+fx_neigh_init(unsigned int nb_workers)
 {
 	const struct fx_neigh_conf *c = &fx_neigh_conf;
 	const struct fx_port_addr *a;
@@ -1067,6 +1068,7 @@ fx_neigh_init(void)
 	enabled = c->ports != 0;
 	if (!enabled)
 		return 0;
+	nb_rings_to_drain = nb_workers;
 	for (p = 0; p < FX_MAX_PORTS; p++) {
 		fx_l3.local[p] = c->ports >> p & 1;
 		fx_l3.resolve[p] = fx_l3.local[p] && !(fx_conf.eth_dest_given >> p & 1);
@@ -1092,8 +1094,6 @@ fx_neigh_init(void)
 	bucket_init(&echo_tb, c->icmp_rate, c->icmp_burst);
 	bucket_init(&err_tb, c->icmp_rate, c->icmp_burst);
 	rc = tables_init();
-	if (rc == 0)
-		rc = fx_slow_init();
 	if (rc != 0)
 		return rc;
 	for (i = 0; i < c->nb_static; i++) {
@@ -1204,7 +1204,6 @@ fx_neigh_fini(void)
 			rte_pktmbuf_free_bulk(mtx[p].m, mtx[p].n);
 		mtx[p].n = 0;
 	}
-	fx_slow_fini();
 }
 
 /* ---- statistics ---- */

@@ -78,9 +78,11 @@ bool fx_neigh_enabled(void);
 /**
  * Start-up, before the route table: the tables, the wheel, the permanent
  * entries, the local addresses (link-local ones come in
- * fx_neigh_start()). 0 or -errno.
+ * fx_neigh_start()). fx_neigh_poll() drains the rings of workers
+ * 0..nb_workers-1 (fwd/slowpath.h), which must be made before it runs.
+ * 0 or -errno.
  */
-int fx_neigh_init(void);
+int fx_neigh_init(unsigned int nb_workers);
 
 /**
  * The entry of next hop (port, family, gw), made if new and kept for the
