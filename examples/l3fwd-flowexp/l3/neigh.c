@@ -82,7 +82,7 @@
 #define NEIGH_TICK_US 1000u
 
 /* one entry (main lcore only) */
-struct nentry {
+struct neigh_entry {
 	struct fx_nfsm f;
 	twheel_id_t wid;         /* 0: not on the wheel */
 	uint32_t bucket;         /* in its port's index */
@@ -96,7 +96,7 @@ struct nentry {
 };
 
 /* the addresses of a port with addresses */
-struct port_l3 {
+struct port_addrs {
 	uint8_t n4, n6;
 	uint8_t a4[FX_PORT_ADDRS_MAX][4];
 	uint8_t len4[FX_PORT_ADDRS_MAX];
@@ -105,41 +105,41 @@ struct port_l3 {
 	bool arp_pool;           /* answers ARP for the NAT pool */
 };
 
-struct txbuf {
+struct main_txbuf {
 	uint16_t n;
 	struct rte_mbuf *m[MAX_PKT_BURST];
 };
 
 /* a token bucket on the main lcore's clock */
-struct bucket {
+struct token_bucket {
 	uint64_t credit, per, cap, last;
 };
 
 /* deleted slots waiting for the end of their grace period, in order */
-struct deferred {
+struct grace_wait {
 	uint32_t slot;
 	uint64_t token;
 };
 
-static struct nentry *nb;                /* [FX_NEIGH_SLOTS] */
+static struct neigh_entry *entries;      /* [FX_NEIGH_SLOTS] */
 static uint32_t *free_slots;             /* a stack */
 static uint32_t nb_free;
-static struct deferred *defer;           /* a FIFO of FX_NEIGH_SLOTS */
-static uint32_t defer_head, defer_n;
+static struct grace_wait *grace_fifo;    /* a FIFO of FX_NEIGH_SLOTS */
+static uint32_t grace_head, grace_n;
 static struct twheel *wheel;
-static struct fx_nfsm_conf fsm;
-static struct port_l3 pl3[FX_MAX_PORTS];
-static struct fx_neigh_port_stats pst[FX_MAX_PORTS];
-static struct txbuf mtx[FX_MAX_PORTS];
+static struct fx_nfsm_conf fsm_conf;
+static struct port_addrs addrs[FX_MAX_PORTS];
+static struct fx_neigh_port_stats counters[FX_MAX_PORTS];
+static struct main_txbuf main_tx_bufs[FX_MAX_PORTS];
 static struct rte_mempool *main_pool;
-static struct bucket echo_tb, err_tb;
+static struct token_bucket echo_bucket, error_bucket;
 static uint32_t held_total;
-static uint64_t mnow;                    /* the main lcore's time */
+static uint64_t main_now;                /* the main lcore's time */
 static bool enabled;
 static unsigned int nb_rings_to_drain;   /* the workers' rings (fwd/slowpath.h) */
 
 /* counters and gauges: the main lcore writes, anyone reads (relaxed) */
-#define NST_ADD(p, f, n) fx_store_relaxed(&pst[p].f, pst[p].f + (n))
+#define NEIGH_COUNT(p, f, n) fx_store_relaxed(&counters[p].f, counters[p].f + (n))
 
 static const uint8_t bcast_mac[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 static const uint8_t all_nodes[16] = { 0xff, 0x02, [15] = 1 };
@@ -153,7 +153,7 @@ fx_neigh_enabled(void)
 /* ---- addresses ---- */
 
 static bool
-prefix_has(const uint8_t *a, const uint8_t *b, unsigned int len)
+prefix_contains(const uint8_t *a, const uint8_t *b, unsigned int len)
 {
 	unsigned int full = len / 8, rest = len % 8;
 
@@ -163,53 +163,53 @@ prefix_has(const uint8_t *a, const uint8_t *b, unsigned int len)
 }
 
 static bool
-is_addr4(uint16_t port, const uint8_t *a)
+port_has_addr4(uint16_t port, const uint8_t *a)
 {
 	unsigned int i;
 
-	for (i = 0; i < pl3[port].n4; i++)
-		if (memcmp(pl3[port].a4[i], a, 4) == 0)
+	for (i = 0; i < addrs[port].n4; i++)
+		if (memcmp(addrs[port].a4[i], a, 4) == 0)
 			return true;
 	return false;
 }
 
 static bool
-is_addr6(uint16_t port, const uint8_t *a)
+port_has_addr6(uint16_t port, const uint8_t *a)
 {
 	unsigned int i;
 
-	for (i = 0; i < pl3[port].n6; i++)
-		if (memcmp(pl3[port].a6[i], a, 16) == 0)
+	for (i = 0; i < addrs[port].n6; i++)
+		if (memcmp(addrs[port].a6[i], a, 16) == 0)
 			return true;
 	return false;
 }
 
 /* the port's address to speak to peer from: on its subnet, else the first */
 static const uint8_t *
-src4(uint16_t port, const uint8_t *peer)
+source_addr4(uint16_t port, const uint8_t *peer)
 {
 	unsigned int i;
 
-	for (i = 0; i < pl3[port].n4; i++)
-		if (prefix_has(pl3[port].a4[i], peer, pl3[port].len4[i]))
-			return pl3[port].a4[i];
-	return pl3[port].n4 ? pl3[port].a4[0] : NULL;
+	for (i = 0; i < addrs[port].n4; i++)
+		if (prefix_contains(addrs[port].a4[i], peer, addrs[port].len4[i]))
+			return addrs[port].a4[i];
+	return addrs[port].n4 ? addrs[port].a4[0] : NULL;
 }
 
 /* likewise for IPv6: on its subnet, else the link-local one (the last) */
 static const uint8_t *
-src6(uint16_t port, const uint8_t *peer)
+source_addr6(uint16_t port, const uint8_t *peer)
 {
 	unsigned int i;
 
-	for (i = 0; i < pl3[port].n6; i++)
-		if (prefix_has(pl3[port].a6[i], peer, pl3[port].len6[i]))
-			return pl3[port].a6[i];
-	return pl3[port].n6 ? pl3[port].a6[pl3[port].n6 - 1] : NULL;
+	for (i = 0; i < addrs[port].n6; i++)
+		if (prefix_contains(addrs[port].a6[i], peer, addrs[port].len6[i]))
+			return addrs[port].a6[i];
+	return addrs[port].n6 ? addrs[port].a6[addrs[port].n6 - 1] : NULL;
 }
 
 static void
-add_local(uint8_t family, const uint8_t *a)
+add_local_addr(uint8_t family, const uint8_t *a)
 {
 	uint32_t a4;
 
@@ -229,40 +229,40 @@ add_local(uint8_t family, const uint8_t *a)
 /* ---- sending from the main lcore ---- */
 
 static void
-main_flush(uint16_t port)
+main_tx_flush(uint16_t port)
 {
-	struct txbuf *b = &mtx[port];
+	struct main_txbuf *b = &main_tx_bufs[port];
 	uint16_t sent;
 
 	if (b->n == 0)
 		return;
 	sent = rte_eth_tx_burst(port, fx_ports_main_txq[port], b->m, b->n);
-	NST_ADD(port, main_tx, sent);
+	NEIGH_COUNT(port, main_tx, sent);
 	if (sent < b->n) {
-		NST_ADD(port, main_tx_dropped, b->n - sent);
+		NEIGH_COUNT(port, main_tx_dropped, b->n - sent);
 		rte_pktmbuf_free_bulk(&b->m[sent], b->n - sent);
 	}
 	b->n = 0;
 }
 
 static void
-main_send(uint16_t port, struct rte_mbuf *m)
+main_tx_send(uint16_t port, struct rte_mbuf *m)
 {
-	struct txbuf *b = &mtx[port];
+	struct main_txbuf *b = &main_tx_bufs[port];
 
 	if (fx_ports_main_txq[port] == UINT16_MAX) {
-		NST_ADD(port, main_tx_dropped, 1);
+		NEIGH_COUNT(port, main_tx_dropped, 1);
 		rte_pktmbuf_free(m);
 		return;
 	}
 	b->m[b->n++] = m;
 	if (b->n == MAX_PKT_BURST)
-		main_flush(port);
+		main_tx_flush(port);
 }
 
 /* a frame of len bytes of the main lcore's own, or NULL */
 static uint8_t *
-frame_new(struct rte_mbuf **mp, uint16_t len)
+main_frame_alloc(struct rte_mbuf **mp, uint16_t len)
 {
 	struct rte_mbuf *m = rte_pktmbuf_alloc(main_pool);
 
@@ -286,15 +286,15 @@ frame_resize(struct rte_mbuf *m, uint16_t len)
 /* ---- publication and the index ---- */
 
 static inline uint32_t
-slot_of(const struct nentry *e)
+entry_slot(const struct neigh_entry *e)
 {
-	return (uint32_t)(e - nb);
+	return (uint32_t)(e - entries);
 }
 
 static void
-publish(struct nentry *e)
+publish_entry(struct neigh_entry *e)
 {
-	struct fx_neigh_pub *p = &fx_neigh_pub[slot_of(e)];
+	struct fx_neigh_pub *p = &fx_neigh_pub[entry_slot(e)];
 	uint8_t b[8] = { 0 };
 	uint64_t w;
 
@@ -311,23 +311,23 @@ publish(struct nentry *e)
 }
 
 static void
-gauge(struct nentry *e, uint8_t old)
+count_state_change(struct neigh_entry *e, uint8_t old)
 {
 	if (old == e->f.state)
 		return;
-	NST_ADD(e->port, state[old], -1);
-	NST_ADD(e->port, state[e->f.state], 1);
+	NEIGH_COUNT(e->port, state[old], -1);
+	NEIGH_COUNT(e->port, state[e->f.state], 1);
 }
 
 static uint64_t
 entry_deadline(void *payload, void *arg __rte_unused)
 {
-	return ((const struct nentry *)payload)->f.deadline;
+	return ((const struct neigh_entry *)payload)->f.deadline;
 }
 
 /* the wheel looks at e no later than its deadline (old: the one before) */
 static void
-file(struct nentry *e, uint64_t old)
+schedule_deadline(struct neigh_entry *e, uint64_t old)
 {
 	uint64_t d = e->f.deadline;
 
@@ -344,17 +344,17 @@ file(struct nentry *e, uint64_t old)
 		e->wid = 0;
 }
 
-static struct nentry *
+static struct neigh_entry *
 entry_new(uint16_t port, const uint8_t *key, uint8_t family, uint8_t kind)
 {
 	uint32_t *b = fx_l3.bucket[port], h, i, pos, s;
 	struct fx_neigh_pub *p;
-	struct nentry *e;
+	struct neigh_entry *e;
 
 	if (b == NULL)
 		return NULL;
 	if (nb_free == 0) {
-		NST_ADD(port, neigh_table_full, 1);
+		NEIGH_COUNT(port, neigh_table_full, 1);
 		return NULL;
 	}
 	h = fx_neigh_home(key);
@@ -364,11 +364,11 @@ entry_new(uint16_t port, const uint8_t *key, uint8_t family, uint8_t kind)
 			break;
 	}
 	if (i == FX_NEIGH_PROBE) {
-		NST_ADD(port, neigh_table_full, 1);
+		NEIGH_COUNT(port, neigh_table_full, 1);
 		return NULL;
 	}
 	s = free_slots[--nb_free];
-	e = &nb[s];
+	e = &entries[s];
 	memset(e, 0, sizeof(*e));
 	fx_nfsm_init(&e->f);
 	e->port = port;
@@ -384,16 +384,16 @@ entry_new(uint16_t port, const uint8_t *key, uint8_t family, uint8_t kind)
 	p->macw = 0;
 	/* pairs with fx_neigh_find()'s acquire: the addr above is there */
 	fx_store_release(&b[pos], s);
-	NST_ADD(port, neigh_created, 1);
-	NST_ADD(port, state[FX_NS_NONE], 1);
+	NEIGH_COUNT(port, neigh_created, 1);
+	NEIGH_COUNT(port, state[FX_NS_NONE], 1);
 	return e;
 }
 
 /* unlink e; its slot is free after a grace period */
 static void
-entry_delete(struct nentry *e)
+entry_delete(struct neigh_entry *e)
 {
-	uint32_t *b = fx_l3.bucket[e->port], pos = e->bucket, s = slot_of(e);
+	uint32_t *b = fx_l3.bucket[e->port], pos = e->bucket, s = entry_slot(e);
 
 	/* a value: a worker that still finds the slot reads this entry */
 	fx_store_relaxed(&b[pos], FX_NEIGH_TOMB);
@@ -406,33 +406,33 @@ entry_delete(struct nentry *e)
 	if (e->wid != 0)
 		twheel_cancel(wheel, e->wid);
 	e->wid = 0;
-	NST_ADD(e->port, state[e->f.state], -1);
-	NST_ADD(e->port, neigh_deleted, 1);
+	NEIGH_COUNT(e->port, state[e->f.state], -1);
+	NEIGH_COUNT(e->port, neigh_deleted, 1);
 	e->used = false;
-	defer[(defer_head + defer_n) % FX_NEIGH_SLOTS] =
-		(struct deferred){ .slot = s, .token = rte_rcu_qsbr_start(fx_route_rcu) };
-	defer_n++;
+	grace_fifo[(grace_head + grace_n) % FX_NEIGH_SLOTS] =
+		(struct grace_wait){ .slot = s, .token = rte_rcu_qsbr_start(fx_route_rcu) };
+	grace_n++;
 }
 
 static void
-reclaim(void)
+reclaim_deleted_slots(void)
 {
-	struct deferred *d;
+	struct grace_wait *d;
 
-	while (defer_n != 0) {
-		d = &defer[defer_head];
+	while (grace_n != 0) {
+		d = &grace_fifo[grace_head];
 		if (rte_rcu_qsbr_check(fx_route_rcu, d->token, false) != 1)
 			return;
 		free_slots[nb_free++] = d->slot;
-		defer_head = (defer_head + 1) % FX_NEIGH_SLOTS;
-		defer_n--;
+		grace_head = (grace_head + 1) % FX_NEIGH_SLOTS;
+		grace_n--;
 	}
 }
 
 /* ---- the entry's machine and its actions ---- */
 
 static void
-probe(struct nentry *e, bool bcast)
+send_probe(struct neigh_entry *e, bool bcast)
 {
 	uint16_t port = e->port;
 	struct rte_mbuf *m = NULL;
@@ -441,17 +441,17 @@ probe(struct nentry *e, bool bcast)
 	const uint8_t *dst = e->key + (e->family == FX_FAMILY_V4 ? 12 : 0);
 
 	if (e->family == FX_FAMILY_V4) {
-		src = src4(port, dst);
-		if (src == NULL || (f = frame_new(&m, FX_ETH_MIN)) == NULL)
+		src = source_addr4(port, dst);
+		if (src == NULL || (f = main_frame_alloc(&m, FX_ETH_MIN)) == NULL)
 			goto fail;
 		fx_wire_arp_build(f, bcast ? bcast_mac : e->f.mac, FX_ARP_REQUEST,
 				  fx_port_mac[port].addr_bytes, src,
 				  (const uint8_t [6]){ 0 }, dst);
-		NST_ADD(port, arp_requests_sent, bcast);
-		NST_ADD(port, arp_probes_sent, !bcast);
+		NEIGH_COUNT(port, arp_requests_sent, bcast);
+		NEIGH_COUNT(port, arp_probes_sent, !bcast);
 	} else {
-		src = src6(port, dst);
-		if (src == NULL || (f = frame_new(&m, FX_ND_FRAME)) == NULL)
+		src = source_addr6(port, dst);
+		if (src == NULL || (f = main_frame_alloc(&m, FX_ND_FRAME)) == NULL)
 			goto fail;
 		fx_wire_ip6_snm(dst, snm);
 		if (bcast)
@@ -460,67 +460,67 @@ probe(struct nentry *e, bool bcast)
 			memcpy(dmac, e->f.mac, 6);
 		fx_wire_nd_build(f, FX_ICMP6_NS, dmac, fx_port_mac[port].addr_bytes, src,
 				 bcast ? snm : dst, dst, 0, true);
-		NST_ADD(port, ns_sent, bcast);
-		NST_ADD(port, ns_probes_sent, !bcast);
+		NEIGH_COUNT(port, ns_sent, bcast);
+		NEIGH_COUNT(port, ns_probes_sent, !bcast);
 	}
-	main_send(port, m);
+	main_tx_send(port, m);
 	return;
 fail:
 	if (m != NULL)
 		rte_pktmbuf_free(m);
-	NST_ADD(port, main_tx_dropped, 1);
+	NEIGH_COUNT(port, main_tx_dropped, 1);
 }
 
 static void
-hold_send(struct nentry *e, struct rte_mbuf *m)
+send_to_neighbour(struct neigh_entry *e, struct rte_mbuf *m)
 {
 	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 
 	memcpy(eth->dst_addr.addr_bytes, e->f.mac, 6);
-	main_send(e->port, m);
+	main_tx_send(e->port, m);
 }
 
 static void
-hold_flush(struct nentry *e, bool send)
+release_held(struct neigh_entry *e, bool send)
 {
 	unsigned int i;
 
 	for (i = 0; i < e->nhold; i++) {
 		if (send) {
-			hold_send(e, e->hold[i]);
-			NST_ADD(e->port, hold_sent, 1);
+			send_to_neighbour(e, e->hold[i]);
+			NEIGH_COUNT(e->port, hold_sent, 1);
 		} else {
 			rte_pktmbuf_free(e->hold[i]);
-			NST_ADD(e->port, hold_failed, 1);
+			NEIGH_COUNT(e->port, hold_failed, 1);
 		}
 	}
 	held_total -= e->nhold;
-	NST_ADD(e->port, held, -(int64_t)e->nhold);
+	NEIGH_COUNT(e->port, held, -(int64_t)e->nhold);
 	e->nhold = 0;
 }
 
 /* carry out acts, the result of an event on e (old: its state and
  * deadline before) */
 static void
-run(struct nentry *e, unsigned int acts, uint8_t old_state, uint64_t old_deadline)
+apply_actions(struct neigh_entry *e, unsigned int acts, uint8_t old_state, uint64_t old_deadline)
 {
 	if (acts & FX_NFSM_SEND_BCAST)
-		probe(e, true);
+		send_probe(e, true);
 	if (acts & FX_NFSM_SEND_UCAST)
-		probe(e, false);
+		send_probe(e, false);
 	if (acts & FX_NFSM_PUBLISH)
-		publish(e);
+		publish_entry(e);
 	if (acts & FX_NFSM_FLUSH)
-		hold_flush(e, true);
+		release_held(e, true);
 	if (acts & FX_NFSM_DROP)
-		hold_flush(e, false);
+		release_held(e, false);
 	if (acts & FX_NFSM_RESOLVED)
-		NST_ADD(e->port, neigh_resolved, 1);
+		NEIGH_COUNT(e->port, neigh_resolved, 1);
 	if (acts & FX_NFSM_FAILED)
-		NST_ADD(e->port, neigh_failed, 1);
+		NEIGH_COUNT(e->port, neigh_failed, 1);
 	if (acts & FX_NFSM_STALE_USE)
-		NST_ADD(e->port, neigh_stale_used, 1);
-	gauge(e, old_state);
+		NEIGH_COUNT(e->port, neigh_stale_used, 1);
+	count_state_change(e, old_state);
 	/* an on-link entry goes when unused, and at once when it failed: a
 	 * packet would start it again anyway, and a scan of the subnet must
 	 * not keep the table full */
@@ -529,33 +529,33 @@ run(struct nentry *e, unsigned int acts, uint8_t old_state, uint64_t old_deadlin
 		entry_delete(e);
 		return;
 	}
-	file(e, old_deadline);
+	schedule_deadline(e, old_deadline);
 }
 
-#define EVENT(e, call) do { \
+#define ENTRY_EVENT(e, call) do { \
 	uint8_t s0_ = (e)->f.state; \
 	uint64_t d0_ = (e)->f.deadline; \
-	run((e), (call), s0_, d0_); \
+	apply_actions((e), (call), s0_, d0_); \
 } while (0)
 
-/* the wheel up to mnow */
+/* the wheel up to main_now */
 static bool
-sweep(void)
+run_due_timers(void)
 {
 	struct twheel_fired out[64];
 	unsigned int n, i, work = 0;
-	struct nentry *e;
+	struct neigh_entry *e;
 	bool more = true;
 
 	while (more && work < FX_MAIN_SWEEP) {
-		n = twheel_sweep_more(wheel, mnow, RTE_DIM(out), out, &more);
+		n = twheel_sweep_more(wheel, main_now, RTE_DIM(out), out, &more);
 		work += RTE_DIM(out);
 		for (i = 0; i < n; i++) {
 			if (out[i].reason != TWHEEL_DUE)
 				continue;
 			e = out[i].payload;
 			e->wid = 0;
-			EVENT(e, fx_nfsm_timer(&e->f, &fsm, mnow));
+			ENTRY_EVENT(e, fx_nfsm_timer(&e->f, &fsm_conf, main_now));
 		}
 	}
 	return more;
@@ -563,72 +563,72 @@ sweep(void)
 
 /* the main lcore's time is t, if later (--clock pcap); what was due runs */
 static void
-advance(uint64_t t)
+advance_clock_to(uint64_t t)
 {
-	if (t <= mnow)
+	if (t <= main_now)
 		return;
-	mnow = t;
-	while (sweep())
+	main_now = t;
+	while (run_due_timers())
 		;
 }
 
-static struct nentry *
-find(uint16_t port, const uint8_t *key)
+static struct neigh_entry *
+entry_find(uint16_t port, const uint8_t *key)
 {
 	uint32_t s;
 
 	if (fx_l3.bucket[port] == NULL)
 		return NULL;
 	s = fx_neigh_find(port, key);
-	return s == 0 ? NULL : &nb[s];
+	return s == 0 ? NULL : &entries[s];
 }
 
 uint32_t
 fx_neigh_pin(uint16_t port, uint8_t family, const uint8_t *gw)
 {
-	struct nentry *e;
+	struct neigh_entry *e;
 	uint8_t k[16];
 
 	fx_neigh_key(k, gw, family);
-	e = find(port, k);
+	e = entry_find(port, k);
 	if (e == NULL)
 		e = entry_new(port, k, family, FX_NK_NEXTHOP);
 	if (e == NULL)
 		return 0;
 	if (e->kind == FX_NK_ONLINK)
 		e->kind = FX_NK_NEXTHOP;   /* kept from now on */
-	return slot_of(e);
+	return entry_slot(e);
 }
 
 /* ---- what the workers hand over ---- */
 
 static void
-on_arp(struct rte_mbuf *m, uint16_t port)
+arp_input(struct rte_mbuf *m, uint16_t port)
 {
 	uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *), k[16];
 	const uint8_t *mac = fx_port_mac[port].addr_bytes;
 	bool ours, sender_ok;
-	struct nentry *e = NULL;
+	struct neigh_entry *e = NULL;
 	enum fx_wire_err err;
 	struct fx_arp a;
 
-	NST_ADD(port, arp_rx, 1);
+	NEIGH_COUNT(port, arp_rx, 1);
 	err = fx_wire_arp_parse(f + FX_ETH_HLEN, m->data_len - FX_ETH_HLEN, &a);
 	if (err == FX_WIRE_OK && memcmp(a.sha, mac, 6) == 0)
 		err = FX_WIRE_SENDER;   /* our own, looped back */
 	if (err != FX_WIRE_OK) {
 		if (err == FX_WIRE_SENDER)
-			NST_ADD(port, arp_bad_sender, 1);
+			NEIGH_COUNT(port, arp_bad_sender, 1);
 		else
-			NST_ADD(port, arp_bad, 1);
+			NEIGH_COUNT(port, arp_bad, 1);
 		goto free;
 	}
-	if (is_addr4(port, a.spa)) {
-		NST_ADD(port, arp_conflict, 1);   /* another host says it has our address */
+	if (port_has_addr4(port, a.spa)) {
+		NEIGH_COUNT(port, arp_conflict, 1);   /* another host says it has our address */
 		goto free;
 	}
-	ours = is_addr4(port, a.tpa);
-	if (!ours && pl3[port].arp_pool) {
+	ours = port_has_addr4(port, a.tpa);
+	if (!ours && addrs[port].arp_pool) {
 		uint32_t t;
 
 		memcpy(&t, a.tpa, 4);
@@ -638,94 +638,94 @@ on_arp(struct rte_mbuf *m, uint16_t port)
 		neigh_conf_connected(&fx_neigh_conf, port, FX_FAMILY_V4, a.spa);
 	if (sender_ok) {
 		fx_neigh_key(k, a.spa, FX_FAMILY_V4);
-		e = find(port, k);
+		e = entry_find(port, k);
 		/* a request for us from a new neighbour: learn it (RFC 826) */
 		if (e == NULL && ours && a.op == FX_ARP_REQUEST)
 			e = entry_new(port, k, FX_FAMILY_V4, FX_NK_ONLINK);
 	}
 	if (a.op == FX_ARP_REPLY) {
 		if (e == NULL || e->f.state == FX_NS_NONE || e->f.state == FX_NS_FAILED) {
-			NST_ADD(port, arp_unsolicited, 1);   /* nothing asked it */
+			NEIGH_COUNT(port, arp_unsolicited, 1);   /* nothing asked it */
 			goto free;
 		}
-		NST_ADD(port, arp_replies_rx, 1);
-		EVENT(e, fx_nfsm_confirm(&e->f, &fsm, mnow, a.sha, (uint32_t)rte_rand()));
+		NEIGH_COUNT(port, arp_replies_rx, 1);
+		ENTRY_EVENT(e, fx_nfsm_confirm(&e->f, &fsm_conf, main_now, a.sha, (uint32_t)rte_rand()));
 		goto free;
 	}
 	if (e != NULL)
-		EVENT(e, fx_nfsm_learn(&e->f, &fsm, mnow, a.sha));
+		ENTRY_EVENT(e, fx_nfsm_learn(&e->f, &fsm_conf, main_now, a.sha));
 	if (!ours) {
-		NST_ADD(port, arp_not_ours, 1);
+		NEIGH_COUNT(port, arp_not_ours, 1);
 		goto free;
 	}
 	if (!frame_resize(m, FX_ETH_MIN)) {
-		NST_ADD(port, arp_bad, 1);
+		NEIGH_COUNT(port, arp_bad, 1);
 		goto free;
 	}
 	fx_wire_arp_build(f, a.sha, FX_ARP_REPLY, mac, a.tpa, a.sha, a.spa);
-	NST_ADD(port, arp_requests_answered, 1);
-	main_send(port, m);
+	NEIGH_COUNT(port, arp_requests_answered, 1);
+	main_tx_send(port, m);
 	return;
 free:
 	rte_pktmbuf_free(m);
 }
 
 static void
-on_nd(struct rte_mbuf *m, uint16_t port)
+nd_input(struct rte_mbuf *m, uint16_t port)
 {
 	uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *), k[16], dmac[6], flags;
 	const uint8_t *mac = fx_port_mac[port].addr_bytes;
-	struct nentry *e = NULL;
+	struct neigh_entry *e = NULL;
 	enum fx_wire_err err;
 	struct fx_nd nd;
 	bool unspec;
 
-	NST_ADD(port, nd_rx, 1);
+	NEIGH_COUNT(port, nd_rx, 1);
 	err = fx_wire_nd_parse(f + FX_ETH_HLEN, m->data_len - FX_ETH_HLEN, &nd);
 	if (err == FX_WIRE_OK && nd.has_lla && memcmp(nd.lla, mac, 6) == 0)
 		err = FX_WIRE_SENDER;
 	if (err != FX_WIRE_OK) {
 		if (err == FX_WIRE_OPTION)
-			NST_ADD(port, nd_bad_option, 1);
+			NEIGH_COUNT(port, nd_bad_option, 1);
 		else if (err == FX_WIRE_SENDER)
-			NST_ADD(port, nd_bad_sender, 1);
+			NEIGH_COUNT(port, nd_bad_sender, 1);
 		else
-			NST_ADD(port, nd_bad, 1);
+			NEIGH_COUNT(port, nd_bad, 1);
 		goto free;
 	}
 	if (nd.type != FX_ICMP6_NS && nd.type != FX_ICMP6_NA) {
-		NST_ADD(port, nd_ignored, 1);   /* router discovery, redirects */
+		NEIGH_COUNT(port, nd_ignored, 1);   /* router discovery, redirects */
 		goto free;
 	}
 	fx_neigh_key(k, nd.type == FX_ICMP6_NS ? nd.src : nd.target, FX_FAMILY_V6);
 	if (nd.type == FX_ICMP6_NA) {
-		if (is_addr6(port, nd.target)) {
-			NST_ADD(port, nd_bad_sender, 1);   /* another node has our address */
+		if (port_has_addr6(port, nd.target)) {
+			NEIGH_COUNT(port, nd_bad_sender, 1);   /* another node has our address */
 			goto free;
 		}
-		e = find(port, k);
+		e = entry_find(port, k);
 		if (e == NULL || e->f.state == FX_NS_NONE || e->f.state == FX_NS_FAILED) {
-			NST_ADD(port, na_unsolicited, 1);
+			NEIGH_COUNT(port, na_unsolicited, 1);
 			goto free;
 		}
-		NST_ADD(port, na_rx, 1);
-		EVENT(e, fx_nfsm_advert(&e->f, &fsm, mnow, nd.has_lla ? nd.lla : NULL,
+		NEIGH_COUNT(port, na_rx, 1);
+		ENTRY_EVENT(e, fx_nfsm_advert(&e->f, &fsm_conf, main_now, nd.has_lla ? nd.lla : NULL,
 					(nd.flags & FX_NA_SOLICITED) != 0,
 					(nd.flags & FX_NA_OVERRIDE) != 0, (uint32_t)rte_rand()));
 		goto free;
 	}
-	if (!is_addr6(port, nd.target)) {
-		NST_ADD(port, nd_not_ours, 1);
+	if (!port_has_addr6(port, nd.target)) {
+		NEIGH_COUNT(port, nd_not_ours, 1);
 		goto free;
 	}
 	unspec = fx_wire_ip6_unspec(nd.src);
 	if (!unspec && nd.has_lla &&
 	    neigh_conf_connected(&fx_neigh_conf, port, FX_FAMILY_V6, nd.src)) {
-		e = find(port, k);
+		e = entry_find(port, k);
 		if (e == NULL)
 			e = entry_new(port, k, FX_FAMILY_V6, FX_NK_ONLINK);
 		if (e != NULL)
-			EVENT(e, fx_nfsm_learn(&e->f, &fsm, mnow, nd.lla));
+			ENTRY_EVENT(e, fx_nfsm_learn(&e->f, &fsm_conf, main_now, nd.lla));
 	}
 	/* the answer: to the asker, or to all nodes for duplicate detection */
 	if (unspec)
@@ -734,22 +734,22 @@ on_nd(struct rte_mbuf *m, uint16_t port)
 		memcpy(dmac, nd.has_lla ? nd.lla : f + 6, 6);
 	flags = FX_NA_ROUTER | FX_NA_OVERRIDE | (unspec ? 0 : FX_NA_SOLICITED);
 	if (!frame_resize(m, FX_ND_FRAME)) {
-		NST_ADD(port, nd_bad, 1);
+		NEIGH_COUNT(port, nd_bad, 1);
 		goto free;
 	}
 	fx_wire_nd_build(f, FX_ICMP6_NA, dmac, mac, nd.target, unspec ? all_nodes : nd.src,
 			 nd.target, flags, true);
-	NST_ADD(port, ns_answered, 1);
-	main_send(port, m);
+	NEIGH_COUNT(port, ns_answered, 1);
+	main_tx_send(port, m);
 	return;
 free:
 	rte_pktmbuf_free(m);
 }
 
 static bool
-bucket_take(struct bucket *b)
+token_take(struct token_bucket *b)
 {
-	uint64_t t = mnow;
+	uint64_t t = main_now;
 
 	if (t > b->last) {
 		b->credit = RTE_MIN(b->cap, b->credit + (t - b->last));
@@ -762,7 +762,7 @@ bucket_take(struct bucket *b)
 }
 
 static void
-bucket_init(struct bucket *b, uint32_t rate, uint32_t burst)
+token_bucket_init(struct token_bucket *b, uint32_t rate, uint32_t burst)
 {
 	b->per = RTE_MAX(rte_get_tsc_hz() / rate, UINT64_C(1));
 	b->cap = b->per * burst;
@@ -778,14 +778,14 @@ frame_family(const uint8_t *f)
 }
 
 static void
-reply_l2(uint8_t *f, uint16_t port)
+turn_around_l2(uint8_t *f, uint16_t port)
 {
 	memmove(f, f + 6, 6);
 	memcpy(f + 6, fx_port_mac[port].addr_bytes, 6);
 }
 
 static void
-on_echo(struct rte_mbuf *m, uint16_t port)
+answer_echo(struct rte_mbuf *m, uint16_t port)
 {
 	uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *);
 	enum fx_wire_err err;
@@ -795,22 +795,22 @@ on_echo(struct rte_mbuf *m, uint16_t port)
 	else
 		err = fx_wire_echo6_reply(f + FX_ETH_HLEN, m->data_len - FX_ETH_HLEN);
 	if (err != FX_WIRE_OK || m->nb_segs != 1) {
-		NST_ADD(port, echo_bad, 1);
+		NEIGH_COUNT(port, echo_bad, 1);
 		rte_pktmbuf_free(m);
 		return;
 	}
-	if (!bucket_take(&echo_tb)) {
-		NST_ADD(port, echo_ratelimited, 1);
+	if (!token_take(&echo_bucket)) {
+		NEIGH_COUNT(port, echo_ratelimited, 1);
 		rte_pktmbuf_free(m);
 		return;
 	}
-	reply_l2(f, port);
-	NST_ADD(port, echo_replies, 1);
-	main_send(port, m);
+	turn_around_l2(f, port);
+	NEIGH_COUNT(port, echo_replies, 1);
+	main_tx_send(port, m);
 }
 
 static void
-on_ttl(struct rte_mbuf *m, uint16_t port)
+answer_ttl_exceeded(struct rte_mbuf *m, uint16_t port)
 {
 	uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *), *ip = f + FX_ETH_HLEN, mac[6];
 	uint8_t family = frame_family(f);
@@ -823,7 +823,7 @@ on_ttl(struct rte_mbuf *m, uint16_t port)
 	if (family == FX_FAMILY_V4) {
 		memcpy(&d4, ip + 16, 4);
 		if (avail >= 21 && fx_l3_local4(d4)) {
-			on_echo(m, port);
+			answer_echo(m, port);
 			return;
 		}
 		err = fx_wire_may_error4(ip, avail);
@@ -832,7 +832,7 @@ on_ttl(struct rte_mbuf *m, uint16_t port)
 		quote = ICMP4_QUOTE_MAX;
 	} else {
 		if (avail >= 40 && fx_l3_local6(ip + 24)) {
-			on_echo(m, port);
+			answer_echo(m, port);
 			return;
 		}
 		err = fx_wire_may_error6(ip, avail);
@@ -841,16 +841,16 @@ on_ttl(struct rte_mbuf *m, uint16_t port)
 		quote = ICMP6_QUOTE_MAX;
 	}
 	if (err != FX_WIRE_OK || m->nb_segs != 1 || rte_pktmbuf_headroom(m) < hdr) {
-		NST_ADD(port, ttl_not_answered, 1);
+		NEIGH_COUNT(port, ttl_not_answered, 1);
 		goto free;
 	}
-	src = family == FX_FAMILY_V4 ? src4(port, ip + 12) : src6(port, ip + 8);
+	src = family == FX_FAMILY_V4 ? source_addr4(port, ip + 12) : source_addr6(port, ip + 8);
 	if (src == NULL) {
-		NST_ADD(port, icmp_no_source, 1);
+		NEIGH_COUNT(port, icmp_no_source, 1);
 		goto free;
 	}
-	if (!bucket_take(&err_tb)) {
-		NST_ADD(port, ttl_ratelimited, 1);
+	if (!token_take(&error_bucket)) {
+		NEIGH_COUNT(port, ttl_ratelimited, 1);
 		goto free;
 	}
 	quote = RTE_MIN(quote, RTE_MIN(iplen, avail));
@@ -865,8 +865,8 @@ on_ttl(struct rte_mbuf *m, uint16_t port)
 	else
 		iplen = fx_wire_time_exceeded6(f + FX_ETH_HLEN, src, quote);
 	frame_resize(m, (uint16_t)RTE_MAX(FX_ETH_HLEN + iplen, (size_t)FX_ETH_MIN));
-	NST_ADD(port, ttl_time_exceeded, 1);
-	main_send(port, m);
+	NEIGH_COUNT(port, ttl_time_exceeded, 1);
+	main_tx_send(port, m);
 	return;
 free:
 	rte_pktmbuf_free(m);
@@ -874,19 +874,19 @@ free:
 
 /* a4 the network or broadcast address of a connected subnet of port */
 static bool
-subnet_edge(uint16_t port, const uint8_t *a4)
+is_subnet_edge4(uint16_t port, const uint8_t *a4)
 {
 	uint32_t a, n, mask;
 	unsigned int i;
 
 	memcpy(&a, a4, 4);
 	a = rte_be_to_cpu_32(a);
-	for (i = 0; i < pl3[port].n4; i++) {
-		if (pl3[port].len4[i] >= 31)
+	for (i = 0; i < addrs[port].n4; i++) {
+		if (addrs[port].len4[i] >= 31)
 			continue;
-		memcpy(&n, pl3[port].a4[i], 4);
+		memcpy(&n, addrs[port].a4[i], 4);
 		n = rte_be_to_cpu_32(n);
-		mask = ~UINT32_C(0) << (32 - pl3[port].len4[i]);
+		mask = ~UINT32_C(0) << (32 - addrs[port].len4[i]);
 		if ((a & mask) == (n & mask) && ((a & ~mask) == 0 || (a & ~mask) == ~mask))
 			return true;
 	}
@@ -895,12 +895,12 @@ subnet_edge(uint16_t port, const uint8_t *a4)
 
 /* a packet whose neighbour a worker could not use */
 static void
-on_hold(struct rte_mbuf *m)
+send_when_resolved(struct rte_mbuf *m)
 {
 	uint16_t nexthop = fx_slow_nexthop_of(m), port = fx_nexthop_port(nexthop);
 	const struct fx_pkt *pk = fx_pkt_of(m);
 	const uint8_t *ip = rte_pktmbuf_mtod_offset(m, const uint8_t *, pk->l2_len);
-	struct nentry *e = NULL;
+	struct neigh_entry *e = NULL;
 	unsigned int acts;
 	uint8_t k[16];
 
@@ -909,20 +909,20 @@ on_hold(struct rte_mbuf *m)
 		return;
 	}
 	if (nexthop >= FX_NEXTHOP_GW0) {
-		e = &nb[fx_l3.nexthop_slot[nexthop]];
+		e = &entries[fx_l3.nexthop_slot[nexthop]];
 	} else {
-		if (pk->key.family == FX_FAMILY_V4 && subnet_edge(port, ip + 16)) {
-			NST_ADD(port, hold_dropped, 1);
+		if (pk->key.family == FX_FAMILY_V4 && is_subnet_edge4(port, ip + 16)) {
+			NEIGH_COUNT(port, hold_dropped, 1);
 			rte_pktmbuf_free(m);
 			return;
 		}
 		fx_neigh_key(k, pk->key.family == FX_FAMILY_V4 ? ip + 16 : ip + 24,
 			     pk->key.family);
-		e = find(port, k);
+		e = entry_find(port, k);
 		if (e == NULL)
 			e = entry_new(port, k, pk->key.family, FX_NK_ONLINK);
 		if (e == NULL) {
-			NST_ADD(port, hold_dropped, 1);
+			NEIGH_COUNT(port, hold_dropped, 1);
 			rte_pktmbuf_free(m);
 			return;
 		}
@@ -931,27 +931,27 @@ on_hold(struct rte_mbuf *m)
 		uint8_t s0 = e->f.state;
 		uint64_t d0 = e->f.deadline;
 
-		acts = fx_nfsm_resolve(&e->f, &fsm, mnow);
-		run(e, acts, s0, d0);
+		acts = fx_nfsm_resolve(&e->f, &fsm_conf, main_now);
+		apply_actions(e, acts, s0, d0);
 	}
 	if (acts & FX_NFSM_USABLE) {
-		NST_ADD(port, sent_direct, 1);
-		hold_send(e, m);
+		NEIGH_COUNT(port, sent_direct, 1);
+		send_to_neighbour(e, m);
 		return;
 	}
 	if (e->nhold == FX_NEIGH_HOLD || held_total == FX_NEIGH_HOLD_TOTAL) {
-		NST_ADD(port, hold_dropped, 1);
+		NEIGH_COUNT(port, hold_dropped, 1);
 		rte_pktmbuf_free(m);
 		return;
 	}
 	e->hold[e->nhold++] = m;
 	held_total++;
-	NST_ADD(port, held, 1);
-	NST_ADD(port, hold_queued, 1);
+	NEIGH_COUNT(port, held, 1);
+	NEIGH_COUNT(port, hold_queued, 1);
 }
 
 static void
-handle(struct rte_mbuf *m)
+dispatch_by_reason(struct rte_mbuf *m)
 {
 	uint16_t port = m->port;
 
@@ -961,19 +961,19 @@ handle(struct rte_mbuf *m)
 	}
 	switch (fx_slow_reason_of(m)) {
 	case FX_SLOW_ARP:
-		on_arp(m, port);
+		arp_input(m, port);
 		break;
 	case FX_SLOW_ND:
-		on_nd(m, port);
+		nd_input(m, port);
 		break;
 	case FX_SLOW_ECHO:
-		on_echo(m, port);
+		answer_echo(m, port);
 		break;
 	case FX_SLOW_TTL:
-		on_ttl(m, port);
+		answer_ttl_exceeded(m, port);
 		break;
 	case FX_SLOW_HOLD:
-		on_hold(m);
+		send_when_resolved(m);
 		break;
 	default:
 		rte_pktmbuf_free(m);
@@ -992,22 +992,22 @@ fx_neigh_poll(void)
 	if (!enabled)
 		return false;
 	if (fx_conf.clock == FX_CLOCK_TSC)
-		advance(rte_rdtsc());
+		advance_clock_to(rte_rdtsc());
 	for (w = 0; w < nb_rings_to_drain; w++) {
 		n = rte_ring_sc_dequeue_burst(fx_slow_ring(w), (void **)pkts, FX_MAIN_BURST, NULL);
 		if (n == FX_MAIN_BURST)
 			more = true;
 		for (i = 0; i < n; i++) {
 			if (fx_conf.clock == FX_CLOCK_PCAP)
-				advance(fx_clock_pkt(pkts[i], mnow));
-			handle(pkts[i]);
+				advance_clock_to(fx_clock_pkt(pkts[i], main_now));
+			dispatch_by_reason(pkts[i]);
 		}
 	}
-	if (sweep())
+	if (run_due_timers())
 		more = true;
 	for (p = 0; p < FX_MAX_PORTS; p++)
-		main_flush(p);
-	reclaim();
+		main_tx_flush(p);
+	reclaim_deleted_slots();
 	return more;
 }
 
@@ -1022,12 +1022,12 @@ tables_init(void)
 
 	fx_neigh_pub = rte_zmalloc_socket("fx_neigh_pub", sizeof(*fx_neigh_pub) * FX_NEIGH_SLOTS,
 					  RTE_CACHE_LINE_SIZE, socket);
-	nb = rte_zmalloc_socket("fx_neigh", sizeof(*nb) * FX_NEIGH_SLOTS, RTE_CACHE_LINE_SIZE,
+	entries = rte_zmalloc_socket("fx_neigh", sizeof(*entries) * FX_NEIGH_SLOTS, RTE_CACHE_LINE_SIZE,
 				socket);
 	free_slots = rte_malloc_socket("fx_neigh_free", sizeof(*free_slots) * FX_NEIGH_SLOTS,
 				       0, socket);
-	defer = rte_malloc_socket("fx_neigh_defer", sizeof(*defer) * FX_NEIGH_SLOTS, 0, socket);
-	if (fx_neigh_pub == NULL || nb == NULL || free_slots == NULL || defer == NULL)
+	grace_fifo = rte_malloc_socket("fx_neigh_defer", sizeof(*grace_fifo) * FX_NEIGH_SLOTS, 0, socket);
+	if (fx_neigh_pub == NULL || entries == NULL || free_slots == NULL || grace_fifo == NULL)
 		return -ENOMEM;
 	/* slot 0 is never used; the lowest slots are taken first */
 	for (s = FX_NEIGH_SLOTS - 1; s >= 1; s--)
@@ -1056,7 +1056,7 @@ fx_neigh_init(unsigned int nb_workers)
 	const struct fx_port_addr *a;
 	const struct fx_static_neigh *sn;
 	uint64_t ms = rte_get_tsc_hz() / 1000;
-	struct nentry *e;
+	struct neigh_entry *e;
 	uint32_t i, p;
 	uint8_t k[16];
 	int rc;
@@ -1072,27 +1072,27 @@ fx_neigh_init(unsigned int nb_workers)
 	for (p = 0; p < FX_MAX_PORTS; p++) {
 		fx_l3.local[p] = c->ports >> p & 1;
 		fx_l3.resolve[p] = fx_l3.local[p] && !(fx_conf.eth_dest_given >> p & 1);
-		pl3[p].arp_pool = fx_l3.local[p] && fx_nat_enabled() &&
+		addrs[p].arp_pool = fx_l3.local[p] && fx_nat_enabled() &&
 			(!nat_roles(&fx_nat_conf) || nat_is_outside_port(&fx_nat_conf, (uint16_t)p));
 	}
 	for (i = 0; i < c->nb_addr; i++) {
 		a = &c->addr[i];
 		if (a->family == FX_FAMILY_V4) {
-			memcpy(pl3[a->port].a4[pl3[a->port].n4], a->addr, 4);
-			pl3[a->port].len4[pl3[a->port].n4++] = a->len;
+			memcpy(addrs[a->port].a4[addrs[a->port].n4], a->addr, 4);
+			addrs[a->port].len4[addrs[a->port].n4++] = a->len;
 		} else {
-			memcpy(pl3[a->port].a6[pl3[a->port].n6], a->addr, 16);
-			pl3[a->port].len6[pl3[a->port].n6++] = a->len;
+			memcpy(addrs[a->port].a6[addrs[a->port].n6], a->addr, 16);
+			addrs[a->port].len6[addrs[a->port].n6++] = a->len;
 		}
-		add_local(a->family, a->addr);
+		add_local_addr(a->family, a->addr);
 	}
-	fsm.base_reachable = c->reachable_ms * ms;
-	fsm.retrans = c->retrans_ms * ms;
-	fsm.delay = c->delay_ms * ms;
-	fsm.gc_stale = c->stale_ms * ms;
-	fsm.probes = (uint8_t)c->probes;
-	bucket_init(&echo_tb, c->icmp_rate, c->icmp_burst);
-	bucket_init(&err_tb, c->icmp_rate, c->icmp_burst);
+	fsm_conf.base_reachable = c->reachable_ms * ms;
+	fsm_conf.retrans = c->retrans_ms * ms;
+	fsm_conf.delay = c->delay_ms * ms;
+	fsm_conf.gc_stale = c->stale_ms * ms;
+	fsm_conf.probes = (uint8_t)c->probes;
+	token_bucket_init(&echo_bucket, c->icmp_rate, c->icmp_burst);
+	token_bucket_init(&error_bucket, c->icmp_rate, c->icmp_burst);
 	rc = tables_init();
 	if (rc != 0)
 		return rc;
@@ -1106,8 +1106,8 @@ fx_neigh_init(unsigned int nb_workers)
 			return -ENOSPC;
 		fx_nfsm_permanent(&e->f, sn->mac);
 		e->f.since = fx_conf.clock == FX_CLOCK_TSC ? rte_rdtsc() : 0;
-		gauge(e, FX_NS_NONE);
-		publish(e);
+		count_state_change(e, FX_NS_NONE);
+		publish_entry(e);
 	}
 	return 0;
 }
@@ -1115,19 +1115,19 @@ fx_neigh_init(unsigned int nb_workers)
 void
 fx_neigh_start(void)
 {
-	struct port_l3 *l;
+	struct port_addrs *l;
 	unsigned int p;
 
 	if (!enabled)
 		return;
 	for (p = 0; p < FX_MAX_PORTS; p++) {
-		l = &pl3[p];
+		l = &addrs[p];
 		if (!fx_l3.local[p] || l->n6 == 0)
 			continue;
-		/* the link-local address goes last (src6()) */
+		/* the link-local address goes last (source_addr6()) */
 		fx_wire_ip6_linklocal(fx_port_mac[p].addr_bytes, l->a6[l->n6]);
 		l->len6[l->n6] = 64;
-		add_local(FX_FAMILY_V6, l->a6[l->n6]);
+		add_local_addr(FX_FAMILY_V6, l->a6[l->n6]);
 		l->n6++;
 	}
 	main_pool = rte_pktmbuf_pool_create("fx_main_pool", FX_MAIN_POOL, 0, FX_MBUF_PRIV_SIZE,
@@ -1142,7 +1142,7 @@ fx_neigh_announce(void)
 {
 	static const uint8_t zero[6];
 	struct rte_mbuf *m;
-	const struct port_l3 *l;
+	const struct port_addrs *l;
 	unsigned int p, i;
 	uint8_t *f;
 
@@ -1151,37 +1151,37 @@ fx_neigh_announce(void)
 	for (p = 0; p < FX_MAX_PORTS; p++) {
 		if (!fx_l3.local[p])
 			continue;
-		l = &pl3[p];
+		l = &addrs[p];
 		for (i = 0; i < l->n4; i++) {
-			if ((f = frame_new(&m, FX_ETH_MIN)) == NULL)
+			if ((f = main_frame_alloc(&m, FX_ETH_MIN)) == NULL)
 				continue;
 			fx_wire_arp_build(f, bcast_mac, FX_ARP_REQUEST, fx_port_mac[p].addr_bytes,
 					  l->a4[i], zero, l->a4[i]);
-			NST_ADD(p, garp_sent, 1);
-			main_send((uint16_t)p, m);
+			NEIGH_COUNT(p, garp_sent, 1);
+			main_tx_send((uint16_t)p, m);
 		}
 		for (i = 0; l->arp_pool && i < fx_nat_conf.nb_pool && i < FX_GARP_POOL_MAX; i++) {
 			const uint8_t *a = (const uint8_t *)&fx_nat_conf.pool[i];
 
-			if (is_addr4((uint16_t)p, a) || (f = frame_new(&m, FX_ETH_MIN)) == NULL)
+			if (port_has_addr4((uint16_t)p, a) || (f = main_frame_alloc(&m, FX_ETH_MIN)) == NULL)
 				continue;
 			fx_wire_arp_build(f, bcast_mac, FX_ARP_REQUEST, fx_port_mac[p].addr_bytes,
 					  a, zero, a);
-			NST_ADD(p, garp_sent, 1);
-			main_send((uint16_t)p, m);
+			NEIGH_COUNT(p, garp_sent, 1);
+			main_tx_send((uint16_t)p, m);
 		}
 		for (i = 0; i < l->n6; i++) {
 			uint8_t dmac[6];
 
-			if ((f = frame_new(&m, FX_ND_FRAME)) == NULL)
+			if ((f = main_frame_alloc(&m, FX_ND_FRAME)) == NULL)
 				continue;
 			fx_wire_ip6_mcast_mac(all_nodes, dmac);
 			fx_wire_nd_build(f, FX_ICMP6_NA, dmac, fx_port_mac[p].addr_bytes, l->a6[i],
 					 all_nodes, l->a6[i], FX_NA_ROUTER | FX_NA_OVERRIDE, true);
-			NST_ADD(p, una_sent, 1);
-			main_send((uint16_t)p, m);
+			NEIGH_COUNT(p, una_sent, 1);
+			main_tx_send((uint16_t)p, m);
 		}
-		main_flush((uint16_t)p);
+		main_tx_flush((uint16_t)p);
 	}
 }
 
@@ -1194,15 +1194,15 @@ fx_neigh_fini(void)
 	if (!enabled)
 		return;
 	/* what is still held goes with the run, not counted as failed */
-	for (s = 1; nb != NULL && s < FX_NEIGH_SLOTS; s++) {
-		if (nb[s].nhold != 0)
-			rte_pktmbuf_free_bulk(nb[s].hold, nb[s].nhold);
-		nb[s].nhold = 0;
+	for (s = 1; entries != NULL && s < FX_NEIGH_SLOTS; s++) {
+		if (entries[s].nhold != 0)
+			rte_pktmbuf_free_bulk(entries[s].hold, entries[s].nhold);
+		entries[s].nhold = 0;
 	}
 	for (p = 0; p < FX_MAX_PORTS; p++) {
-		if (mtx[p].n != 0)
-			rte_pktmbuf_free_bulk(mtx[p].m, mtx[p].n);
-		mtx[p].n = 0;
+		if (main_tx_bufs[p].n != 0)
+			rte_pktmbuf_free_bulk(main_tx_bufs[p].m, main_tx_bufs[p].n);
+		main_tx_bufs[p].n = 0;
 	}
 }
 
@@ -1211,7 +1211,7 @@ fx_neigh_fini(void)
 void
 fx_neigh_port_stats(uint16_t port, struct fx_neigh_port_stats *st)
 {
-	const struct fx_neigh_port_stats *s = &pst[port];
+	const struct fx_neigh_port_stats *s = &counters[port];
 	unsigned int i;
 
 #define FX_NEIGH_COPY(n) st->n = fx_load_relaxed(&s->n);
@@ -1278,21 +1278,21 @@ us_until(uint64_t t)
 {
 	if (t == FX_NFSM_NEVER)
 		return UINT64_MAX;
-	return t > mnow ? (t - mnow) * 1000000 / rte_get_tsc_hz() : 0;
+	return t > main_now ? (t - main_now) * 1000000 / rte_get_tsc_hz() : 0;
 }
 
 uint32_t
 fx_neigh_snapshot(uint16_t port, uint32_t from, struct fx_neigh_snap *out, uint32_t max,
 		  uint32_t *total)
 {
-	const struct nentry *e;
+	const struct neigh_entry *e;
 	uint32_t s, n = 0, seen = 0;
 
 	*total = 0;
 	if (!enabled || port >= FX_MAX_PORTS || fx_l3.bucket[port] == NULL)
 		return 0;
 	for (s = 1; s < FX_NEIGH_SLOTS; s++) {
-		e = &nb[s];
+		e = &entries[s];
 		if (e->port != port || fx_neigh_find(port, e->key) != s)
 			continue;
 		(*total)++;
@@ -1309,8 +1309,8 @@ fx_neigh_snapshot(uint16_t port, uint32_t from, struct fx_neigh_snap *out, uint3
 		out[n].held = e->nhold;
 		out[n].has_mac = e->f.has_mac;
 		out[n].in_us = us_until(e->f.deadline);
-		out[n].since_us = mnow > e->f.since ?
-			(mnow - e->f.since) * 1000000 / rte_get_tsc_hz() : 0;
+		out[n].since_us = main_now > e->f.since ?
+			(main_now - e->f.since) * 1000000 / rte_get_tsc_hz() : 0;
 		n++;
 	}
 	return n;
