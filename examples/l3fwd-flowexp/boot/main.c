@@ -254,7 +254,7 @@ main(int argc, char **argv)
 		rte_exit(EXIT_FAILURE, "cannot create the control ring\n");
 	fx_telemetry_register();
 	fx_ports_init();
-	fx_neigh_start();
+	fx_neigh_start(fx_port_mac, fx_ports_main_txq, fx_route_rcu);
 	fx_affinity_decide();
 	fx_ports_check_link();
 	fx_neigh_announce();

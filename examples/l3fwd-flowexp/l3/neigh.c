@@ -62,14 +62,11 @@
 #include "base/atomic.h"
 #include "base/config.h"
 #include "base/time.h"
-#include "boot/ports.h"
-#include "fwd/forward.h"
 #include "fwd/parse.h"
 #include "fwd/slowpath.h"
 #include "l3/neigh.h"
 #include "l3/neigh_conf.h"
 #include "l3/neigh_fsm.h"
-#include "l3/route.h"
 #include "l3/wire.h"
 #include "nat/conf.h"
 
@@ -106,6 +103,7 @@ struct port_addrs {
 };
 
 struct main_txbuf {
+	uint16_t queue;          /* the main lcore's tx queue; UINT16_MAX: none */
 	uint16_t n;
 	struct rte_mbuf *m[MAX_PKT_BURST];
 };
@@ -131,6 +129,8 @@ static struct fx_nfsm_conf fsm_conf;
 static struct port_addrs addrs[FX_MAX_PORTS];
 static struct fx_neigh_port_stats counters[FX_MAX_PORTS];
 static struct main_txbuf main_tx_bufs[FX_MAX_PORTS];
+static struct rte_ether_addr port_mac[FX_MAX_PORTS];
+static struct rte_rcu_qsbr *grace_rcu;   /* the workers' quiescent states */
 static struct rte_mempool *main_pool;
 static struct token_bucket echo_bucket, error_bucket;
 static uint32_t held_total;
@@ -236,7 +236,7 @@ main_tx_flush(uint16_t port)
 
 	if (b->n == 0)
 		return;
-	sent = rte_eth_tx_burst(port, fx_ports_main_txq[port], b->m, b->n);
+	sent = rte_eth_tx_burst(port, b->queue, b->m, b->n);
 	NEIGH_COUNT(port, main_tx, sent);
 	if (sent < b->n) {
 		NEIGH_COUNT(port, main_tx_dropped, b->n - sent);
@@ -250,7 +250,7 @@ main_tx_send(uint16_t port, struct rte_mbuf *m)
 {
 	struct main_txbuf *b = &main_tx_bufs[port];
 
-	if (fx_ports_main_txq[port] == UINT16_MAX) {
+	if (b->queue == UINT16_MAX) {
 		NEIGH_COUNT(port, main_tx_dropped, 1);
 		rte_pktmbuf_free(m);
 		return;
@@ -410,7 +410,7 @@ entry_delete(struct neigh_entry *e)
 	NEIGH_COUNT(e->port, neigh_deleted, 1);
 	e->used = false;
 	grace_fifo[(grace_head + grace_n) % FX_NEIGH_SLOTS] =
-		(struct grace_wait){ .slot = s, .token = rte_rcu_qsbr_start(fx_route_rcu) };
+		(struct grace_wait){ .slot = s, .token = rte_rcu_qsbr_start(grace_rcu) };
 	grace_n++;
 }
 
@@ -421,7 +421,7 @@ reclaim_deleted_slots(void)
 
 	while (grace_n != 0) {
 		d = &grace_fifo[grace_head];
-		if (rte_rcu_qsbr_check(fx_route_rcu, d->token, false) != 1)
+		if (rte_rcu_qsbr_check(grace_rcu, d->token, false) != 1)
 			return;
 		free_slots[nb_free++] = d->slot;
 		grace_head = (grace_head + 1) % FX_NEIGH_SLOTS;
@@ -445,7 +445,7 @@ send_probe(struct neigh_entry *e, bool bcast)
 		if (src == NULL || (f = main_frame_alloc(&m, FX_ETH_MIN)) == NULL)
 			goto fail;
 		fx_wire_arp_build(f, bcast ? bcast_mac : e->f.mac, FX_ARP_REQUEST,
-				  fx_port_mac[port].addr_bytes, src,
+				  port_mac[port].addr_bytes, src,
 				  (const uint8_t [6]){ 0 }, dst);
 		NEIGH_COUNT(port, arp_requests_sent, bcast);
 		NEIGH_COUNT(port, arp_probes_sent, !bcast);
@@ -458,7 +458,7 @@ send_probe(struct neigh_entry *e, bool bcast)
 			fx_wire_ip6_mcast_mac(snm, dmac);
 		else
 			memcpy(dmac, e->f.mac, 6);
-		fx_wire_nd_build(f, FX_ICMP6_NS, dmac, fx_port_mac[port].addr_bytes, src,
+		fx_wire_nd_build(f, FX_ICMP6_NS, dmac, port_mac[port].addr_bytes, src,
 				 bcast ? snm : dst, dst, 0, true);
 		NEIGH_COUNT(port, ns_sent, bcast);
 		NEIGH_COUNT(port, ns_probes_sent, !bcast);
@@ -606,7 +606,7 @@ static void
 arp_input(struct rte_mbuf *m, uint16_t port)
 {
 	uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *), k[16];
-	const uint8_t *mac = fx_port_mac[port].addr_bytes;
+	const uint8_t *mac = port_mac[port].addr_bytes;
 	bool ours, sender_ok;
 	struct neigh_entry *e = NULL;
 	enum fx_wire_err err;
@@ -674,7 +674,7 @@ static void
 nd_input(struct rte_mbuf *m, uint16_t port)
 {
 	uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *), k[16], dmac[6], flags;
-	const uint8_t *mac = fx_port_mac[port].addr_bytes;
+	const uint8_t *mac = port_mac[port].addr_bytes;
 	struct neigh_entry *e = NULL;
 	enum fx_wire_err err;
 	struct fx_nd nd;
@@ -781,7 +781,7 @@ static void
 turn_around_l2(uint8_t *f, uint16_t port)
 {
 	memmove(f, f + 6, 6);
-	memcpy(f + 6, fx_port_mac[port].addr_bytes, 6);
+	memcpy(f + 6, port_mac[port].addr_bytes, 6);
 }
 
 static void
@@ -857,7 +857,7 @@ answer_ttl_exceeded(struct rte_mbuf *m, uint16_t port)
 	memcpy(mac, f + 6, 6);
 	f = (uint8_t *)rte_pktmbuf_prepend(m, (uint16_t)hdr);
 	memcpy(f, mac, 6);
-	memcpy(f + 6, fx_port_mac[port].addr_bytes, 6);
+	memcpy(f + 6, port_mac[port].addr_bytes, 6);
 	f[12] = family == FX_FAMILY_V4 ? 0x08 : 0x86;
 	f[13] = family == FX_FAMILY_V4 ? 0x00 : 0xdd;
 	if (family == FX_FAMILY_V4)
@@ -1113,19 +1113,23 @@ fx_neigh_init(unsigned int nb_workers)
 }
 
 void
-fx_neigh_start(void)
+fx_neigh_start(const struct rte_ether_addr *mac, const uint16_t *main_txq,
+	       struct rte_rcu_qsbr *grace)
 {
 	struct port_addrs *l;
 	unsigned int p;
 
 	if (!enabled)
 		return;
+	grace_rcu = grace;
 	for (p = 0; p < FX_MAX_PORTS; p++) {
+		port_mac[p] = mac[p];
+		main_tx_bufs[p].queue = main_txq[p];
 		l = &addrs[p];
 		if (!fx_l3.local[p] || l->n6 == 0)
 			continue;
 		/* the link-local address goes last (source_addr6()) */
-		fx_wire_ip6_linklocal(fx_port_mac[p].addr_bytes, l->a6[l->n6]);
+		fx_wire_ip6_linklocal(port_mac[p].addr_bytes, l->a6[l->n6]);
 		l->len6[l->n6] = 64;
 		add_local_addr(FX_FAMILY_V6, l->a6[l->n6]);
 		l->n6++;
@@ -1155,7 +1159,7 @@ fx_neigh_announce(void)
 		for (i = 0; i < l->n4; i++) {
 			if ((f = main_frame_alloc(&m, FX_ETH_MIN)) == NULL)
 				continue;
-			fx_wire_arp_build(f, bcast_mac, FX_ARP_REQUEST, fx_port_mac[p].addr_bytes,
+			fx_wire_arp_build(f, bcast_mac, FX_ARP_REQUEST, port_mac[p].addr_bytes,
 					  l->a4[i], zero, l->a4[i]);
 			NEIGH_COUNT(p, garp_sent, 1);
 			main_tx_send((uint16_t)p, m);
@@ -1165,7 +1169,7 @@ fx_neigh_announce(void)
 
 			if (port_has_addr4((uint16_t)p, a) || (f = main_frame_alloc(&m, FX_ETH_MIN)) == NULL)
 				continue;
-			fx_wire_arp_build(f, bcast_mac, FX_ARP_REQUEST, fx_port_mac[p].addr_bytes,
+			fx_wire_arp_build(f, bcast_mac, FX_ARP_REQUEST, port_mac[p].addr_bytes,
 					  a, zero, a);
 			NEIGH_COUNT(p, garp_sent, 1);
 			main_tx_send((uint16_t)p, m);
@@ -1176,7 +1180,7 @@ fx_neigh_announce(void)
 			if ((f = main_frame_alloc(&m, FX_ND_FRAME)) == NULL)
 				continue;
 			fx_wire_ip6_mcast_mac(all_nodes, dmac);
-			fx_wire_nd_build(f, FX_ICMP6_NA, dmac, fx_port_mac[p].addr_bytes, l->a6[i],
+			fx_wire_nd_build(f, FX_ICMP6_NA, dmac, port_mac[p].addr_bytes, l->a6[i],
 					 all_nodes, l->a6[i], FX_NA_ROUTER | FX_NA_OVERRIDE, true);
 			NEIGH_COUNT(p, una_sent, 1);
 			main_tx_send((uint16_t)p, m);

@@ -24,6 +24,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_ether.h>
+#include <rte_rcu_qsbr.h>
+
 #include "base/counter.h"
 #include "fwd/neigh.h"
 #include "l3/neigh_fsm.h"
@@ -92,9 +95,17 @@ uint32_t fx_neigh_pin(uint16_t port, uint8_t family, const uint8_t *gw);
 
 /**
  * After the ports started (their MACs known): link-local addresses, the
- * main lcore's tx queues. Before the workers are launched.
+ * main lcore's mbuf pool. Before the workers are launched.
+ *
+ * @param mac       each port's MAC, by DPDK port id (boot/ports.h)
+ * @param main_txq  the main lcore's tx queue on each port, by DPDK port
+ *                  id; UINT16_MAX: none (its answers are dropped, counted)
+ * @param grace     the QSBR variable every worker reports its quiescent
+ *                  states to (l3/route.h): a deleted entry's slot is
+ *                  reused after a grace period on it
  */
-void fx_neigh_start(void);
+void fx_neigh_start(const struct rte_ether_addr *mac, const uint16_t *main_txq,
+		    struct rte_rcu_qsbr *grace);
 
 /** After the links came up: gratuitous ARP and unsolicited NA. Main lcore. */
 void fx_neigh_announce(void);
