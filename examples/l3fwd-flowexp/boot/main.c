@@ -13,16 +13,16 @@
  * fits, per worker the flow table and the expiry back-end - all memory the
  * workers will use); with --nat-log the workers' event rings and the
  * exporter's socket (nat/log/export.h); the neighbour tables and the rings
- * to the main lcore (l3/neigh.c, fwd/slowpath.c); the route table and its RCU
+ * to the main lcore (l3/neigh.c, boot/setup.c); the route table and its RCU
  * variable (l3/route.c); the control ring and the telemetry commands; the
  * ports (boot/ports.c) and, once they have started, the flow affinity
  * (boot/affinity.c), the link-local addresses and the announcements of the
  * ports' addresses. Then the workers are launched (worker/worker.c) and the main
  * lcore loops: it carries out control requests (ctl/control.c), answers ARP,
- * ND and ICMP and resolves neighbours (l3/neigh.c, every millisecond when a
- * port has addresses), exports the workers' NAT events (every millisecond
- * with --nat-log), prints the statistics table every -T seconds, and
- * stops the run on SIGINT/SIGTERM, after --duration, or with
+ * ND and ICMP and resolves neighbours (l3/slow_dispatch.c, every
+ * millisecond when a port has addresses), exports the workers' NAT events
+ * (every millisecond with --nat-log), prints the statistics table every
+ * -T seconds, and stops the run on SIGINT/SIGTERM, after --duration, or with
  * --exit-when-drained once traffic has come and gone and every flow has
  * expired.
  *

@@ -16,6 +16,13 @@
  * most FX_NEIGH_HOLD per entry, FX_NEIGH_HOLD_TOTAL in all, past that
  * dropped and counted) and sends it from its own tx queue once the MAC
  * is known.
+ *
+ * The main lcore's half is in several files, one job each: the entries
+ * (l3/neigh.c), the dispatch of what the workers hand over
+ * (l3/slow_dispatch.c), the gateway's addresses and its answers about
+ * itself (l3/local_addr.c, l3/local_reply.c), its sends (l3/main_tx.c)
+ * and the counters (l3/neigh_stats.c); l3/neigh_priv.h has what they
+ * share and in which order they stand.
  */
 
 #ifndef _FX_NEIGH_H_
@@ -33,8 +40,6 @@
 
 #define FX_NEIGH_HOLD 8u             /**< packets held per unresolved entry */
 #define FX_NEIGH_HOLD_TOTAL 1024u    /**< packets held in all */
-
-/* ---- the main lcore (l3/neigh.c) ---- */
 
 /** The main lcore's counters per port: name, what it counts. */
 #define FX_NEIGH_COUNTERS(X) \
@@ -111,8 +116,8 @@ void fx_neigh_start(const struct rte_ether_addr *mac, const uint16_t *main_txq,
 void fx_neigh_announce(void);
 
 /**
- * The main lcore's step: the workers' rings, the wheel, the replies.
- * Returns whether it left work (poll again soon).
+ * The main lcore's step (l3/slow_dispatch.c): the workers' rings, the
+ * wheel, the replies. Returns whether it left work (poll again soon).
  */
 bool fx_neigh_poll(void);
 
