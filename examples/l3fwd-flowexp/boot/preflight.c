@@ -343,7 +343,7 @@ check_pool_arp(void)
 
 	if (!fx_nat_enabled())
 		return;
-	for (port = 0; port < 32; port++) {
+	for (port = 0; port < FX_MAX_PORTS; port++) {
 		if (!((fx_conf.portmask >> port) & 1) || ((fx_neigh_conf.ports >> port) & 1) ||
 		    (nat_roles(&fx_nat_conf) && !nat_is_outside_port(&fx_nat_conf, port)))
 			continue;
