@@ -40,6 +40,20 @@ extern int fx_logtype;
 	rte_log(RTE_LOG_ ## level, fx_logtype, "L3FWD_FLOWEXP: " fmt "\n", ## __VA_ARGS__)
 
 #define MAX_PKT_BURST 32
+
+/*
+ * The ports the example can use: those of the portmask (-p), a 32-bit
+ * mask, so port ids 0..FX_MAX_PORTS-1. Arrays of what a port has (its
+ * addresses, its neighbour index, its main lcore counters) have this
+ * many entries; arrays indexed by any DPDK port id keep
+ * RTE_MAX_ETHPORTS. Next-hop numbers start after the ports
+ * (fwd/neigh.h).
+ */
+#define FX_MAX_PORTS 32u
+_Static_assert(FX_MAX_PORTS <= 32, "the portmask and the port masks are 32 bits");
+_Static_assert(FX_MAX_PORTS <= RTE_MAX_ETHPORTS,
+	       "a port of the portmask must be a DPDK port id (arrays of RTE_MAX_ETHPORTS)");
+
 #define MAX_RX_QUEUE_PER_LCORE 16
 #define MAX_LCORE_PARAMS 1024
 #define FX_MAX_ROUTES 1024

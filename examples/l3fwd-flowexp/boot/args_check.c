@@ -31,7 +31,7 @@
 static bool
 in_portmask(unsigned int port)
 {
-	return port < 32 && (fx_conf.portmask >> port & 1) != 0;
+	return port < FX_MAX_PORTS && (fx_conf.portmask >> port & 1) != 0;
 }
 
 /* queue 0 of every port on the first worker lcore */

@@ -223,7 +223,7 @@ parse_eth_dest(const struct fx_opt *o __rte_unused, const char *s)
 		return -1;
 	}
 	fx_conf.eth_dest[port] = mac;
-	if (port < 32)
+	if (port < FX_MAX_PORTS)
 		fx_conf.eth_dest_given |= UINT32_C(1) << port;
 	return 0;
 }
@@ -395,7 +395,7 @@ static const struct fx_choice nat_filters[] = {
 const struct fx_opt fx_opts[] = {
 	{ .kind = FX_OPT_TOPIC, .help = "Ports and queues, as l3fwd's:" },
 	{ .kind = FX_OPT_UINT, .letter = 'p', .metavar = "PORTMASK", .base = 16,
-	  .min = 1, .max = (1ul << RTE_MAX_ETHPORTS) - 1, .required = true,
+	  .min = 1, .max = (1ul << FX_MAX_PORTS) - 1, .required = true,
 	  FX_DST(fx_conf.portmask),
 	  .help = "hexadecimal bitmask of the ports to use" },
 	{ .kind = FX_OPT_FLAG, .letter = 'P', FX_DST(fx_conf.promiscuous),
@@ -532,7 +532,7 @@ const struct fx_opt fx_opts[] = {
 	  .help = "an expired mapping's public tuple is not handed out again for S "
 		  "seconds; mappings time out as flows (--timeout-*)" },
 	{ .kind = FX_OPT_BIT, .name = "nat-outside", .metavar = "PORT", .repeat = true,
-	  .min = 0, .max = 31, FX_DST(fx_nat_conf.outside_mask),
+	  .min = 0, .max = FX_MAX_PORTS - 1, FX_DST(fx_nat_conf.outside_mask),
 	  .help = "a port that faces the internet; the other ports of -p are inside. "
 		  "Needed when NAT runs on more than one port: packets are then checked "
 		  "against their receive port (doc/nat.md)" },

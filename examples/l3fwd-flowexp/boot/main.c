@@ -13,16 +13,16 @@
  * fits, per worker the flow table and the expiry back-end - all memory the
  * workers will use); with --nat-log the workers' event rings and the
  * exporter's socket (nat/log/export.h); the neighbour tables and the rings
- * to the main lcore (l3/neigh.c, fwd/slowpath.c); the route table and its RCU
+ * to the main lcore (l3/neigh.c, boot/setup.c); the route table and its RCU
  * variable (l3/route.c); the control ring and the telemetry commands; the
  * ports (boot/ports.c) and, once they have started, the flow affinity
  * (boot/affinity.c), the link-local addresses and the announcements of the
  * ports' addresses. Then the workers are launched (worker/worker.c) and the main
  * lcore loops: it carries out control requests (ctl/control.c), answers ARP,
- * ND and ICMP and resolves neighbours (l3/neigh.c, every millisecond when a
- * port has addresses), exports the workers' NAT events (every millisecond
- * with --nat-log), prints the statistics table every -T seconds, and
- * stops the run on SIGINT/SIGTERM, after --duration, or with
+ * ND and ICMP and resolves neighbours (l3/slow_dispatch.c, every
+ * millisecond when a port has addresses), exports the workers' NAT events
+ * (every millisecond with --nat-log), prints the statistics table every
+ * -T seconds, and stops the run on SIGINT/SIGTERM, after --duration, or with
  * --exit-when-drained once traffic has come and gone and every flow has
  * expired.
  *
@@ -107,7 +107,7 @@ print_config(void)
 			printf("masquerade: events logged as IPFIX to %s, domain %u, %u per worker ring\n",
 			       fx_nat_log_conf.text, fx_nat_log_conf.domain, fx_nat_log_conf.ring);
 		printf("masquerade: outside ports");
-		for (t = 0; t < 32; t++)
+		for (t = 0; t < FX_MAX_PORTS; t++)
 			if (nat_is_outside_port(&fx_nat_conf, (uint16_t)t))
 				printf(" %u", t);
 		printf("%s; per inside host and worker at most %u mappings (0: no limit), "
@@ -237,10 +237,11 @@ main(int argc, char **argv)
 	fx_setup_flow_state();
 	fx_setup_handoff();
 	fx_setup_nat_log();
-	ret = fx_neigh_init();
+	ret = fx_neigh_init(fx_nb_workers);
 	if (ret != 0)
 		rte_exit(EXIT_FAILURE, "neighbour tables: %s (more memory: -m / --socket-mem)\n",
 			 rte_strerror(-ret));
+	fx_setup_slow_path();
 	ret = fx_route_init(fx_nb_workers);
 	if (ret == -ENOSPC)
 		rte_exit(EXIT_FAILURE, "cannot build the route table: more than %u next hops or "
@@ -253,7 +254,7 @@ main(int argc, char **argv)
 		rte_exit(EXIT_FAILURE, "cannot create the control ring\n");
 	fx_telemetry_register();
 	fx_ports_init();
-	fx_neigh_start();
+	fx_neigh_start(fx_port_mac, fx_ports_main_txq, fx_route_rcu);
 	fx_affinity_decide();
 	fx_ports_check_link();
 	fx_neigh_announce();
@@ -286,7 +287,8 @@ main(int argc, char **argv)
 		}
 	}
 
-	fx_neigh_fini();   /* what it holds, what the rings hold */
+	fx_neigh_fini();   /* what it holds */
+	fx_free_slow_path();   /* what the rings hold */
 	printf("closing ports...\n");
 	fx_ports_fini();
 	fx_nat_log_fini();

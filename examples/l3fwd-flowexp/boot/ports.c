@@ -35,7 +35,7 @@
  *
  * A port with addresses (--port-addr) has one more tx queue, the main
  * lcore's, for its ARP and ND answers and probes, echo replies, time
- * exceeded and the packets it held for a neighbour (l3/neigh.c); that queue
+ * exceeded and the packets it held for a neighbour (l3/main_tx.c); that queue
  * sends mbufs of two pools (the workers' and the main lcore's own), so
  * such a port does without MBUF_FAST_FREE. A device that has no queue to
  * spare stops start-up with a message.
@@ -64,6 +64,7 @@
 #include "fwd/forward.h"
 #include "fwd/parse.h"
 #include "fwd/slowpath.h"
+#include "l3/neigh.h"
 #include "l3/neigh_conf.h"
 #include "worker/handoff.h"
 #include "worker/lcore.h"

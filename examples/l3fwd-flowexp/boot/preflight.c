@@ -308,7 +308,7 @@ check_rotation(void)
 static bool
 next_hop_known(uint16_t port)
 {
-	return port < 32 && (((fx_conf.eth_dest_given | fx_neigh_conf.ports) >> port) & 1);
+	return port < FX_MAX_PORTS && (((fx_conf.eth_dest_given | fx_neigh_conf.ports) >> port) & 1);
 }
 
 static void
@@ -317,7 +317,7 @@ check_next_hops(void)
 	char mac[RTE_ETHER_ADDR_FMT_SIZE];
 	uint16_t port;
 
-	for (port = 0; port < 32; port++) {
+	for (port = 0; port < FX_MAX_PORTS; port++) {
 		if (!((fx_conf.portmask >> port) & 1) || next_hop_known(port))
 			continue;
 		rte_ether_format_addr(mac, sizeof(mac), &fx_conf.eth_dest[port]);
@@ -343,7 +343,7 @@ check_pool_arp(void)
 
 	if (!fx_nat_enabled())
 		return;
-	for (port = 0; port < 32; port++) {
+	for (port = 0; port < FX_MAX_PORTS; port++) {
 		if (!((fx_conf.portmask >> port) & 1) || ((fx_neigh_conf.ports >> port) & 1) ||
 		    (nat_roles(&fx_nat_conf) && !nat_is_outside_port(&fx_nat_conf, port)))
 			continue;

@@ -9,7 +9,9 @@
  * options were checked by fx_check_args()) and the clock; per worker the flow
  * table, the per-host quota, the TCP connections, the eviction list, the
  * expiry back-end and NAT - all memory the workers will use; the handoff
- * rings. Each step exits with a message on failure, as l3fwd does. The
+ * rings; once the neighbour tables are made, each worker's ring to the
+ * main lcore (fwd/slowpath.c owns the rings, a worker's context gets its
+ * pointer). Each step exits with a message on failure, as l3fwd does. The
  * packet-path fuzzer (test/fuzz/fuzz_flowexp.c) sets its worker up with the
  * same calls.
  */
@@ -35,6 +37,8 @@
 #include "flow/evict.h"
 #include "flow/flow.h"
 #include "flow/table.h"
+#include "fwd/slowpath.h"
+#include "l3/neigh.h"
 #include "nat/conf.h"
 #include "nat/log/export.h"
 #include "nat/nat.h"
@@ -215,6 +219,35 @@ fx_free_handoff(void)
 	for (w = 0; w < fx_nb_workers; w++)
 		h[w] = &fx_workers[w]->handoff;
 	fx_handoff_fini(h, fx_nb_workers);
+}
+
+void
+fx_setup_slow_path(void)
+{
+	unsigned int lcore[RTE_MAX_LCORE], w;
+	int rc;
+
+	/* only a port with addresses hands packets to the main lcore */
+	if (!fx_neigh_enabled())
+		return;
+	for (w = 0; w < fx_nb_workers; w++)
+		lcore[w] = fx_workers[w]->lcore_id;
+	rc = fx_slow_init(lcore, fx_nb_workers);
+	if (rc != 0)
+		rte_exit(EXIT_FAILURE, "the rings to the main lcore: %s (more memory: "
+			 "-m / --socket-mem)\n", rte_strerror(-rc));
+	for (w = 0; w < fx_nb_workers; w++)
+		fx_workers[w]->fwd.slow = fx_slow_ring(w);
+}
+
+void
+fx_free_slow_path(void)
+{
+	unsigned int w;
+
+	for (w = 0; w < fx_nb_workers; w++)
+		fx_workers[w]->fwd.slow = NULL;
+	fx_slow_fini();
 }
 
 void

@@ -28,6 +28,15 @@ void fx_setup_nat_log(void);
 /** The rings between the workers, for --affinity handoff or auto. */
 void fx_setup_handoff(void);
 
+/**
+ * With addresses on a port (after fx_neigh_init()): each worker's ring to
+ * the main lcore, its pointer in the worker's context.
+ */
+void fx_setup_slow_path(void);
+
+/** Free the rings to the main lcore and the packets left in them. */
+void fx_free_slow_path(void);
+
 /** Free the handoff rings; packets left in them count as dropped. */
 void fx_free_handoff(void);
 

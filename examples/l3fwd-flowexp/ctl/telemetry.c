@@ -255,7 +255,7 @@ emit_neigh_all(const struct fx_emitter *e, void *ctx, const struct tel_args *a _
 
 	/* the totals, then per port its entries by state */
 	fx_neigh_emit(e, ctx);
-	for (p = 0; p < RTE_MAX_ETHPORTS && p < 32; p++) {
+	for (p = 0; p < FX_MAX_PORTS; p++) {
 		if (!fx_l3.local[p])
 			continue;
 		fx_neigh_port_stats((uint16_t)p, &st);
@@ -574,7 +574,7 @@ cmd_neigh(const char *cmd, const char *params, struct rte_tel_data *d)
 	comma = strchr(buf, ',');
 	if (comma != NULL)
 		*comma++ = '\0';
-	if (!parse_id(buf, 32, &p) || !fx_l3.local[p] ||
+	if (!parse_id(buf, FX_MAX_PORTS, &p) || !fx_l3.local[p] ||
 	    (comma != NULL && !parse_id(comma, FX_NEIGH_SLOTS, &from))) {
 		fx_tel_reply_error(d, "'%.32s': expected PORT[,FROM], PORT a port with an "
 				   "address (--port-addr)", params);

@@ -46,10 +46,10 @@
 
 #include "base/config.h"
 #include "base/counter.h"
+#include "fwd/neigh.h"
 #include "fwd/parse.h"
 #include "fwd/route.h"
 #include "fwd/slowpath.h"
-#include "l3/neigh.h"
 
 /** Verdicts beside the next hops (which are below 0x100). */
 #define FX_VERDICT_ROUTE 0x100u     /**< forward by a route lookup of the key */

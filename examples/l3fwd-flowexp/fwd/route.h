@@ -37,8 +37,8 @@
 #include "base/atomic.h"
 #include "base/compat.h"
 #include "base/config.h"
+#include "fwd/neigh.h"
 #include "fwd/parse.h"
-#include "l3/neigh.h"
 
 struct fx_route_table {
 	enum fx_lookup lookup;
@@ -68,7 +68,7 @@ fx_route_quiescent(unsigned int worker_idx)
 }
 
 /**
- * Next hop (l3/neigh.h: a port, a next hop, or FX_NEXTHOP_NONE) for a packet
+ * Next hop (fwd/neigh.h: a port, a next hop, or FX_NEXTHOP_NONE) for a packet
  * towards endpoint `ep` of key k, arriving on in_port.
  */
 static inline uint16_t

@@ -6,6 +6,13 @@
  * The slow path's set-up (fwd/slowpath.h): the mbuf dynamic field that
  * carries the reason and next hop, and one ring per worker towards the
  * main lcore, made on the worker's socket before launch.
+ *
+ * The rings are this file's own, kept by worker index: whoever sets the
+ * workers up gives their lcores (fx_slow_init()) and hands each worker
+ * its ring (fx_slow_ring()); the main lcore drains them by the same
+ * index. Nothing here knows a worker's context. Every call is made on
+ * the main lcore, before the workers are launched or after they have
+ * stopped: no atomics.
  */
 
 #include <errno.h>
@@ -18,33 +25,37 @@
 #include <rte_ring.h>
 
 #include "fwd/slowpath.h"
-#include "worker/lcore.h"
 
 int fx_slow_off = -1;
 
+static struct rte_ring *slow_rings[RTE_MAX_LCORE];   /* by worker index */
+static unsigned int nb_slow_rings;
+
 int
-fx_slow_init(void)
+fx_slow_init(const unsigned int *worker_lcore, unsigned int nb_workers)
 {
 	static const struct rte_mbuf_dynfield f = {
 		.name = "l3fwd_flowexp_slow",
 		.size = sizeof(uint32_t),
 		.align = __alignof__(uint32_t),
 	};
-	struct fx_lcore *lc;
 	char name[RTE_RING_NAMESIZE];
+	struct rte_ring *r;
 	unsigned int w;
 
+	if (nb_workers > RTE_DIM(slow_rings))
+		return -EINVAL;
 	fx_slow_off = rte_mbuf_dynfield_register(&f);
 	if (fx_slow_off < 0)
 		return -rte_errno;
-	for (w = 0; w < fx_nb_workers; w++) {
-		lc = fx_workers[w];
-		snprintf(name, sizeof(name), "fx_slow_%u", lc->lcore_id);
-		lc->fwd.slow = rte_ring_create(name, FX_SLOW_RING,
-					   (int)rte_lcore_to_socket_id(lc->lcore_id),
-					   RING_F_SP_ENQ | RING_F_SC_DEQ);
-		if (lc->fwd.slow == NULL)
+	for (w = 0; w < nb_workers; w++) {
+		snprintf(name, sizeof(name), "fx_slow_%u", worker_lcore[w]);
+		r = rte_ring_create(name, FX_SLOW_RING,
+				    (int)rte_lcore_to_socket_id(worker_lcore[w]),
+				    RING_F_SP_ENQ | RING_F_SC_DEQ);
+		if (r == NULL)
 			return -rte_errno;
+		slow_rings[nb_slow_rings++] = r;
 	}
 	return 0;
 }
@@ -52,7 +63,7 @@ fx_slow_init(void)
 struct rte_ring *
 fx_slow_ring(unsigned int w)
 {
-	return fx_workers[w]->fwd.slow;
+	return w < nb_slow_rings ? slow_rings[w] : NULL;
 }
 
 void
@@ -61,12 +72,11 @@ fx_slow_fini(void)
 	struct rte_mbuf *m;
 	unsigned int w;
 
-	for (w = 0; w < fx_nb_workers; w++) {
-		if (fx_workers[w]->fwd.slow == NULL)
-			continue;
-		while (rte_ring_sc_dequeue(fx_workers[w]->fwd.slow, (void **)&m) == 0)
+	for (w = 0; w < nb_slow_rings; w++) {
+		while (rte_ring_sc_dequeue(slow_rings[w], (void **)&m) == 0)
 			rte_pktmbuf_free(m);
-		rte_ring_free(fx_workers[w]->fwd.slow);
-		fx_workers[w]->fwd.slow = NULL;
+		rte_ring_free(slow_rings[w]);
+		slow_rings[w] = NULL;
 	}
+	nb_slow_rings = 0;
 }

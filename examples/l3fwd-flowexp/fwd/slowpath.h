@@ -17,12 +17,15 @@
  *   TTL         a packet whose TTL or hop limit ran out (still counted
  *               ttl_exceeded): the main lcore answers with time exceeded;
  *   HOLD        a packet to forward whose neighbour the worker cannot use
- *               (unresolved, or its until passed: l3/neigh.h), rewritten but
- *               for the destination MAC, with its next hop.
+ *               (unresolved, or its until passed: fwd/neigh.h),
+ *               rewritten but for the destination MAC, with its next hop.
  * Anything else to the gateway's addresses or to a group address (IPv4
  * multicast and broadcast, IPv6 multicast) is dropped on the worker and
  * counted (local_dropped); the gateway has no other service. Packets to a
- * NAT pool address go to NAT as before.
+ * NAT pool address go to NAT as before, also when the pool address is one
+ * of the gateway's own: the main lcore marks such an address at start-up
+ * (fx_l3.local4_nat_pool, from NAT's configuration), so the classifier
+ * reads nothing of NAT's.
  *
  * One single-producer single-consumer ring per worker, FX_SLOW_RING
  * packets; a full ring drops the packet and counts it (to_main_full),
@@ -47,9 +50,8 @@
 #include <rte_ring.h>
 
 #include "base/counter.h"
+#include "fwd/neigh.h"
 #include "fwd/parse.h"
-#include "l3/neigh.h"
-#include "nat/conf.h"
 
 #define FX_SLOW_RING 1024u   /**< packets per worker's ring */
 
@@ -149,7 +151,7 @@ fx_slow_classify(const struct rte_mbuf *m, const struct fx_pkt *pk, int rc)
 {
 	const uint8_t *dst;
 	uint32_t d4;
-	int t;
+	int t, local;
 
 	if (rc == FX_CAUSE_NON_IP) {
 		const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
@@ -167,11 +169,12 @@ fx_slow_classify(const struct rte_mbuf *m, const struct fx_pkt *pk, int rc)
 		memcpy(&d4, dst, 4);
 		if (unlikely(dst[0] >= 224))
 			return FX_SLOW_DROP;   /* multicast, broadcast */
-		if (likely(!fx_l3_local4(d4)))
+		local = fx_l3_local4_index(d4);
+		if (likely(local < 0))
 			return FX_SLOW_NONE;
 		if (icmp4_type(m, pk) == 8)
 			return FX_SLOW_ECHO;
-		if (fx_nat_enabled() && nat_is_pool(&fx_nat_conf, d4))
+		if (fx_l3.local4_nat_pool[local])
 			return FX_SLOW_NONE;   /* the pool address is NAT's too */
 		return FX_SLOW_DROP;
 	}
@@ -185,13 +188,26 @@ fx_slow_classify(const struct rte_mbuf *m, const struct fx_pkt *pk, int rc)
 	return nd_type(t) ? FX_SLOW_ND : FX_SLOW_DROP;
 }
 
-/** Start-up: the dynamic field and one ring per worker. 0 or -errno. */
-int fx_slow_init(void);
+/**
+ * Start-up, main lcore, before the workers are launched: the dynamic
+ * field and one ring per worker, worker w's on the socket of lcore
+ * worker_lcore[w] (named after it).
+ *
+ * @param worker_lcore  the lcore of each worker, by worker index
+ * @param nb_workers    how many workers (at most RTE_MAX_LCORE)
+ * @return 0, or -errno (-EINVAL: too many workers; -ENOMEM and the
+ *         others of rte_ring_create(): what was made is freed by
+ *         fx_slow_fini())
+ */
+int fx_slow_init(const unsigned int *worker_lcore, unsigned int nb_workers);
 
-/** The ring of worker w (for the main lcore's drain). */
+/**
+ * The ring of worker w: the worker enqueues on it, the main lcore
+ * drains it. NULL when fx_slow_init() made none for w.
+ */
 struct rte_ring *fx_slow_ring(unsigned int w);
 
-/** Shutdown: free what is left in the rings. */
+/** Shutdown, after the workers stopped: free the rings and what is left in them. */
 void fx_slow_fini(void);
 
 #endif /* _FX_SLOWPATH_H_ */

@@ -54,7 +54,7 @@ parse_port(const char *s, uint16_t *port)
 {
 	unsigned long v;
 
-	if (number(s, 0, 31, &v) != 0)
+	if (number(s, 0, FX_MAX_PORTS - 1, &v) != 0)
 		return -1;
 	*port = (uint16_t)v;
 	return 0;
@@ -116,7 +116,8 @@ neigh_conf_port_addr(struct fx_neigh_conf *c, const char *s, char *err, size_t l
 	*comma++ = '\0';
 	*slash++ = '\0';
 	if (parse_port(buf, &pa.port) != 0) {
-		snprintf(err, len, "--port-addr '%s': bad port '%s' (0..31)", s, buf);
+		snprintf(err, len, "--port-addr '%s': bad port '%s' (0..%u)", s, buf,
+			 FX_MAX_PORTS - 1);
 		return -EINVAL;
 	}
 	if (parse_addr(comma, pa.addr, &pa.family) != 0) {
@@ -168,7 +169,8 @@ neigh_conf_static(struct fx_neigh_conf *c, const char *s, char *err, size_t len)
 	*a++ = '\0';
 	*m++ = '\0';
 	if (parse_port(buf, &sn.port) != 0) {
-		snprintf(err, len, "--neigh '%s': bad port '%s' (0..31)", s, buf);
+		snprintf(err, len, "--neigh '%s': bad port '%s' (0..%u)", s, buf,
+			 FX_MAX_PORTS - 1);
 		return -EINVAL;
 	}
 	if (parse_addr(a, sn.addr, &sn.family) != 0 || !unicast(sn.addr, sn.family)) {

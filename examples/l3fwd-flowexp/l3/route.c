@@ -26,6 +26,7 @@
 #include <rte_hash_crc.h>
 #include <rte_malloc.h>
 
+#include "l3/neigh.h"
 #include "l3/neigh_conf.h"
 #include "l3/route.h"
 

@@ -28,6 +28,7 @@
 #include <rte_byteorder.h>
 #include <rte_reciprocal.h>
 
+#include "base/config.h"
 #include "base/hash.h"
 #include "nat/ports.h"
 
@@ -162,7 +163,7 @@ nat_roles(const struct nat_conf *c)
 static inline bool
 nat_is_outside_port(const struct nat_conf *c, uint16_t port)
 {
-	return port < 32 && (c->outside_mask & (UINT32_C(1) << port)) != 0;
+	return port < FX_MAX_PORTS && (c->outside_mask & (UINT32_C(1) << port)) != 0;
 }
 
 /** Pool index of public address addr (network order), or -1 if not in the pool. */

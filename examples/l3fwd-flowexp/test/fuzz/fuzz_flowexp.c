@@ -279,10 +279,11 @@ LLVMFuzzerInitialize(int *argc __rte_unused, char ***argv __rte_unused)
 	fx_setup_handoff();
 	/* the L3 state the worker reads (its largest frame, which ports have
 	 * addresses); without it every frame is "oversized" */
-	if (fx_neigh_init() != 0) {
+	if (fx_neigh_init(fx_nb_workers) != 0) {
 		fprintf(stderr, "fuzz-flowexp: the neighbour tables\n");
 		abort();
 	}
+	fx_setup_slow_path();
 	if (fx_route_init(fx_nb_workers) != 0) {
 		fprintf(stderr, "fuzz-flowexp: the route table\n");
 		abort();
