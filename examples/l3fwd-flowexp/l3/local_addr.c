@@ -28,8 +28,10 @@
 #include "base/config.h"
 #include "fwd/neigh.h"
 #include "fwd/parse.h"
+#include "l3/local_addr.h"
+#include "l3/main_tx.h"
 #include "l3/neigh_conf.h"
-#include "l3/neigh_priv.h"
+#include "l3/neigh_stats.h"
 #include "l3/wire.h"
 #include "nat/conf.h"
 

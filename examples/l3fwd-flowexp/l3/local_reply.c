@@ -30,7 +30,10 @@
 
 #include "fwd/neigh.h"
 #include "fwd/parse.h"
-#include "l3/neigh_priv.h"
+#include "l3/local_addr.h"
+#include "l3/local_reply.h"
+#include "l3/main_tx.h"
+#include "l3/neigh_stats.h"
 #include "l3/wire.h"
 
 #define ICMP4_QUOTE_MAX (576 - 28)    /* RFC 1812 4.3.2.3 */

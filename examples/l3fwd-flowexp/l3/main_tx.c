@@ -30,7 +30,8 @@
 
 #include "base/config.h"
 #include "fwd/parse.h"
-#include "l3/neigh_priv.h"
+#include "l3/main_tx.h"
+#include "l3/neigh_stats.h"
 
 #define FX_MAIN_POOL 1023u       /* the main lcore's own mbufs */
 

@@ -18,7 +18,7 @@
 
 #include "fwd/parse.h"
 #include "l3/neigh_conf.h"
-#include "l3/route.h"
+#include "l3/route_rule.h"
 
 #define ICMP_RATE_MAX 1000000u
 

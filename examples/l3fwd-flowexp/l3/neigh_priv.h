@@ -3,8 +3,10 @@
  */
 
 /*
- * What the main lcore's neighbour files share, and nothing else includes
- * (l3/neigh.h is the API the rest of the example calls).
+ * The neighbour entries as the main lcore's dispatch sees them
+ * (l3/neigh.c's, for l3/slow_dispatch.c); l3/neigh.h is the API the rest
+ * of the example calls. Each file of the neighbour code has its own
+ * header, and nothing else includes this one.
  *
  * One job a file, each standing above the ones before it (it calls only
  * those, and none calls back):
@@ -37,89 +39,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include <rte_ether.h>
 #include <rte_mbuf.h>
 
-#include "base/atomic.h"
-#include "base/config.h"
 #include "l3/neigh.h"
-
-static const uint8_t fx_bcast_mac[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
-static const uint8_t fx_all_nodes[16] = { 0xff, 0x02, [15] = 1 };   /* ff02::1 */
-
-/* ---- l3/neigh_stats.c ---- */
-
-/** Each port's counters and gauges: the main lcore writes, anyone reads. */
-extern struct fx_neigh_port_stats fx_neigh_counters[FX_MAX_PORTS];
-
-/** Add n to counter f of port p (the main lcore only: one writer). */
-#define FX_NEIGH_COUNT(p, f, n) \
-	fx_store_relaxed(&fx_neigh_counters[p].f, fx_neigh_counters[p].f + (n))
-
-/* ---- l3/main_tx.c ---- */
-
-/** Keep each port's MAC and main lcore tx queue; make the mbuf pool. */
-void fx_main_tx_start(const struct rte_ether_addr *mac, const uint16_t *main_txq);
-
-/** Port's MAC (6 bytes), as fx_main_tx_start() was given it. */
-const uint8_t *fx_main_tx_mac(uint16_t port);
-
-/** Queue m for port (sent when a burst is full or at fx_main_tx_flush()). */
-void fx_main_tx_send(uint16_t port, struct rte_mbuf *m);
-
-/** Send what waits for port. */
-void fx_main_tx_flush(uint16_t port);
-
-/** Free what waits for any port (shutdown). */
-void fx_main_tx_fini(void);
-
-/** A frame of len bytes from the main lcore's pool in *mp: its bytes, or NULL. */
-uint8_t *fx_main_frame_alloc(struct rte_mbuf **mp, uint16_t len);
-
-/** Make m hold exactly len bytes from its start (one segment): false if it cannot. */
-bool fx_main_frame_resize(struct rte_mbuf *m, uint16_t len);
-
-/* ---- l3/local_addr.c ---- */
-
-/** The addresses of --port-addr, per port and in fx_l3 (link-local ones later). */
-void fx_local_addrs_init(void);
-
-/** Each port with IPv6 addresses gets its link-local one (its MAC is known). */
-void fx_local_addrs_add_linklocal(void);
-
-/** Gratuitous ARP and unsolicited NA for port's addresses and NAT's pool. */
-void fx_local_addrs_announce(uint16_t port);
-
-/** Whether a (IPv4, 4 bytes) is one of port's addresses. */
-bool fx_local_addr_has4(uint16_t port, const uint8_t *a);
-
-/** Whether a (IPv6, 16 bytes) is one of port's addresses. */
-bool fx_local_addr_has6(uint16_t port, const uint8_t *a);
-
-/** Whether port answers ARP for the NAT pool's addresses too. */
-bool fx_local_addr_answers_pool(uint16_t port);
-
-/** Port's IPv4 address to speak to peer from: on its subnet, else the first; NULL: none. */
-const uint8_t *fx_local_addr_source4(uint16_t port, const uint8_t *peer);
-
-/** Port's IPv6 address to speak to peer from: on its subnet, else the link-local one. */
-const uint8_t *fx_local_addr_source6(uint16_t port, const uint8_t *peer);
-
-/** Whether a4 is the network or broadcast address of a connected subnet of port. */
-bool fx_local_addr_subnet_edge4(uint16_t port, const uint8_t *a4);
-
-/* ---- l3/local_reply.c ---- */
-
-/** The token buckets: rate answers a second, burst at most at once. */
-void fx_local_reply_init(uint32_t rate, uint32_t burst);
-
-/** Answer echo request m (to one of the gateway's addresses) received on port at now. */
-void fx_local_reply_echo(struct rte_mbuf *m, uint16_t port, uint64_t now);
-
-/** Answer m, whose TTL or hop limit ran out on port, with time exceeded at now. */
-void fx_local_reply_ttl(struct rte_mbuf *m, uint16_t port, uint64_t now);
-
-/* ---- l3/neigh.c: the entries, for l3/slow_dispatch.c ---- */
 
 struct fx_neigh_entry;
 

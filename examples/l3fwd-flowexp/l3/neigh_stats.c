@@ -21,9 +21,8 @@
 
 #include "base/atomic.h"
 #include "fwd/neigh.h"
-#include "l3/neigh.h"
 #include "l3/neigh_fsm.h"
-#include "l3/neigh_priv.h"
+#include "l3/neigh_stats.h"
 
 struct fx_neigh_port_stats fx_neigh_counters[FX_MAX_PORTS];
 

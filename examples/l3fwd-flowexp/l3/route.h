@@ -37,30 +37,11 @@
 #include "base/config.h"
 #include "fwd/parse.h"
 #include "fwd/route.h"
+#include "l3/route_rule.h"
 #include "l3/neigh.h"
-
-/**
- * Parse "ADDR/LEN" (IPv4 or IPv6), or "ADDR/LEN,PORT[,NEXTHOP]" if
- * with_port; LEN 0 is the default route. An address with bits set after
- * LEN is refused, with the prefix it would have been in the message.
- * @return 0, or -EINVAL with a reason in err.
- */
-int fx_route_parse(const char *s, struct fx_route_rule *r, bool with_port,
-		   char *err, size_t errlen);
 
 /** Bytes of one route table (the live one; a change builds a second). */
 size_t fx_route_table_bytes(enum fx_lookup lookup);
-
-/** Room for fx_route_format(): two IPv6 addresses, a length, a port. */
-#define FX_ROUTE_TEXT 112
-
-/** Print a rule as "ADDR/LEN" (and ",PORT[,NEXTHOP]" if with_port) into buf. */
-void fx_route_format(const struct fx_route_rule *r, bool with_port,
-		     char *buf, size_t len);
-
-/** Whether addr (family) lies inside prefix p. */
-bool fx_prefix_match(const struct fx_route_rule *p, const uint8_t *addr,
-		     uint8_t family);
 
 /** The default rules when no --route is given (l3fwd's convention). */
 void fx_route_defaults(struct fx_config *c);

@@ -46,9 +46,13 @@
 #include "fwd/neigh.h"
 #include "fwd/parse.h"
 #include "fwd/slowpath.h"
+#include "l3/local_addr.h"
+#include "l3/local_reply.h"
+#include "l3/main_tx.h"
 #include "l3/neigh.h"
 #include "l3/neigh_conf.h"
 #include "l3/neigh_priv.h"
+#include "l3/neigh_stats.h"
 #include "l3/wire.h"
 #include "nat/conf.h"
 

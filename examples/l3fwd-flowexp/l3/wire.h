@@ -185,4 +185,8 @@ size_t fx_wire_time_exceeded4(uint8_t *ip, const uint8_t *src, size_t quote_len)
 /** The same for ICMPv6 (48 bytes of headers before the quote). */
 size_t fx_wire_time_exceeded6(uint8_t *ip6, const uint8_t *src, size_t quote_len);
 
+/** The broadcast MAC, and ff02::1, the IPv6 all-nodes group. */
+static const uint8_t fx_bcast_mac[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+static const uint8_t fx_all_nodes[16] = { 0xff, 0x02, [15] = 1 };
+
 #endif /* _FX_WIRE_H_ */
