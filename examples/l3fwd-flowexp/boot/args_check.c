@@ -45,7 +45,7 @@ default_config(void)
 			    "--lcores 0@0,1@0)");
 		return -1;
 	}
-	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
+	for (port = 0; port < FX_MAX_PORTS; port++) {
 		if (!in_portmask(port))
 			continue;
 		fx_conf.lcore_params[fx_conf.nb_lcore_params++] =
@@ -76,7 +76,7 @@ check_ports_exist(void)
 {
 	unsigned int port;
 
-	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
+	for (port = 0; port < FX_MAX_PORTS; port++) {
 		if (in_portmask(port) && !rte_eth_dev_is_valid_port((uint16_t)port)) {
 			fx_args_err("-p: port %u does not exist (%u ports found)",
 				    port, rte_eth_dev_count_avail());
@@ -161,7 +161,7 @@ check_queues_per_port(void)
 {
 	unsigned int i, port, nrxq, max_q, q;
 
-	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
+	for (port = 0; port < FX_MAX_PORTS; port++) {
 		if (!in_portmask(port))
 			continue;
 		nrxq = 0;

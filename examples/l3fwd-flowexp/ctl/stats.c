@@ -64,7 +64,7 @@ fx_stats_total_rx(void)
 	uint64_t s = 0;
 	unsigned int p;
 
-	for (p = 0; p < RTE_MAX_ETHPORTS; p++)
+	for (p = 0; p < FX_MAX_PORTS; p++)
 		if (fx_conf.portmask & (1u << p))
 			s += SUM(fwd.st, rx[p]);
 	return s;
@@ -264,7 +264,7 @@ fx_stats_emit(const struct fx_emitter *e, void *ctx)
 		fx_stats_emit_lcore(fx_workers[w], e, ctx, FX_EMIT_ALL);
 		e->close(ctx);
 	}
-	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
+	for (p = 0; p < FX_MAX_PORTS; p++) {
 		if (!(fx_conf.portmask & (1u << p)))
 			continue;
 		snprintf(name, sizeof(name), "port_%u", p);

@@ -56,7 +56,7 @@ fx_stats_print(FILE *f)
 		fx_expiry_name(fx_conf.expiry), fx_affinity_name(fx_affinity_mode));
 	fprintf(f, "port %14s %14s %10s %9s %9s %10s %10s %10s\n", "rx", "tx", "dropped",
 		"rx pps", "tx pps", "imissed", "rx_nombuf", "ierrors");
-	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
+	for (p = 0; p < FX_MAX_PORTS; p++) {
 		struct rte_eth_stats es;
 		uint64_t rx, tx;
 
@@ -133,7 +133,7 @@ fx_stats_summary(FILE *f)
 	uint64_t lag_n = SUM(flows.st, lag_n), rx = 0, tx = 0, dr = 0;
 	unsigned int p, t;
 
-	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
+	for (p = 0; p < FX_MAX_PORTS; p++) {
 		if (!(fx_conf.portmask & (1u << p)))
 			continue;
 		rx += SUM(fwd.st, rx[p]);

@@ -396,7 +396,7 @@ cmd_ports(const char *cmd __rte_unused, const char *params, struct rte_tel_data 
 	if (extra_params(params, d))
 		return 0;
 	rte_tel_data_start_array(d, RTE_TEL_INT_VAL);
-	for (p = 0; p < RTE_MAX_ETHPORTS; p++)
+	for (p = 0; p < FX_MAX_PORTS; p++)
 		if (fx_conf.portmask & (1u << p))
 			rte_tel_data_add_array_int(d, (int)p);
 	return 0;

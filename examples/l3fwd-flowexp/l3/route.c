@@ -66,7 +66,7 @@ fx_route_defaults(struct fx_config *c)
 	char rule[64], err[128];
 	unsigned int p;
 
-	for (p = 0; p < RTE_MAX_ETHPORTS; p++) {
+	for (p = 0; p < FX_MAX_PORTS; p++) {
 		if (!(c->portmask & (1u << p)))
 			continue;
 		/* a resolving port only gets the families it has addresses of */
