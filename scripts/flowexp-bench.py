@@ -100,7 +100,7 @@ main lcore, testpmd, every control thread and this script on CPU 1. For each --e
         UDP tuples from inside hosts (mode nat: every one a mapping), the
         keys being (set "random") random, (set "crc") ones with one
         CRC32-C (rte_hash_crc, seed 0: the unkeyed hash, computed by
-        test/collide.py by linear algebra; the secret is not involved), or
+        test/lib/collide.py by linear algebra; the secret is not involved), or
         (set "keyed") 200 that share one home bucket of the index under
         the keyed hash with the secret the example is given
         (--hash-secret, known to the attacker here; builds without the
@@ -133,7 +133,7 @@ mapping. Mode "nat_pba_log" is mode nat_log with the same blocks: the log
 carries block events instead of session events; "--modes
 nat_log,nat_pba_log" compares the two with logging on and prints the
 events queued of both. The log's size per mapping with many hosts is
-test/e2e_pba.py's logsize tool.
+test/e2e/e2e_pba.py's logsize tool.
 
 Every rate is also given per CPU-second of the worker thread (from
 /proc/PID/task/TID/stat), which is what a dedicated core would do when the

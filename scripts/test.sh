@@ -60,7 +60,7 @@ run_build build-tsan "fast-tests" -Db_sanitize=thread \
 	-Dtest_timeout_multiplier=6 || logs+=(/nonexistent-build-failed)
 # the libFuzzer harnesses for about a minute each, under ASan/UBSan (clang
 # only; doc/reliability.md): the wheel's (app/fuzz-twheel) and the example's
-# packet path (examples/l3fwd-flowexp/fuzz, which -Dfuzz=true builds from
+# packet path (examples/l3fwd-flowexp/test/fuzz, which -Dfuzz=true builds from
 # the example's sources without the rest of the example)
 if scripts/deps.sh clang libclang-rt-14-dev llvm; then
 	CC=clang run_build build-fuzz "fuzz" -Dfuzz=true \

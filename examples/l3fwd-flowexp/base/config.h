@@ -144,7 +144,4 @@ extern struct fx_config fx_conf;
 /** Set by a signal or the main loop: the workers leave their loops. */
 extern volatile bool fx_force_quit;
 
-/** Name of an expiry mode, for tables and telemetry. */
-const char *fx_expiry_name(enum fx_expiry e);
-
 #endif /* _FX_CONFIG_H_ */

@@ -23,6 +23,7 @@
 #include "base/config.h"
 #include "boot/args.h"
 #include "boot/args_opt.h"
+#include "expiry/expiry.h"
 #include "l3/neigh_conf.h"
 #include "l3/route.h"
 #include "nat/conf.h"

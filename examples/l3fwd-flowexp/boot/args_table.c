@@ -3,7 +3,7 @@
  */
 
 /*
- * The option table (boot/args_priv.h) and the parsers of the structured
+ * The option table (boot/args_table.h, its rows boot/args_opt.h) and the parsers of the structured
  * values, the ones no kind of row describes: --config, --eth-dest,
  * --route, --stats-file, --hash-secret, and the address, neighbour and
  * NAT options whose parsers live with what they configure (l3/neigh_conf.h,

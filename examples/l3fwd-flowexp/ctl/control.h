@@ -27,7 +27,7 @@
  *
  * Two writers need no hand-over, as they only post a value each worker
  * reads at its own pace: a reset of the maxima (a count each worker
- * compares with the last one it acted on, ctl/stats.h) and, with --bench, a
+ * compares with the last one it acted on, worker/loop.h) and, with --bench, a
  * hold of the expiry polls (a TSC time, worker/bench.h). Any thread may call them.
  */
 

@@ -7,8 +7,10 @@
  * over every counter that telemetry and the JSON file share: the whole
  * (fx_stats_emit(), the file and /l3fwd_flowexp/stats) and its pieces
  * (the per-instance commands: one worker's counters or its maxima, one
- * port). Counters come from the X-macro lists (FX_COUNTERS, FX_NAT_COUNTERS),
- * so a counter added there shows in every output.
+ * port). Counters come from each subsystem's X-macro list
+ * (FX_FLOW_COUNTERS, FX_FWD_COUNTERS, FX_SLOW_COUNTERS, FX_LOOP_COUNTERS,
+ * FX_NAT_COUNTERS, NAT_LOG_COUNTERS), so a counter added there shows in
+ * every output.
  *
  * Units: the maxima are converted from TSC cycles to microseconds on output
  * (lag_max_us, lag_mean_us, sweep_max_us, loop_max_us); the cycle

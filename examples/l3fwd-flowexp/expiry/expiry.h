@@ -44,6 +44,9 @@ extern const struct fx_expiry_ops fx_expiry_twheel;
 extern const struct fx_expiry_ops fx_expiry_timer;
 extern const struct fx_expiry_ops fx_expiry_scan;
 
+/** Name of an expiry mode, for tables and telemetry. */
+const char *fx_expiry_name(enum fx_expiry e);
+
 /** The back-end of a mode, NULL for FX_EXPIRY_NONE. */
 const struct fx_expiry_ops *fx_expiry_ops_get(enum fx_expiry e);
 

@@ -11,7 +11,7 @@
  * the main lcore's.
  *
  * Where a worker finds the entry of a packet, from the route result
- * (l3/route.h): the route lookup gives a next hop (nexthop). A nexthop
+ * (fwd/route.h): the route lookup gives a next hop (nexthop). A nexthop
  * below FX_NEXTHOP_GW0 is a port, and the destination is on-link: the
  * entry is found in that port's on-link index (a keyed hash of the
  * address, base/hash.h, at most FX_NEIGH_PROBE buckets). A nexthop from
@@ -65,7 +65,7 @@
 #include "base/hash.h"
 #include "fwd/parse.h"
 
-/** Next hops (l3/route.h): ports 0..FX_MAX_PORTS-1, then next hops, then no route. */
+/** Next hops (fwd/route.h): ports 0..FX_MAX_PORTS-1, then next hops, then no route. */
 #define FX_NEXTHOP_GW0 FX_MAX_PORTS
 #define FX_NEXTHOP_NONE 0xfeu            /**< a port with addresses: no route, drop */
 #define FX_NH_MAX (FX_NEXTHOP_NONE - FX_NEXTHOP_GW0)

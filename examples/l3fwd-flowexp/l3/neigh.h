@@ -21,8 +21,9 @@
  * (l3/neigh.c), the dispatch of what the workers hand over
  * (l3/slow_dispatch.c), the gateway's addresses and its answers about
  * itself (l3/local_addr.c, l3/local_reply.c), its sends (l3/main_tx.c)
- * and the counters (l3/neigh_stats.c); l3/neigh_priv.h has what they
- * share and in which order they stand.
+ * and the counters (l3/neigh_stats.c), each with its own header, each
+ * calling only the ones before it in this list read backwards (the
+ * counters first); l3/neigh_priv.h has the entries for the dispatch.
  */
 
 #ifndef _FX_NEIGH_H_

@@ -3,12 +3,12 @@
  */
 
 /*
- * The main lcore's neighbour counters (l3/neigh.h, FX_NEIGH_COUNTERS):
+ * The main lcore's neighbour counters (l3/neigh_stats.h, FX_NEIGH_COUNTERS):
  * their storage, one struct per port, and their reading for the
  * statistics and the telemetry.
  *
  * The main lcore is each counter's only writer (FX_NEIGH_COUNT(),
- * l3/neigh_priv.h: a relaxed store of its own value plus n); readers on
+ * l3/neigh_stats.h: a relaxed store of its own value plus n); readers on
  * any thread load each with a relaxed load, so they see whole values, in
  * no particular order with each other: a copy may show a packet counted
  * in one counter and not yet in the next. The sum over the ports is of

@@ -158,7 +158,7 @@ struct fx_nat_stats {
 #undef FX_NAT_FIELD
 	uint64_t nat_expired_tmo[FX_TMO_MAX];   /**< expiries by timeout class */
 	struct nat_log_stats log;              /**< nat_log_queued, _dropped, _suppressed */
-	/* the reaper's maxima, zeroed by a reset request (ctl/stats.h) */
+	/* the reaper's maxima, zeroed by a reset request (worker/loop.h) */
 	uint64_t nat_poll_max;     /**< most records (expiries, releases, flushes) one poll handled */
 	uint64_t nat_lag_max;      /**< cycles, a Due live mapping: now - deadline */
 	uint64_t nat_lag_sum;      /**< cycles */

@@ -3,8 +3,9 @@
  */
 
 /*
- * What the NAT step's files share (nat/nat.c, nat/classify.c, nat/in2out.c,
- * nat/out2in.c, nat/icmp.c, nat/reap.c), and no other file needs: the
+ * What the NAT step's files share (nat/nat.c, nat/burst.c, nat/classify.c,
+ * nat/in2out.c, nat/out2in.c, nat/icmp.c, nat/reap.c), and no other file
+ * needs: the event log's hooks, the
  * public ports' owners, a mapping's deadline and its refresh, the per-host
  * quotas taken when a mapping is made and given back when it leaves
  * (held mappings count: they hold a record and a public tuple), reading
@@ -472,7 +473,7 @@ nat_mapping_hit(struct fx_nat *nt, uint64_t now, struct rte_mbuf *mb,
 }
 
 /*
- * The per-packet steps of fx_nat_translate() (nat/nat.c), on the owner. Each
+ * The per-packet steps of fx_nat_translate() (nat/burst.c), on the owner. Each
  * leaves the verdict in pk->nat: FX_NAT_FORWARD with the packet and its
  * key translated, or FX_NAT_DROP with the reason counted.
  */

@@ -4,7 +4,7 @@
 
 /*
  * Handoff: the rings that carry packets from the worker that received
- * them to the worker that owns them (boot/affinity.h decides who that is).
+ * them to the worker that owns them (fwd/owner.h says who that is).
  *
  * Rings: one single-producer single-consumer ring per ordered pair of
  * workers (sender -> owner), not one multi-producer ring per owner. SP/SC
@@ -61,7 +61,7 @@ struct fx_handoff_stats {
 	uint64_t handed_off;   /**< packets passed to their owner */
 	uint64_t received;     /**< packets taken from the rings (sent by others) */
 	uint64_t dropped;      /**< packets lost to a full ring (or left at exit) */
-	uint64_t foreign;      /**< packets tracked here that another worker owns */
+	uint64_t foreign;      /**< rss: packets tracked here that another worker owns */
 	uint64_t waits;        /**< loop iterations without rx: a ring had no room */
 	uint64_t dropped_port[RTE_MAX_ETHPORTS];   /**< dropped, by receive port */
 };

@@ -9,8 +9,8 @@
  * run fx_worker_main() only. Owner: the calling thread acts as lc's worker.
  */
 
-#ifndef _FX_WORKER_PRIV_H_
-#define _FX_WORKER_PRIV_H_
+#ifndef _FX_WORKER_STEPS_H_
+#define _FX_WORKER_STEPS_H_
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -46,4 +46,4 @@ bool fx_worker_expire(struct fx_lcore *lc);
 /** At exit: end every mapping, hand back every flow, send what is left. */
 void fx_worker_drain(struct fx_lcore *lc);
 
-#endif /* _FX_WORKER_PRIV_H_ */
+#endif /* _FX_WORKER_STEPS_H_ */

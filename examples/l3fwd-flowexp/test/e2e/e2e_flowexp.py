@@ -928,8 +928,8 @@ def test_control(binary, tmp, expiry):
         return
     check(s["lcore_1"]["active"] == flows[1] and s["lcore_2"]["active"] == flows[2],
           "flows on the lcore that owns them: %d / %d" % (flows[1], flows[2]))
-    check(s["totals"]["handed_off"] == 0 and s["totals"]["foreign"] == 0,
-          "each lcore read only flows it owns: nothing handed off, nothing foreign")
+    check(s["totals"]["handed_off"] == 0,
+          "each lcore read only flows it owns: nothing handed off")
 
     gone = {1: 0, 2: 0}
     alive = {lc: list(eps[lc]) for lc in (1, 2)}
@@ -1017,7 +1017,9 @@ def affinity_checks(st, ref, exp, npk, mode, layout, outs):
     check(t["expired"] == exp["flows"] and t["active"] == 0, "every flow expired")
     check(t["refreshed"] == r["refreshed"], "refreshed %d, as with one queue (%d)"
           % (t["refreshed"], r["refreshed"]))
-    check(t["foreign"] == 0, "no packet processed on a non-owner lcore (foreign %d)" % t["foreign"])
+    # foreign is counted under rss alone (the NIC's spread against the
+    # check): under handoff the dispatch chose each owner from the hash
+    # the tracker keys by; the model of each lcore's flows checks that
     check(st["affinity"] == "handoff", "affinity handoff (got %s: %s)"
           % (st["affinity"], st["affinity_reason"]))
     if mode == "auto":
@@ -1272,7 +1274,6 @@ def test_memif(binary, tmp):
     t = st["totals"]
     check(t["created"] == flows, "created == %d flows (got %d)" % (flows, t["created"]))
     check(t["expired"] == flows, "expired == %d (got %d)" % (flows, t["expired"]))
-    check(t["foreign"] == 0, "no packet processed on a non-owner lcore")
     check(st["lcore_1"]["handed_off"] > 0 and
           st["lcore_2"]["handed_off"] > 0, "both workers hand packets off")
     check(st["affinity"] == "handoff", "auto hands off on memif: %s" % st["affinity_reason"])

@@ -299,7 +299,7 @@ LLVMFuzzerInitialize(int *argc __rte_unused, char ***argv __rte_unused)
 	if (pool == NULL || rte_pktmbuf_data_room_size(pool) <
 	    RTE_PKTMBUF_HEADROOM + FUZZ_SEG_MAX)
 		abort();
-	/* --clock pcap's jump at the end of a capture (worker/clock.c) */
+	/* --clock pcap's jump at the end of a capture (worker/worker.c) */
 	for (t = 0; t < FX_TMO_MAX; t++)
 		jump = RTE_MAX(jump, lc->flows.tmo_cycles[t]);
 	jump += lc->nat.holddown_cycles + rte_get_tsc_hz();
