@@ -17,7 +17,8 @@ exit status is 1 if there was any, 2 if the commits could not be read.
 
 The rules:
   subject   at most 60 characters, of the form `area: summary`: an area
-            of lowercase letters, digits and / - _ , only, a colon, one
+            of lowercase letters, digits and / - _ , . only (a file's
+            name may be the area: `twheel.h: ...`), a colon, one
             blank, a summary; no blank at its start or end, no period at
             its end
   line 2    blank, when there is more than the subject
@@ -49,7 +50,7 @@ import sys
 SUBJECT_MAX = 60
 BODY_MAX = 75
 BODYLESS_MAX_LINES = 10
-AREA = re.compile(r"[a-z0-9/_,-]+\Z")
+AREA = re.compile(r"[a-z0-9/_,.-]+\Z")
 URL = re.compile(r"\S://\S")
 SCISSORS = re.compile(r"^. -+ >8 -+$")
 # git commit --fixup / --squash: for git rebase --autosquash, not to land
@@ -79,7 +80,7 @@ def subject_problems(subject):
         out.append("subject is not `area: summary` (one blank after the colon)")
     elif not AREA.match(area):
         out.append("subject's area `%s` has more than lowercase letters, digits "
-                   "and / - _ ," % area)
+                   "and / - _ , ." % area)
     if s.endswith("."):
         out.append("subject ends with a period")
     return out

@@ -61,7 +61,7 @@ SAMPLES = [
     ("good, body wrapped", "lib: count a moved timer once\n\n" + B75 + "\nmore.\n",
      40, None, True),
     ("good, no body, a small change", "doc: typo in the guide\n", 10, None, True),
-    ("good, every area character", "examples/l3fwd-flowexp,scripts_x-2: y\n\nWhy.\n",
+    ("good, every area character", "examples/l3fwd-flowexp,scripts_x-2.py: y\n\nWhy.\n",
      30, None, True),
     ("good, subject of 60", S60 + "\n\nWhy.\n", 30, None, True),
     ("good, long lines that may be",
