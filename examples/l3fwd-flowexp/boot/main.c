@@ -197,17 +197,14 @@ main_loop(void)
 	}
 }
 
-int
-main(int argc, char **argv)
+/*
+ * The command line and EAL: --help, the options before EAL, EAL, the
+ * checks after it. Returns -1 to go on, else main()'s exit status.
+ */
+static int
+start_eal(int argc, char **argv)
 {
-	int help;
-	unsigned int w;
-	int ret;
-
-	/* a signal during start-up ends the run as one during the run does */
-	fx_force_quit = false;
-	signal(SIGINT, signal_handler);
-	signal(SIGTERM, signal_handler);
+	int help, ret;
 
 	/* the application's options before EAL: --help and their errors
 	 * need no hugepages */
@@ -226,13 +223,40 @@ main(int argc, char **argv)
 		rte_eal_cleanup();
 		return help == 2 ? EXIT_SUCCESS : EXIT_FAILURE;
 	}
+	return -1;
+}
+
+/* The route table and its RCU variable, each worker a reader of it. */
+static void
+setup_routes(void)
+{
+	unsigned int w;
+	int ret;
+
+	ret = fx_route_init(fx_nb_workers);
+	if (ret == -ENOSPC)
+		rte_exit(EXIT_FAILURE, "cannot build the route table: more than %u next hops or "
+			 "%u neighbours\n", FX_NH_MAX, FX_NEIGH_SLOTS - 1);
+	if (ret != 0)
+		rte_exit(EXIT_FAILURE, "cannot build the route table (more memory: -m / --socket-mem)\n");
+	for (w = 0; w < fx_nb_workers; w++)
+		rte_rcu_qsbr_thread_register(fx_route_rcu, w);
+}
+
+/*
+ * Everything the workers and the main lcore need, in order, after the
+ * memory check; exits with a message on a failure. -1: the memory check
+ * refused the run (it said why).
+ */
+static int
+setup(int argc, char **argv)
+{
+	int ret;
 
 	fx_setup_secret();
 	fx_setup_lcores();
-	if (fx_preflight(argc, argv) != 0) {
-		rte_eal_cleanup();
-		return EXIT_FAILURE;
-	}
+	if (fx_preflight(argc, argv) != 0)
+		return -1;
 	fx_setup_nat_and_clock();
 	fx_setup_flow_state();
 	fx_setup_handoff();
@@ -242,14 +266,7 @@ main(int argc, char **argv)
 		rte_exit(EXIT_FAILURE, "neighbour tables: %s (more memory: -m / --socket-mem)\n",
 			 rte_strerror(-ret));
 	fx_setup_slow_path();
-	ret = fx_route_init(fx_nb_workers);
-	if (ret == -ENOSPC)
-		rte_exit(EXIT_FAILURE, "cannot build the route table: more than %u next hops or "
-			 "%u neighbours\n", FX_NH_MAX, FX_NEIGH_SLOTS - 1);
-	if (ret != 0)
-		rte_exit(EXIT_FAILURE, "cannot build the route table (more memory: -m / --socket-mem)\n");
-	for (w = 0; w < fx_nb_workers; w++)
-		rte_rcu_qsbr_thread_register(fx_route_rcu, w);
+	setup_routes();
 	if (fx_control_init() != 0)
 		rte_exit(EXIT_FAILURE, "cannot create the control ring\n");
 	fx_telemetry_register();
@@ -259,14 +276,21 @@ main(int argc, char **argv)
 	fx_ports_check_link();
 	fx_neigh_announce();
 	print_config();
+	return 0;
+}
 
-	fx_stats_start();
-	rte_eal_mp_remote_launch(fx_worker_main, NULL, SKIP_MAIN);
-	main_loop();
+/*
+ * After the main loop: the workers joined, the statistics reported and
+ * written, everything freed. Returns main()'s exit status.
+ */
+static int
+shutdown_all(void)
+{
+	unsigned int w;
+	int ret = 0, rc;
 
 	fx_force_quit = true;
 	fx_nat_log_stop();   /* the exit's events, until every worker returned */
-	ret = 0;
 	RTE_LCORE_FOREACH_WORKER(w) {
 		if (rte_eal_wait_lcore(w) < 0)
 			ret = -1;
@@ -278,15 +302,13 @@ main(int argc, char **argv)
 		fx_stats_print(stdout);
 	fx_stats_summary(stdout);
 	if (fx_conf.stats_file != NULL) {
-		int rc = fx_stats_write_json(fx_conf.stats_file);
-
+		rc = fx_stats_write_json(fx_conf.stats_file);
 		if (rc != 0) {
 			fprintf(stderr, "cannot write %s: %s\n", fx_conf.stats_file,
 				strerror(-rc));
 			ret = -1;
 		}
 	}
-
 	fx_neigh_fini();   /* what it holds */
 	fx_free_slow_path();   /* what the rings hold */
 	printf("closing ports...\n");
@@ -297,4 +319,27 @@ main(int argc, char **argv)
 	rte_eal_cleanup();
 	printf("Bye...\n");
 	return ret == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+int
+main(int argc, char **argv)
+{
+	int status;
+
+	/* a signal during start-up ends the run as one during the run does */
+	fx_force_quit = false;
+	signal(SIGINT, signal_handler);
+	signal(SIGTERM, signal_handler);
+
+	status = start_eal(argc, argv);
+	if (status >= 0)
+		return status;
+	if (setup(argc, argv) != 0) {
+		rte_eal_cleanup();
+		return EXIT_FAILURE;
+	}
+	fx_stats_start();
+	rte_eal_mp_remote_launch(fx_worker_main, NULL, SKIP_MAIN);
+	main_loop();
+	return shutdown_all();
 }
