@@ -154,7 +154,7 @@ print_config(void)
 static bool
 drained(uint64_t now, uint64_t idle)
 {
-	uint64_t last = fx_stats_last_rx();
+	uint64_t last = fx_workers_last_rx();
 
 	return !fx_control_busy() && fx_stats_total_rx() > 0 &&
 		last < now && now - last > idle && fx_stats_total_active() == 0 &&

@@ -72,12 +72,6 @@ fx_stats_total_rx(void)
 	return s;
 }
 
-uint64_t
-fx_stats_last_rx(void)
-{
-	return MAXOF(loop_st, last_rx);
-}
-
 static const char *const stage_names[FX_STAGE_MAX] = {
 #define FX_STAGE_NAME(e, s) "stage_" s "_cycles",
 	FX_STAGES(FX_STAGE_NAME)

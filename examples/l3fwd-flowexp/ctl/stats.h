@@ -56,7 +56,6 @@ void fx_stats_emit_malformed(const struct fx_emitter *e, void *ctx);
 /** Sums over all workers. Any thread. */
 uint64_t fx_stats_total_active(void);
 uint64_t fx_stats_total_rx(void);
-uint64_t fx_stats_last_rx(void);
 
 /** Print the periodic table (rates since the previous call). Main lcore. */
 void fx_stats_print(FILE *f);

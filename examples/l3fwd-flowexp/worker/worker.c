@@ -307,9 +307,8 @@ burst_owned(struct fx_lcore *lc, const struct fx_route_table *rt,
 	}
 }
 
-/* The TSC of the last packet any worker received. */
-static uint64_t
-workers_last_rx(void)
+uint64_t
+fx_workers_last_rx(void)
 {
 	uint64_t last = 0, v;
 	unsigned int w;
@@ -327,7 +326,7 @@ workers_last_rx(void)
 static void
 clock_idle(struct fx_lcore *lc, uint64_t tsc, bool idle)
 {
-	uint64_t last = idle ? workers_last_rx() : 0, jump = 0;
+	uint64_t last = idle ? fx_workers_last_rx() : 0, jump = 0;
 	unsigned int t;
 
 	if (!fx_clock_idle(&lc->clock, tsc, idle, last))
