@@ -105,7 +105,7 @@ static inline void
 nat_log_refused(struct fx_nat *nt, enum nat_log_refusal why,
 		const struct nat_key *k, uint32_t pub_addr, uint64_t now)
 {
-	if (nt->log == NULL)
+	if (nt->log == NULL || !nat_log_refusal_due(nt->log, now))
 		return;
 	if (pub_addr == 0)
 		pub_addr = fx_nat_conf.pool[nat_pool_index(&fx_nat_conf, k->src)];

@@ -131,26 +131,12 @@ nat_log_bib(struct nat_log *lg, uint8_t event, const struct nat_mapping *m,
 	nat_log_push(lg, &ev);
 }
 
-/* GCRA: whether a refusal event at t is within the rate and its burst */
-static bool
-refusal_allowed(struct nat_log *lg, uint64_t t)
-{
-	if (lg->refusal_tat > t + lg->refusal_slack)
-		return false;
-	lg->refusal_tat = RTE_MAX(lg->refusal_tat, t) + lg->refusal_gap;
-	return true;
-}
-
 void
 nat_log_refusal(struct nat_log *lg, enum nat_log_refusal why, uint32_t limit,
 		const struct nat_key *k, uint32_t pub_addr, uint64_t t)
 {
 	struct ipfix_nat_event ev;
 
-	if (!refusal_allowed(lg, t)) {
-		FX_STAT_ADD(lg->st, suppressed, 1);
-		return;
-	}
 	memset(&ev, 0, sizeof(ev));
 	ev.time = t;
 	ev.in_addr = k->src;

@@ -151,10 +151,26 @@ void nat_log_bib(struct nat_log *lg, uint8_t event, const struct nat_mapping *m,
 		 uint64_t t);
 
 /**
- * A refusal of a mapping for packet key k at t: why, and the limit it
- * ran into (a quota, the table's capacity; 0 for no port); pub_addr, the
- * host's public address. Within the refusal rate, else counted
- * suppressed.
+ * Whether a refusal event at t is within NAT_LOG_REFUSAL_RATE and its
+ * burst (a GCRA), so that a flood of refused packets cannot fill the
+ * ring; one held back is counted (suppressed). Ask before making the
+ * event (nat_log_refusal()).
+ */
+static inline bool
+nat_log_refusal_due(struct nat_log *lg, uint64_t t)
+{
+	if (lg->refusal_tat > t + lg->refusal_slack) {
+		FX_STAT_ADD(lg->st, suppressed, 1);
+		return false;
+	}
+	lg->refusal_tat = RTE_MAX(lg->refusal_tat, t) + lg->refusal_gap;
+	return true;
+}
+
+/**
+ * A refusal of a mapping for packet key k at t, once nat_log_refusal_due()
+ * let it through: why, and the limit it ran into (a quota, the table's
+ * capacity; 0 for no port); pub_addr, the host's public address.
  */
 void nat_log_refusal(struct nat_log *lg, enum nat_log_refusal why,
 		     uint32_t limit, const struct nat_key *k, uint32_t pub_addr,
