@@ -13,6 +13,9 @@
  *
  *   [1] twheel_move: each lcore its own wheel of ENTRIES entries, random
  *       moves (twheel_scale_move.c)
+ *   [2] flow churn: each lcore a flow table of ENTRIES slots on a lazy
+ *       wheel, 1 packet in 8 a new flow, hits refreshed lazily, sweeps
+ *       expire idle flows (twheel_scale_flow.c)
  *
  * Every section checks what the library did (counts add up, no entry
  * lost or left twice) and fails on that only. Speed is printed, never
@@ -24,7 +27,7 @@
  *                            default, 1048576 for a gateway's figures
  *                            (then give the EAL memory: -m 4096 or more)
  *   TWHEEL_SCALE_MS=n        milliseconds per measurement, 200 by default
- *   TWHEEL_SCALE_SECTIONS=.. a comma-separated subset of move
+ *   TWHEEL_SCALE_SECTIONS=.. a comma-separated subset of move,flow
  *   TWHEEL_SCALE_SEED=n      seed of every random sequence
  * For example, on a 16-core machine:
  *   TWHEEL_SCALE_ENTRIES=1048576 TWHEEL_SCALE_MS=2000
@@ -204,6 +207,7 @@ static const struct {
 	int (*run)(struct scale_ctx *c);
 } scale_sections[] = {
 	{ "move", scale_move },
+	{ "flow", scale_flow },
 };
 
 /*
