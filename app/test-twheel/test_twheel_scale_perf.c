@@ -16,6 +16,9 @@
  *   [2] flow churn: each lcore a flow table of ENTRIES slots on a lazy
  *       wheel, 1 packet in 8 a new flow, hits refreshed lazily, sweeps
  *       expire idle flows (twheel_scale_flow.c)
+ *   [3] rte_timer beside it: each lcore ENTRIES timers, random
+ *       rte_timer_reset(), each lcore on its own list, then every lcore
+ *       on one shared list (twheel_scale_timer.c)
  *
  * Every section checks what the library did (counts add up, no entry
  * lost or left twice) and fails on that only. Speed is printed, never
@@ -27,7 +30,8 @@
  *                            default, 1048576 for a gateway's figures
  *                            (then give the EAL memory: -m 4096 or more)
  *   TWHEEL_SCALE_MS=n        milliseconds per measurement, 200 by default
- *   TWHEEL_SCALE_SECTIONS=.. a comma-separated subset of move,flow
+ *   TWHEEL_SCALE_SECTIONS=.. a comma-separated subset of
+ *                            move,flow,timer
  *   TWHEEL_SCALE_SEED=n      seed of every random sequence
  * For example, on a 16-core machine:
  *   TWHEEL_SCALE_ENTRIES=1048576 TWHEEL_SCALE_MS=2000
@@ -208,6 +212,7 @@ static const struct {
 } scale_sections[] = {
 	{ "move", scale_move },
 	{ "flow", scale_flow },
+	{ "timer", scale_timer },
 };
 
 /*

@@ -133,5 +133,6 @@ scale_index(uint32_t x, uint32_t n)
 /* The sections, each in its own file. */
 int scale_move(struct scale_ctx *c);         /* twheel_scale_move.c */
 int scale_flow(struct scale_ctx *c);         /* twheel_scale_flow.c */
+int scale_timer(struct scale_ctx *c);        /* twheel_scale_timer.c */
 
 #endif /* _TWHEEL_SCALE_H_ */
