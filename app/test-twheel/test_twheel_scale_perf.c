@@ -19,6 +19,10 @@
  *   [3] rte_timer beside it: each lcore ENTRIES timers, random
  *       rte_timer_reset(), each lcore on its own list, then every lcore
  *       on one shared list (twheel_scale_timer.c)
+ *   [4] the remote path: the main lcore owns a wheel and sweeps it, N =
+ *       1 .. all worker lcores call twheel_remote_schedule() as fast as
+ *       they can; every message accepted must be applied exactly once,
+ *       in order (twheel_scale_remote.c)
  *
  * Every section checks what the library did (counts add up, no entry
  * lost or left twice) and fails on that only. Speed is printed, never
@@ -31,7 +35,7 @@
  *                            (then give the EAL memory: -m 4096 or more)
  *   TWHEEL_SCALE_MS=n        milliseconds per measurement, 200 by default
  *   TWHEEL_SCALE_SECTIONS=.. a comma-separated subset of
- *                            move,flow,timer
+ *                            move,flow,timer,remote
  *   TWHEEL_SCALE_SEED=n      seed of every random sequence
  * For example, on a 16-core machine:
  *   TWHEEL_SCALE_ENTRIES=1048576 TWHEEL_SCALE_MS=2000
@@ -213,6 +217,7 @@ static const struct {
 	{ "move", scale_move },
 	{ "flow", scale_flow },
 	{ "timer", scale_timer },
+	{ "remote", scale_remote },
 };
 
 /*

@@ -134,5 +134,6 @@ scale_index(uint32_t x, uint32_t n)
 int scale_move(struct scale_ctx *c);         /* twheel_scale_move.c */
 int scale_flow(struct scale_ctx *c);         /* twheel_scale_flow.c */
 int scale_timer(struct scale_ctx *c);        /* twheel_scale_timer.c */
+int scale_remote(struct scale_ctx *c);       /* twheel_scale_remote.c */
 
 #endif /* _TWHEEL_SCALE_H_ */
