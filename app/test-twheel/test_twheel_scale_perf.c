@@ -28,11 +28,13 @@
  * lost or left twice) and fails on that only. Speed is printed, never
  * judged: machines are noisy, and a run on a shared VM says little.
  *
- * Knobs, all optional (the defaults keep the test in fast-tests: about
- * 5 s on 2 lcores, -l 0-1 --no-huge -m 512):
+ * Knobs, all optional, printed in the test's header (the defaults keep
+ * the test in fast-tests: 1.3 s on 2 lcores, -l 0-1 --no-huge -m 512;
+ * 3.3 s under ThreadSanitizer, 1.4 s under ASan/UBSan):
  *   TWHEEL_SCALE_ENTRIES=n   entries (flows, timers) per lcore; 65536 by
  *                            default, 1048576 for a gateway's figures
- *                            (then give the EAL memory: -m 4096 or more)
+ *                            (a section takes up to 130 MB per lcore and
+ *                            million: -m 8192 for 16 lcores at 1M)
  *   TWHEEL_SCALE_MS=n        milliseconds per measurement, 200 by default
  *   TWHEEL_SCALE_SECTIONS=.. a comma-separated subset of
  *                            move,flow,timer,remote
@@ -180,12 +182,15 @@ scale_print_header(const struct scale_ctx *c)
 {
 	const struct scale_env *env = &c->env;
 
-	printf("twheel_scale_perf_autotest: TSC %.3f GHz, memory %s, seed %" PRIu64 "\n",
-	       (double)env->hz / 1e9, rte_eal_has_hugepages() ? "hugepages" : "no-huge",
+	printf("twheel_scale_perf_autotest: TSC %.3f GHz, memory %s\n",
+	       (double)env->hz / 1e9, rte_eal_has_hugepages() ? "hugepages" : "no-huge");
+	printf("  TWHEEL_SCALE_ENTRIES=%u (per lcore) TWHEEL_SCALE_MS=%" PRIu64
+	       " (per measurement)\n  TWHEEL_SCALE_SECTIONS=%s TWHEEL_SCALE_SEED=%"
+	       PRIu64 "\n", env->entries, env->ms,
+	       env->sections != NULL ? env->sections : "move,flow,timer,remote",
 	       env->seed);
-	printf("  TWHEEL_SCALE_ENTRIES=%u entries per lcore, TWHEEL_SCALE_MS=%" PRIu64
-	       " ms per measurement, TWHEEL_SCALE_SECTIONS=%s\n", env->entries,
-	       env->ms, env->sections != NULL ? env->sections : "(all)");
+	printf("  (larger by hand, e.g. TWHEEL_SCALE_ENTRIES=1048576 TWHEEL_SCALE_MS=2000"
+	       " with -l 0-15 -m 8192)\n");
 	scale_print_lcores(c);
 	if (env->tsan)
 		printf("  ThreadSanitizer build: the checks count, the rates do not\n");
@@ -220,6 +225,31 @@ static const struct {
 	{ "remote", scale_remote },
 };
 
+/* Does TWHEEL_SCALE_SECTIONS name sections only? (printed if not) */
+static bool
+scale_sections_valid(const struct scale_env *env)
+{
+	const char *s = env->sections, *end;
+	unsigned int i;
+	size_t len;
+
+	while (s != NULL && *s != '\0') {
+		end = strchr(s, ',');
+		len = end != NULL ? (size_t)(end - s) : strlen(s);
+		for (i = 0; i < RTE_DIM(scale_sections); i++)
+			if (strlen(scale_sections[i].name) == len &&
+			    strncmp(scale_sections[i].name, s, len) == 0)
+				break;
+		if (i == RTE_DIM(scale_sections)) {
+			printf("TWHEEL_SCALE_SECTIONS=%s: '%.*s' is none of"
+			       " move,flow,timer,remote\n", env->sections, (int)len, s);
+			return false;
+		}
+		s = end != NULL ? end + 1 : NULL;
+	}
+	return true;
+}
+
 /*
  * The sections that are on, in order, until one fails. TEST_SKIPPED when
  * none could run (each skips without memory).
@@ -251,14 +281,15 @@ test_twheel_scale_perf(void)
 	c = rte_zmalloc_socket("scale_ctx", sizeof(*c), RTE_CACHE_LINE_SIZE,
 			       (int)rte_socket_id());
 	TEST_ASSERT_NOT_NULL(c, "no memory for the context");
-	if (scale_env_init(&c->env) != 0) {
+	if (scale_env_init(&c->env) != 0 || !scale_sections_valid(&c->env)) {
 		rte_free(c);
 		return TEST_FAILED;
 	}
 	c->nb_workers = scale_find_workers(c);
 	scale_print_header(c);
 	if (c->nb_workers == 0) {
-		printf("  no worker lcore: nothing to measure (give the EAL two or more, -l 0-1)\n");
+		printf("  no worker lcore: nothing to measure (give the EAL two lcores"
+		       " or more, -l 0-1)\n");
 		rte_free(c);
 		return TEST_SKIPPED;
 	}

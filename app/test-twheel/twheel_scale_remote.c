@@ -32,7 +32,9 @@
  *
  * Exactness, checked after each run once the producers stopped and the
  * owner applied what was left in the ring: each message carries its
- * producer and its sequence number in the payload, and adopt_fn must see
+ * producer and its sequence number in the payload (a number, not a
+ * pointer: a wheel without deadline_fn never reads a payload, it only
+ * hands it to adopt_fn and back in records), and adopt_fn must see
  * each producer's messages exactly in the order it sent them, no gap, no
  * repeat, up to the last one it got accepted; the wheel's statistics must
  * agree (remote_schedules = messages accepted, remote_full = retries, no
