@@ -145,8 +145,11 @@ fx_ports_mbuf_bytes(void)
  * descriptor of every queue of every port, every tx descriptor of every
  * worker's tx queue on every port plus its tx buffer, each worker's
  * mempool cache and its burst in hand, and under handoff every ring
- * between two workers full plus the packets collected for it. One pool per
- * socket gets this many (l3fwd's simplification), at least 8192.
+ * between two workers full plus a burst each worker collects for them
+ * (the rings into one worker hold FX_HANDOFF_OWNER_SLOTS in all up to 65
+ * workers, worker/handoff.h: this grows with the workers, not with their
+ * square). One pool per socket gets this many (l3fwd's simplification),
+ * at least 8192.
  */
 unsigned int
 fx_ports_mbuf_count(void)
@@ -162,7 +165,7 @@ fx_ports_mbuf_count(void)
 		nb_ports += (fx_conf.portmask >> port) & 1;
 	if (nw > 1 && fx_conf.expiry != FX_EXPIRY_NONE &&
 	    fx_conf.affinity != FX_AFFINITY_RSS)
-		ho = nw * (nw - 1) * (FX_HANDOFF_RING_SIZE + FX_HANDOFF_BURST);
+		ho = nw * (nw - 1) * fx_handoff_ring_size(nw) + nw * FX_HANDOFF_BURST;
 	/* to the main lcore: the rings, what it holds, its tx queues */
 	RTE_ETH_FOREACH_DEV(port)
 		nb_l3 += (fx_conf.portmask >> port & 1) && main_queue(port);

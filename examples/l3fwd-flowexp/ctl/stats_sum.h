@@ -28,7 +28,8 @@
 /* Handoff counters: name and field. */
 #define FX_HO_COUNTERS(X) \
 	X("handed_off", handed_off) X("handoff_received", received) \
-	X("handoff_dropped", dropped) X("handoff_waits", waits) X("foreign", foreign)
+	X("handoff_dropped", dropped) X("handoff_waits", waits) X("foreign", foreign) \
+	X("handoff_sends", sends) X("handoff_takes", takes)
 
 /* Sum of one counter over the workers. */
 #define SUM(part, field) ({ \

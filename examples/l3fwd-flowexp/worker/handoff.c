@@ -8,13 +8,10 @@
  */
 
 #include <errno.h>
-#include <stdio.h>
-#include <string.h>
 
 #include <rte_errno.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
-#include <rte_ring.h>
 
 #include "worker/handoff.h"
 
@@ -24,10 +21,10 @@ int
 fx_handoff_init(struct fx_handoff *const *h, const int *socket,
 		unsigned int nb_workers)
 {
-	char name[RTE_RING_NAMESIZE];
-	struct rte_ring *r;
+	uint32_t size = fx_handoff_ring_size(nb_workers);
+	struct fx_ho_ring *r;
 	unsigned int s, o;
-	size_t ptrs = sizeof(struct rte_ring *) * nb_workers;
+	size_t ptrs = sizeof(struct fx_ho_ring *) * nb_workers;
 
 	for (o = 0; o < nb_workers; o++) {
 		h[o]->self = (uint16_t)o;
@@ -44,9 +41,7 @@ fx_handoff_init(struct fx_handoff *const *h, const int *socket,
 		for (o = 0; o < nb_workers; o++) {
 			if (s == o)
 				continue;
-			snprintf(name, sizeof(name), "fx_ho_%u_%u", s, o);
-			r = rte_ring_create(name, FX_HANDOFF_RING_SIZE, socket[o],
-					    RING_F_SP_ENQ | RING_F_SC_DEQ);
+			r = fx_ho_ring_create(size, socket[o]);
 			if (r == NULL)
 				return -(rte_errno ? rte_errno : ENOMEM);
 			h[s]->out[o] = r;
@@ -68,10 +63,10 @@ fx_handoff_fini(struct fx_handoff *const *h, unsigned int nb_workers)
 		for (s = 0; s < nb_workers; s++) {
 			if (h[o]->in[s] == NULL)
 				continue;
-			while ((n = rte_ring_dequeue_burst(h[o]->in[s], (void **)m,
-							   RTE_DIM(m), NULL)) != 0)
+			while ((n = fx_ho_ring_dequeue(h[o]->in[s], (void **)m,
+						       RTE_DIM(m))) != 0)
 				drop(h[o], m, n);
-			rte_ring_free(h[o]->in[s]);
+			fx_ho_ring_free(h[o]->in[s]);
 		}
 	}
 	for (o = 0; o < nb_workers; o++) {
@@ -101,8 +96,9 @@ fx_handoff_flush_owner(struct fx_handoff *h, uint16_t o)
 	struct fx_ho_buf *b = &h->buf[o];
 	unsigned int sent;
 
-	sent = rte_ring_sp_enqueue_burst(h->out[o], (void **)b->m, b->n, NULL);
+	sent = fx_ho_ring_enqueue(h->out[o], (void **)b->m, b->n);
 	FX_STAT_ADD(&h->st, handed_off, sent);
+	FX_STAT_ADD(&h->st, sends, 1);
 	if (unlikely(sent < b->n))
 		drop(h, &b->m[sent], b->n - sent);
 	b->n = 0;

@@ -8,13 +8,23 @@
  *
  * Rings: one single-producer single-consumer ring per ordered pair of
  * workers (sender -> owner), not one multi-producer ring per owner. SP/SC
- * enqueue and dequeue need no compare-and-swap, so senders never contend
- * for one producer head (under RSS-less traffic every worker sends to every
- * other one all the time); and one sender flooding its owner fills only its
- * own ring, so it cannot take the room the other senders' packets need. The
- * price is n x (n - 1) rings (56 for 8 workers, 8 KiB each) and n - 1
- * empty checks per loop iteration on the owner, each one cache line that
- * stays in cache while the ring is empty.
+ * rings need no compare-and-swap, so senders never contend for one
+ * producer head (under RSS-less traffic every worker sends to every other
+ * one all the time); and one sender flooding its owner fills only its own
+ * ring, so it cannot take the room the other senders' packets need. The
+ * ring is worker/handoff_ring.h's, which reads the other side's index only
+ * when what it last read runs out: at many workers each ring operation
+ * carries only a few packets, and rte_ring's read of the other side's
+ * line on every call cost as much as the packets. The price is
+ * n x (n - 1) rings and n - 1 empty checks per loop iteration on the
+ * owner, each one cache line that stays in cache while the ring is empty.
+ *
+ * Sizes: the rings into one owner hold FX_HANDOFF_OWNER_SLOTS packets in
+ * all, each ring a power of two between FX_HANDOFF_RING_MIN and
+ * FX_HANDOFF_RING_MAX (fx_handoff_ring_size(): 1024 up to 5 workers, 256
+ * at 16, 128 at 32), so the mbufs the rings can hold, which the pool must
+ * have (boot/ports.c), grow with the workers, not with their square (up
+ * to 65 workers; beyond, 64 a ring).
  *
  * Bounded work: a drain takes at most FX_HANDOFF_BURST packets from each
  * sender ring per loop iteration. Before each rx poll a worker checks that
@@ -29,7 +39,14 @@
  *
  * The parse result travels with the packet, in the mbuf's private area
  * (struct fx_pkt, fx_pkt_of()), so the owner neither parses nor hashes
- * again. The receive port is m->port.
+ * again. The receive port is m->port. What crosses cores per packet: the
+ * mbuf's two lines, its private area and its first data line, each
+ * written by the sender and read (then written) by the owner, which
+ * prefetches them for a whole batch as it takes it (worker/worker.c);
+ * freed by the owner, the mbuf goes to the owner's mempool cache and its
+ * next use is local. Per ring operation: a line of slots per 8 packets,
+ * and the producer's index, read by the owner once per batch it learns
+ * of.
  *
  * The module is independent of who owns what and of what the owner does
  * with the packet: fx_handoff_dispatch() sends each packet to the owner
@@ -47,14 +64,16 @@
 
 #include <rte_common.h>
 #include <rte_mbuf.h>
-#include <rte_ring.h>
 
 #include "base/counter.h"
 #include "fwd/forward.h"
 #include "fwd/parse.h"
+#include "worker/handoff_ring.h"
 
-#define FX_HANDOFF_RING_SIZE 1024u   /**< packets per sender -> owner ring */
 #define FX_HANDOFF_BURST 32u         /**< per sender ring per drain, and per enqueue */
+#define FX_HANDOFF_OWNER_SLOTS 4096u /**< packets the rings into one owner hold in all */
+#define FX_HANDOFF_RING_MAX 1024u    /**< packets per sender -> owner ring, at most */
+#define FX_HANDOFF_RING_MIN (2 * FX_HANDOFF_BURST)   /**< and at least */
 
 /** Per-worker counters; written by that worker only. */
 struct fx_handoff_stats {
@@ -63,6 +82,8 @@ struct fx_handoff_stats {
 	uint64_t dropped;      /**< packets lost to a full ring (or left at exit) */
 	uint64_t foreign;      /**< rss: packets tracked here that another worker owns */
 	uint64_t waits;        /**< loop iterations without rx: a ring had no room */
+	uint64_t sends;        /**< ring writes (handed_off / sends: packets per write) */
+	uint64_t takes;        /**< ring reads that found packets */
 	uint64_t dropped_port[RTE_MAX_ETHPORTS];   /**< dropped, by receive port */
 };
 
@@ -76,12 +97,29 @@ struct fx_ho_buf {
 struct fx_handoff {
 	uint16_t self;                    /**< worker index */
 	uint16_t nb_workers;
-	struct rte_ring **in;             /**< [sender]: rings to drain; NULL for self */
-	struct rte_ring **out;            /**< [owner]: rings to fill; NULL for self */
+	struct fx_ho_ring **in;           /**< [sender]: rings to drain; NULL for self */
+	struct fx_ho_ring **out;          /**< [owner]: rings to fill; NULL for self */
 	struct fx_ho_buf *buf;            /**< [owner]: packets collected in one burst */
 	uint64_t pending;                 /**< owners (below 64) with packets in buf */
+	uint16_t ahead_next;              /**< sender the last batch taken ahead ended at */
 	struct fx_handoff_stats st;
 };
+
+/**
+ * Packets per sender -> owner ring with nb_workers workers (0 below two):
+ * FX_HANDOFF_OWNER_SLOTS / (nb_workers - 1) rounded down to a power of
+ * two, within FX_HANDOFF_RING_MIN..FX_HANDOFF_RING_MAX.
+ */
+static inline uint32_t
+fx_handoff_ring_size(unsigned int nb_workers)
+{
+	uint32_t per;
+
+	if (nb_workers < 2)
+		return 0;
+	per = rte_align32prevpow2(FX_HANDOFF_OWNER_SLOTS / (nb_workers - 1));
+	return RTE_MAX(FX_HANDOFF_RING_MIN, RTE_MIN(FX_HANDOFF_RING_MAX, per));
+}
 
 /**
  * Create the rings between every pair of workers (before launch, on the
@@ -137,26 +175,31 @@ uint16_t fx_handoff_verdicts(struct fx_handoff *h, struct rte_mbuf **pkts,
 			     uint16_t *next, uint16_t n);
 
 /**
- * Owner: take up to FX_HANDOFF_BURST packets that worker `sender` passed
- * to this one. The loop calls it once per sender per iteration.
+ * Owner: take up to max packets that worker `sender` passed to this one.
+ * The loop takes at most FX_HANDOFF_BURST from each sender per iteration.
  */
 static inline uint16_t
-fx_handoff_take(struct fx_handoff *h, uint16_t sender, struct rte_mbuf **pkts)
+fx_handoff_take(struct fx_handoff *h, uint16_t sender, struct rte_mbuf **pkts,
+		uint16_t max)
 {
-	struct rte_ring *r = h->in[sender];
-	unsigned int n;
+	struct fx_ho_ring *r = h->in[sender];
+	uint32_t n;
 
 	if (r == NULL)
 		return 0;
-	n = rte_ring_sc_dequeue_burst(r, (void **)pkts, FX_HANDOFF_BURST, NULL);
-	FX_STAT_ADD(&h->st, received, n);
+	n = fx_ho_ring_dequeue(r, (void **)pkts, max);
+	if (n != 0) {
+		FX_STAT_ADD(&h->st, received, n);
+		FX_STAT_ADD(&h->st, takes, 1);
+	}
 	return (uint16_t)n;
 }
 
 /**
  * Sender, before an rx poll: false if a ring to another worker has no
  * room for a burst (counted); the worker then skips the rest of its rx
- * polls for this loop iteration.
+ * polls for this loop iteration. Reads no other core's line unless a
+ * ring looked nearly full when last read.
  */
 static inline bool
 fx_handoff_room(struct fx_handoff *h)
@@ -165,7 +208,7 @@ fx_handoff_room(struct fx_handoff *h)
 
 	for (o = 0; o < h->nb_workers; o++) {
 		if (o != h->self &&
-		    unlikely(rte_ring_free_count(h->out[o]) < FX_HANDOFF_BURST)) {
+		    unlikely(fx_ho_ring_room(h->out[o], FX_HANDOFF_BURST) < FX_HANDOFF_BURST)) {
 			FX_STAT_ADD(&h->st, waits, 1);
 			return false;
 		}
@@ -185,7 +228,7 @@ fx_handoff_waiting(const struct fx_handoff *h)
 	if (h->in == NULL)
 		return false;
 	for (s = 0; s < h->nb_workers; s++)
-		if (h->in[s] != NULL && rte_ring_count(h->in[s]) != 0)
+		if (h->in[s] != NULL && fx_ho_ring_waiting(h->in[s]))
 			return true;
 	return false;
 }

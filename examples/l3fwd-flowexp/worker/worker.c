@@ -377,27 +377,79 @@ drain_all(struct fx_lcore *lc)
 
 /* ---- the loop ---- */
 
-/* Packets other workers received for this one: at most a burst per sender.
- * Returns how many. */
+/*
+ * A packet another worker received and parsed: its lines are in that
+ * worker's cache. Ask for the mbuf's two lines and the parse result (the
+ * private area) now, the data line once the mbuf's first line says where
+ * it is; with intent to write, because this worker writes them (the
+ * forward stage the data, the free the mbuf's lines, and its own next
+ * receive into the same mbuf, which its mempool cache hands back to it,
+ * all of them): asked for shared, each would cost a second crossing when
+ * written, to take it from the sender's cache.
+ */
+static inline void
+prefetch_taken(struct rte_mbuf **pkts, uint16_t n)
+{
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		rte_prefetch0_write(pkts[i]);
+		rte_prefetch0_write(RTE_PTR_ADD(pkts[i], RTE_CACHE_LINE_MIN_SIZE));
+		rte_prefetch0_write(fx_pkt_of(pkts[i]));
+	}
+}
+
+/* The owned stages on a batch taken from the rings, its data lines asked
+ * for first (their mbufs' first lines were asked for as they came). */
+static void
+taken_run(struct fx_lcore *lc, const struct fx_route_table *rt,
+	  struct rte_mbuf **pkts, uint16_t n, uint64_t t)
+{
+	uint16_t i;
+
+	for (i = 0; i < n; i++)
+		rte_prefetch0_write(rte_pktmbuf_mtod(pkts[i], void *));
+	fx_stage_end(&lc->loop_st, FX_STAGE_HANDOFF, t);
+	lc->now = rte_rdtsc();
+	burst_owned(lc, rt, pkts, n);
+}
+
+/*
+ * Packets other workers received for this one: at most a burst per sender,
+ * gathered from all the senders into batches of up to a burst, so that the
+ * stages after the handoff run on full bursts even when each sender passed
+ * only a few (at n workers about 32 / (n - 1) per iteration). Returns how
+ * many.
+ */
 static unsigned int
 handoff_drain(struct fx_lcore *lc, const struct fx_route_table *rt)
 {
 	struct rte_mbuf *pkts[FX_HANDOFF_BURST];
+	uint16_t s, n, k = 0, left;
 	unsigned int got = 0;
-	uint64_t t;
-	uint16_t s, n, i;
+	uint64_t t = fx_stage_start();
 
+	/* a batch is one burst for the stages after the handoff */
+	RTE_BUILD_BUG_ON(FX_HANDOFF_BURST > MAX_PKT_BURST);
 	for (s = 0; s < lc->handoff.nb_workers; s++) {
-		t = fx_stage_start();
-		n = fx_handoff_take(&lc->handoff, s, pkts);
-		if (n == 0)
-			continue;
-		for (i = 0; i < n; i++)
-			rte_prefetch0(fx_pkt_of(pkts[i]));
-		fx_stage_end(&lc->loop_st, FX_STAGE_HANDOFF, t);
-		lc->now = rte_rdtsc();
-		burst_owned(lc, rt, pkts, n);
-		got += n;
+		for (left = FX_HANDOFF_BURST; left != 0; left -= n) {
+			n = fx_handoff_take(&lc->handoff, s, pkts + k,
+					    RTE_MIN(left, FX_HANDOFF_BURST - k));
+			if (n == 0)
+				break;
+			prefetch_taken(pkts + k, n);
+			k += n;
+			if (k == FX_HANDOFF_BURST) {
+				taken_run(lc, rt, pkts, k, t);
+				got += k;
+				k = 0;
+				t = fx_stage_start();
+			}
+		}
+	}
+	if (k != 0) {
+		taken_run(lc, rt, pkts, k, t);
+		got += k;
 	}
 	return got;
 }
@@ -448,6 +500,65 @@ rx_poll(struct fx_lcore *lc, const struct fx_route_table *rt, bool *all)
 		rx_burst(lc, rt, lc->rxq[i].port_id, pkts, n);
 	}
 	*all = true;
+	return got;
+}
+
+/* Packets taken ahead per iteration, at most: two bursts. */
+#define FX_AHEAD_MAX (2u * FX_HANDOFF_BURST)
+
+/*
+ * What the rings hold, taken before the rx polls: up to FX_AHEAD_MAX
+ * packets, at most a burst from each sender, from the senders in turn
+ * starting after the one that gave last time; their lines asked for. The
+ * rx polls that follow give the lines time to arrive: asked for just
+ * before they are used, they came too late, and that was most of a
+ * handed-off packet's cost. Returns how many; *more: whether a ring may
+ * hold more (the take stopped at FX_AHEAD_MAX).
+ */
+static uint16_t
+handoff_take_ahead(struct fx_lcore *lc, struct rte_mbuf **pkts, bool *more)
+{
+	struct fx_handoff *h = &lc->handoff;
+	uint16_t i, s = h->ahead_next, n, k = 0;
+
+	for (i = 0; i < h->nb_workers && k < FX_AHEAD_MAX; i++) {
+		s = s + 1 < h->nb_workers ? s + 1 : 0;
+		n = fx_handoff_take(h, s, pkts + k,
+				    (uint16_t)RTE_MIN(FX_HANDOFF_BURST, FX_AHEAD_MAX - k));
+		prefetch_taken(pkts + k, n);
+		k += n;
+	}
+	h->ahead_next = s;
+	*more = k == FX_AHEAD_MAX;
+	return k;
+}
+
+/*
+ * Steps 2 and 3 under handoff: what the rings hold taken ahead, the rx
+ * polls, the stages on what was taken (in bursts); only if the take
+ * stopped at its limit, the rest of the rings at once, a burst from each
+ * (packets that came during the polls wait for the next iteration's take,
+ * a few microseconds, and are prefetched then). Returns how many packets
+ * came; *all as for rx_poll().
+ */
+static unsigned int
+handoff_iteration(struct fx_lcore *lc, const struct fx_route_table *rt, bool *all)
+{
+	struct rte_mbuf *ahead[FX_AHEAD_MAX];
+	uint64_t t = fx_stage_start();
+	uint16_t i, n, run;
+	unsigned int got;
+	bool more;
+
+	n = handoff_take_ahead(lc, ahead, &more);
+	fx_stage_end(&lc->loop_st, FX_STAGE_HANDOFF, t);
+	got = rx_poll(lc, rt, all) + n;
+	for (i = 0; i < n; i += run) {
+		run = (uint16_t)RTE_MIN(n - i, (int)FX_HANDOFF_BURST);
+		taken_run(lc, rt, ahead + i, run, fx_stage_start());
+	}
+	if (unlikely(more))
+		got += handoff_drain(lc, rt);
 	return got;
 }
 
@@ -531,8 +642,8 @@ fx_worker_main(void *arg __rte_unused)
 	lc->loop.prev = rte_rdtsc();
 	while (!fx_force_quit) {
 		rt = fx_route_get();
-		got = fx_handoff_active ? handoff_drain(lc, rt) : 0;
-		got += rx_poll(lc, rt, &all);
+		got = fx_handoff_active ? handoff_iteration(lc, rt, &all) :
+			rx_poll(lc, rt, &all);
 		tx_all(lc, got);
 		loop_end(lc, rte_rdtsc(), got, all);
 	}
