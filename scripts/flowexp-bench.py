@@ -59,6 +59,15 @@ main lcore, testpmd, every control thread and this script on CPU 1. For each --e
         at the TSC rate.
         Runs only once per repeat (its own expiry: twheel).
 
+  scale N workers (--workers 1,2,4,8,...), each alone on a CPU with its
+        own net_pcap rx queue, --affinity handoff: hits, every packet a new
+        flow, and new NAT mappings (edm; eim with eif), per N the rate in
+        all and per worker against N=1, the shares handed off and dropped,
+        the extra cycles per handed-off packet and the ring counters that
+        explain them, each run's timeout checked against its replay cycle
+        (scripts/flowexp_scale.py says how; --scale-csv writes the rows
+        that scripts/plot-flowexp-scale.sh plots). Its own expiry (twheel).
+
   tcp   TCP through the connection tracker at 1M live connections: net_pcap
         replays a pcap (made once, under /tmp/fxbench_tcp) of 1M IPv4
         connections, first every handshake (SYN, SYN-ACK, ACK), then one
@@ -148,7 +157,8 @@ end: a change's cost, measured in one run with the builds alternated.
 use against a build without it.
 
   scripts/flowexp-bench.py [--repeat N] [--modes twheel,rte_timer,scan]
-                           [--scenarios new,mpps,stages,storm,burst,handoff,evict,bind,mem,tcp,rate,flood]
+                           [--scenarios new,mpps,stages,storm,burst,handoff,evict,bind,mem,tcp,rate,flood,scale]
+                           [--workers 1,2,4,8] [--scale-pkts N] [--scale-csv PATH]
                            [--no-huge] [--build DIR] [--base DIR] [--args "ARGS"]
                            [--rate-timeouts 3,10,30,100,300] [--rate-live N]
                            [--rate-max-flows N] [--rate-window S] [--rate-margin S]
@@ -168,6 +178,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "examples", "l3fwd-flowexp", "tools"))
 import fxtel  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import flowexp_scale  # noqa: E402
 
 HP = "/sys/kernel/mm/hugepages/hugepages-2048kB"
 EX_MB, TP_MB = 900, 192
@@ -1078,6 +1090,11 @@ def main():
     ap.add_argument("--rate-scan-interval", type=float, default=1.0,
                     help="rate: --scan-interval of mode scan_paced (s)")
     ap.add_argument("--rate-csv", default="", help="rate: append a row per run to this CSV")
+    ap.add_argument("--workers", default="1,2",
+                    help="scale: the worker counts to run, each worker on its own CPU")
+    ap.add_argument("--scale-pkts", type=int, default=60000,
+                    help="scale: packets (each a new flow) per queue in a replay cycle")
+    ap.add_argument("--scale-csv", default="", help="scale: write a row per run to this CSV")
     a = ap.parse_args()
     timeouts = [float(x) for x in a.rate_timeouts.split(",")]
     # this script and all it starts (testpmd, its control threads, the
@@ -1094,6 +1111,7 @@ def main():
         log("this build's runs add: %s" % a.args)
     modes = a.modes.split(",")
     scen = a.scenarios.split(",")
+    workers = [int(x) for x in a.workers.split(",")]
     huge = not a.no_huge and hugepages_ok()
     log("memory: %s; load average %s" % ("hugepages" if huge else "--no-huge",
                                          open("/proc/loadavg").read().split()[:3]))
@@ -1116,6 +1134,9 @@ def main():
             return lambda: scen_handoff(app_base, 1 if m == "1worker" else 2)
         if sc == "tcp":
             return lambda: scen_tcp(app_base)
+        if sc == "scale":
+            return lambda: flowexp_scale.scen_scale(window, app_base, int(m[:-1]),
+                                                    a.scale_pkts)
         if sc == "flood":
             md, k = m.split(":")
             return lambda: scen_flood(app_base, md, k)
@@ -1138,6 +1159,9 @@ def main():
                 runs = [(m, lambda m=m: scen_bind(app, m, huge)) for m in ("edm", "eim")]
             elif sc == "tcp":
                 runs = [("twheel", lambda: scen_tcp(app))]
+            elif sc == "scale":
+                runs = [("%dw" % n, lambda n=n: flowexp_scale.scen_scale(
+                    window, app, n, a.scale_pkts)) for n in workers]
             elif sc == "handoff":
                 runs = [("1worker", lambda: scen_handoff(app, 1)),
                         ("2workers", lambda: scen_handoff(app, 2))]
@@ -1162,7 +1186,12 @@ def main():
                 res.setdefault((sc, m), []).append(out)
                 if sc == "rate" and out is not None and a.rate_csv:
                     rate_csv_append(a.rate_csv, out)
-                if out is not None:
+                if sc == "scale" and out is not None:
+                    for r in out:
+                        log("  run %d scale  %-9s %s" % (rep + 1, m, ", ".join(
+                            ("%s=%.4g" if isinstance(v, float) else "%s=%s") % (k, v)
+                            for k, v in sorted(r.items()))))
+                elif out is not None:
                     log("  run %d %-6s %-9s %s" % (rep + 1, sc, m,
                         ", ".join(("%s=%.4g" if isinstance(v, (int, float)) else "%s=%s") % (k, v)
                                   for k, v in sorted(out.items()))))
@@ -1375,6 +1404,14 @@ def main():
             ratio_line("%s: rate, 2 workers / 1" % load,
                        ratios("handoff", "2workers", "1worker",
                               load + ("_pps" if load == "hits" else "_new_per_s")))
+    if "scale" in scen:
+        for nm, suf in [("this build", "")] + ([("--base", "@base")] if a.base else []):
+            rows = [r for n in workers for x in ok.get(("scale", "%dw%s" % (n, suf)), [])
+                    for r in x]
+            log("\n%s:" % nm)
+            flowexp_scale.table(rows, log)
+            if a.scale_csv and not suf:
+                flowexp_scale.csv_write(a.scale_csv, rows)
     if "flood" in scen:
         log("\nflood: one worker replaying %d flows (keyed: %d), cycles per packet; ratio to"
             " random keys paired within a repeat; index_full / lines_max: the index's"
@@ -1405,6 +1442,18 @@ def main():
                 "rate": ["work_cyc_per_new", "expiry_cyc_per_new"],
                 "tcp": ["c_busy", "c_parse", "c_flow", "pps_per_cpu_s"],
                 "flood": ["cycles_per_pkt"]}
+        for n in workers if "scale" in scen else []:
+            for load in flowexp_scale.LOADS:
+                v = []
+                for x, y in zip(res.get(("scale", "%dw" % n), []),
+                                res.get(("scale", "%dw@base" % n), [])):
+                    if x is None or y is None:
+                        continue
+                    xr = [r for r in x if r["load"] == load]
+                    yr = [r for r in y if r["load"] == load]
+                    if xr and yr and yr[0]["rate_per_s"] > 0:
+                        v.append(xr[0]["rate_per_s"] / yr[0]["rate_per_s"])
+                ratio_line("scale %d workers %s: this / base, rate" % (n, load), v)
         for sc in scen:
             for (s_, m) in sorted(k for k in res if k[0] == sc and not k[1].endswith("@base")):
                 for key in keys.get(sc, []):
