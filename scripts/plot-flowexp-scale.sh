@@ -61,6 +61,7 @@ set grid
 set key outside right
 set xlabel 'workers'
 set logscale x 2
+set xrange [1:*]
 set ylabel 'rate per worker / one worker'
 set yrange [0:1.2]
 $(plots 2)
