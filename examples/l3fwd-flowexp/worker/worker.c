@@ -407,8 +407,11 @@ taken_run(struct fx_lcore *lc, const struct fx_route_table *rt,
 {
 	uint16_t i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		rte_prefetch0_write(rte_pktmbuf_mtod(pkts[i], void *));
+		rte_prefetch0_write(rte_pktmbuf_mtod_offset(pkts[i], void *,
+							    RTE_CACHE_LINE_MIN_SIZE));
+	}
 	fx_stage_end(&lc->loop_st, FX_STAGE_HANDOFF, t);
 	lc->now = rte_rdtsc();
 	burst_owned(lc, rt, pkts, n);
