@@ -49,14 +49,16 @@ main lcore, testpmd, every control thread and this script on CPU 1. For each --e
         no testpmd, so each worker can have a CPU), the flows of each
         queue owned half by one worker, half by the other: packets/s
         (8192 flows, all hits) and new flows/s (60000 flows per cycle, a
-        5 ms timeout, so every replay creates them again), with one worker
-        polling both queues (CPU 0) against two workers with
+        timeout of a third of a replay cycle at the hits' rate, 1 to 5 ms,
+        so every replay creates them again; a run whose flows made are
+        under 95 % of its packets is reported as not valid), with one
+        worker polling both queues (CPU 0) against two workers with
         --affinity handoff (CPUs 0 and 1); the fraction handed off, the
         fraction a full ring dropped, and the extra cycles per handed-off
         packet: (cycles per packet with two workers - with one) / fraction
         handed off, cycles being the workers' CPU time times the share of
         their loop time spent in iterations that had packets (busy_cycles),
-        at the TSC rate.
+        at the TSC rate. Scenario scale does the same on N workers.
         Runs only once per repeat (its own expiry: twheel).
 
   scale N workers (--workers 1,2,4,8,...), each alone on a CPU with its
@@ -814,7 +816,16 @@ def scen_handoff(app, workers):
     out = {}
     r = ho_run(app, workers, hits, ["--timeout-oneway", "60"], "hits%d" % workers)
     out.update({"hits_" + k: v for k, v in r.items()})
-    r = ho_run(app, workers, new, ["--timeout-oneway", "0.005"], "new%d" % workers)
+    # every packet a new flow only if the timeout is shorter than a replay
+    # cycle at the fastest rate this run sees (the hits'): a third of it,
+    # 1 to 5 ms, on 100 us ticks; checked: valid when the flows made are at
+    # least 95 % of the packets
+    cycle = HO_QUEUE_PKTS / max(1.0, r["pps"] / 2)
+    tmo = max(0.001, min(0.005, round(cycle / 3, 4)))
+    r = ho_run(app, workers, new, ["--timeout-oneway", "%g" % tmo, "--tick-us", "100"],
+               "new%d" % workers)
+    r["valid"] = r["new_per_s"] >= 0.95 * r["pps"]
+    r["timeout_s"] = tmo
     out.update({"new_" + k: v for k, v in r.items()})
     return out
 
@@ -1378,17 +1389,19 @@ def main():
                    ratios("bind", "eim", "edm", "new_per_cpu_s"))
     if "handoff" in scen:
         log("\nhandoff: two rx queues (net_pcap replay), one worker vs two with --affinity handoff")
-        log("%-9s %-5s %10s %6s %12s %10s %9s %9s %10s  %s" % (
+        log("%-9s %-5s %10s %6s %12s %10s %9s %9s %10s %6s  %s" % (
             "workers", "load", "rate/s", "CPU", "rate/CPU-s", "cyc/pkt", "handoff",
-            "ho drop", "foreign", "rate/CPU-s range (M)"))
+            "ho drop", "foreign", "valid", "rate/CPU-s range (M)"))
         for m in ("1worker", "2workers"):
             r = ok.get(("handoff", m), [])
             for load, rate in (("hits", "pps"), ("new", "new_per_s")):
-                log("%-9s %-5s %10.0f %6.2f %12.0f %10.0f %8.1f%% %8.2f%% %10.0f  %s" % (
+                valid = all(x.get(load + "_valid", True) for x in r)
+                log("%-9s %-5s %10.0f %6.2f %12.0f %10.0f %8.1f%% %8.2f%% %10.0f %6s  %s" % (
                     m, load, med(r, load + "_" + rate), med(r, load + "_cpu"),
                     med(r, load + "_" + rate.replace("_per_s", "") + ("_per_cpu_s" if load == "hits" else "_per_cpu_s")),
                     med(r, load + "_cycles_per_pkt"), 100 * med(r, load + "_handed_off"),
                     100 * med(r, load + "_ho_dropped"), med(r, load + "_foreign"),
+                    "yes" if valid else "NO",
                     rng(r, load + ("_pps_per_cpu_s" if load == "hits" else "_new_per_cpu_s"), 1e6)))
         for load in ("hits", "new"):
             extra = []
