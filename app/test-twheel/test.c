@@ -9,15 +9,18 @@
  * DPDK_TEST variable or from the remaining arguments, and without either
  * the RTE>> prompt reads commands. Each test ends with "Test OK",
  * "Test Failed" or "Test Skipped"; the exit status is 0, 255 or 77.
+ * --version anywhere prints twheel's version and DPDK's, before EAL.
  */
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <rte_eal.h>
 #include <rte_debug.h>
+#include <rte_version.h>
 
 #include "test.h"
 
@@ -168,6 +171,23 @@ summary:
 	return TEST_SUCCESS;
 }
 
+/* --version anywhere on the command line: print, and say so */
+static bool
+print_version(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--version") != 0)
+			continue;
+		printf("dpdk-test-twheel (twheel %s)\n", TWHEEL_TEST_VERSION);
+		printf("DPDK %d.%02d.%d built against, %s running\n", RTE_VER_YEAR,
+		       RTE_VER_MONTH, RTE_VER_MINOR, rte_version());
+		return true;
+	}
+	return false;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -176,6 +196,8 @@ main(int argc, char **argv)
 
 	/* a crashing test must not take its output with it */
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (print_version(argc, argv))
+		return 0;
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
 		printf("EAL initialisation failed\n");

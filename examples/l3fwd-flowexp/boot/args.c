@@ -8,7 +8,8 @@
  * finds, and the --help text are all made from the rows.
  *
  * Two passes. Before EAL starts (fx_parse_args()), so that neither needs
- * hugepages: --help anywhere among the application's options prints the
+ * hugepages: --version anywhere on the command line prints the versions
+ * (exit status 0), --help anywhere among the application's options the
  * usage on stdout (exit status 0), and every option is parsed and
  * checked as far as that needs nothing of EAL's. After EAL
  * (fx_check_args(), boot/args_check.c): the lcores and ports against
@@ -41,6 +42,7 @@
 #include <string.h>
 
 #include <rte_common.h>
+#include <rte_version.h>
 
 #include "base/config.h"
 #include "boot/args.h"
@@ -617,6 +619,27 @@ copy_args(int argc, char **argv, int first, char **out, int max)
 	return n;
 }
 
+/* --version anywhere on the command line: EAL's options need not be valid */
+static bool
+want_version(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--version") == 0)
+			return true;
+	return false;
+}
+
+/* twheel's version, and DPDK's as built against and as running */
+static void
+print_version(void)
+{
+	printf(PRG " (twheel %s)\n", FX_TWHEEL_VERSION);
+	printf("DPDK %d.%02d.%d built against, %s running\n", RTE_VER_YEAR, RTE_VER_MONTH,
+	       RTE_VER_MINOR, rte_version());
+}
+
 /* --help anywhere among the application's options, whatever else is wrong */
 static bool
 want_help(int argc, char **argv)
@@ -671,6 +694,10 @@ fx_parse_args(int argc, char **argv)
 
 	fx_args_defaults();
 	build_getopt();
+	if (want_version(argc, argv)) {
+		print_version();
+		return 1;
+	}
 	if (eal_help(argc, argv))
 		return 2;
 	n = copy_args(argc, argv, app_args(argc, argv), args, ARGS_MAX);

@@ -592,6 +592,9 @@ const struct fx_opt fx_opts[] = {
 	{ .kind = FX_OPT_FLAG, .name = "bench", FX_DST(fx_conf.bench),
 	  .help = "benchmark-only controls: telemetry /l3fwd_flowexp/hold,MS stops expiry "
 		  "for up to 10 minutes. Off by default; never in production" },
+	{ .kind = FX_OPT_HELP, .name = "version",
+	  .help = "twheel's version, and DPDK's as built against and as running; "
+		  "then exit. Anywhere on the command line, with no other option needed" },
 	{ .kind = FX_OPT_HELP, .name = "help", .help = "this text" },
 };
 

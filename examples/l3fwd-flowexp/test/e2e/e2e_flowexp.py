@@ -768,9 +768,30 @@ def test_cli_help(binary, eal):
         check(text in out, "--help says '%s'" % text)
 
 
+def project_version():
+    """The version in the project's meson.build."""
+    with open(os.path.join(HERE, "..", "..", "..", "..", "meson.build")) as f:
+        return re.search(r"version: '([^']+)'", f.read()).group(1)
+
+
+def test_cli_version(binary, eal):
+    """--version alone, and after EAL's options: both versions, status 0,
+    no EAL started (nothing else is printed)."""
+    want = "dpdk-l3fwd-flowexp (twheel %s)" % project_version()
+    for tag, cmd in (("alone", [binary, "--version"]),
+                     ("after --", [binary] + eal + ["--", "-p", "1", "--version"])):
+        rc, out, err = run_dpdk_split(cmd, "cliv")
+        lines = out.splitlines()
+        check(rc == 0 and len(lines) == 2 and lines[0] == want and
+              re.match(r"DPDK \d+\.\d\d\.\d+ built against, DPDK \S+ running$", lines[1]) is not None,
+              "--version %s: '%s' and DPDK's versions, exit status 0 (got %d: %r)"
+              % (tag, want, rc, lines))
+
+
 def test_cli(binary, tmp):
     eal = ["--no-huge", "-m", "64", "--no-pci", "--log-level=lib.eal:error",
            "-l", "0-1", "--vdev", "net_null0"]
+    test_cli_version(binary, eal)
     for i, case in enumerate(CLI_BAD):
         what, args = case[0], case[1]
         msg = case[2] if len(case) > 2 else ""
