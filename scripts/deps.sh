@@ -7,10 +7,11 @@ set -euo pipefail
 # prometheus: the server the telemetry exporter test scrapes with
 # (examples/l3fwd-flowexp/test/e2e/e2e_telemetry.py); nfdump: nfcapd, the IPFIX
 # collector the NAT log test exports to, and nfdump, which reads its files
-# (examples/l3fwd-flowexp/test/e2e/e2e_ipfix.py); each runs only there
+# (examples/l3fwd-flowexp/test/e2e/e2e_ipfix.py); each runs only there;
+# abigail-tools: abidw and abidiff, the ABI check (scripts/check-abi.sh)
 packages=(build-essential meson ninja-build pkg-config python3
 	python3-pyelftools libdpdk-dev dpdk dpdk-dev libpcap-dev
-	iproute2 ethtool curl prometheus nfdump "$@")
+	iproute2 ethtool curl prometheus nfdump abigail-tools "$@")
 
 missing=()
 for p in "${packages[@]}"; do
