@@ -8,10 +8,12 @@ set -euo pipefail
 # (examples/l3fwd-flowexp/test/e2e/e2e_telemetry.py); nfdump: nfcapd, the IPFIX
 # collector the NAT log test exports to, and nfdump, which reads its files
 # (examples/l3fwd-flowexp/test/e2e/e2e_ipfix.py); each runs only there;
-# abigail-tools: abidw and abidiff, the ABI check (scripts/check-abi.sh)
+# abigail-tools: abidw and abidiff, the ABI check (scripts/check-abi.sh);
+# tshark: Wireshark's IPFIX dissector, the NAT log's second reader
+# (e2e_ipfix.py events; its setuid question answered no, the default)
 packages=(build-essential meson ninja-build pkg-config python3
 	python3-pyelftools libdpdk-dev dpdk dpdk-dev libpcap-dev
-	iproute2 ethtool curl prometheus nfdump abigail-tools "$@")
+	iproute2 ethtool curl prometheus nfdump abigail-tools tshark "$@")
 
 missing=()
 for p in "${packages[@]}"; do

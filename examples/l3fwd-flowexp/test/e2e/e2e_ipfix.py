@@ -41,10 +41,12 @@
                               the worker was busy, and what nfcapd counted
 
 Exit status 0 when every check passed, 77 (skipped) when the nfdump package
-(nfcapd, nfdump) is not installed and cannot be (scripts/deps.sh installs
-it), 1 otherwise.
+(nfcapd, nfdump), or for events the tshark package, is not installed and
+cannot be (scripts/deps.sh installs both), 1 otherwise.
 """
 
+import calendar
+import json
 import os
 import re
 import signal
@@ -193,6 +195,96 @@ class Collector:
         return recs, out
 
 
+class Capture:
+    """tshark capturing the IPFIX datagrams to a port on loopback, then
+    decoding them as IPFIX (-d udp.port==PORT,cflow): Wireshark's
+    dissector, a reader independent of nfdump's."""
+
+    def __init__(self, tmp, port):
+        self.port = port
+        self.path = os.path.join(tmp, "ipfix.pcapng")
+        self.err = os.path.join(tmp, "tshark.log")
+        self.seen = os.path.join(tmp, "tshark.seen")
+        # -P -l: a line per packet as it is captured, so stop() can wait
+        # for the packets instead of sleeping
+        self.proc = subprocess.Popen(["tshark", "-i", "lo", "-f", "udp dst port %d" % port,
+                                      "-w", self.path, "-P", "-l", "-T", "fields",
+                                      "-e", "frame.number"], stdout=open(self.seen, "w"),
+                                     stderr=open(self.err, "w"))
+        end = time.monotonic() + 30
+        while time.monotonic() < end and self.proc.poll() is None and \
+                "Capturing on" not in open(self.err).read():
+            time.sleep(0.05)
+        check(self.proc.poll() is None and "Capturing on" in open(self.err).read(),
+              "tshark captures udp port %d on loopback" % port)
+
+    def stop(self, want):
+        """Once tshark has seen want datagrams (or 20 s passed), stop the
+        capture; the datagrams it wrote."""
+        end = time.monotonic() + 20
+        while time.monotonic() < end and self.proc.poll() is None:
+            with open(self.seen) as f:
+                if len(f.read().split()) >= want:
+                    break
+            time.sleep(0.05)
+        self.proc.send_signal(signal.SIGINT)
+        try:
+            self.proc.wait(20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        m = re.search(r"(\d+) packets? captured", open(self.err).read())
+        return int(m.group(1)) if m else -1
+
+    def records(self):
+        """Every data record tshark decodes, as a dict of its cflow fields."""
+        r = subprocess.run(["tshark", "-r", self.path, "-d", "udp.port==%d,cflow" % self.port,
+                            "-T", "json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           timeout=60)
+        recs = []
+
+        def walk(node):
+            if isinstance(node, dict):
+                if "cflow.nat_event" in node:
+                    recs.append(node)
+                    return
+                for v in node.values():
+                    walk(v)
+            elif isinstance(node, list):
+                for v in node:
+                    walk(v)
+        walk(json.loads(r.stdout.decode(errors="replace") or "[]"))
+        return recs
+
+
+def ms_of(text):
+    """Wireshark's absolute time ("Jan  1, 2026 00:00:01.234000000 UTC") in
+    milliseconds since the epoch."""
+    m = re.match(r"(\w+)\s+(\d+), (\d+) (\d+):(\d+):(\d+)\.(\d+)", text or "")
+    if m is None:
+        return -1
+    mon = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov",
+           "Dec"].index(m.group(1)) + 1
+    t = calendar.timegm((int(m.group(3)), mon, int(m.group(2)), int(m.group(4)),
+                         int(m.group(5)), int(m.group(6))))
+    return t * 1000 + int(m.group(7)[:3].ljust(3, "0"))
+
+
+def decoded_tshark(rec):
+    """A tshark record as decoded() makes an nfdump one: (natEvent, source,
+    source port or echo identifier, public port, remote, remote port,
+    protocol, time in ms from T0, public address); fields a record does
+    not carry as decoded() gives them (0, or None for an address)."""
+    def num(k):
+        v = rec.get(k)
+        return int(v, 0) if v is not None and re.match(r"^(0x)?[0-9a-f]+$", v) else 0
+    return (num("cflow.nat_event"), rec.get("cflow.srcaddr"), num("cflow.srcport"),
+            num("cflow.post_naptsource_transport_port"), rec.get("cflow.dstaddr"),
+            num("cflow.dstport"), num("cflow.protocol"),
+            ms_of(rec.get("cflow.observation_time_milliseconds")) - T0 * 1000,
+            rec.get("cflow.post_natsource_ipv4_address"))
+
+
 def decoded(rec):
     """A record as an expected event's tuple (public port and all)."""
     def num(k):
@@ -315,21 +407,44 @@ def log_totals(st):
     return st.get("nat_log", {}) if st else {}
 
 
-def collected(binary, tmp, name, fr, extra):
+def collected(binary, tmp, name, fr, extra, cap=None):
     """Run fr with the log exported to nfcapd: (collector, stats, frames
-    out, nfcapd's log), or None when nfdump is not there."""
+    out, nfcapd's log), or None when nfdump is not there; with cap (a
+    list of one), tshark captures the datagrams into cap[0] (Capture)."""
     if not E.ensure_package("nfdump", ["nfcapd", "nfdump"]):
         print("SKIP: the nfdump package cannot be installed here")
         return None
     col = Collector(tmp)
+    if cap is not None:
+        cap[0] = Capture(tmp, col.port)
     st, got_frames = N.run(binary, tmp, name, fr,
                            EXTRA + extra + ["--nat-log", "ipfix:127.0.0.1:%d,domain=7" % col.port])
     return col, st, got_frames, col.stop()
 
 
+def tshark_agrees(cap, nfdump_got, st):
+    """tshark's reading of the captured stream: as many datagrams as the
+    example says it sent, and the same records as nfdump's, field by
+    field."""
+    sent = log_totals(st).get("nat_log_messages", 0)
+    n = cap.stop(sent)
+    check(n == sent, "tshark captured the %d datagrams the example sent (%d)" % (sent, n))
+    got = sorted(decoded_tshark(r) for r in cap.records())
+    want = sorted(nfdump_got, key=lambda g: tuple((x is None, x) for x in g))
+    got = sorted(got, key=lambda g: tuple((x is None, x) for x in g))
+    diff = [(a, b) for a, b in zip(got, want) if a != b]
+    check(len(got) == len(want) and not diff,
+          "tshark decodes the %d records nfdump read, field by field (tshark %d; first "
+          "differences %s)" % (len(want), len(got), diff[:2]))
+
+
 def test_events(binary, tmp):
     fr, want = scenario()
-    run = collected(binary, tmp, "ipfix", fr, [])
+    if not E.ensure_package("tshark", ["tshark"]):
+        print("SKIP: the tshark package cannot be installed here")
+        return SKIP
+    cap = [None]
+    run = collected(binary, tmp, "ipfix", fr, [], cap)
     if run is None:
         return SKIP
     col, st, got_frames, log = run
@@ -364,6 +479,7 @@ def test_events(binary, tmp):
     check(not no_overlap(got), "no public tuple held twice at once (%s)" % no_overlap(got)[:2])
     if missing or extra:
         print(out[:4000])
+    tshark_agrees(cap[0], got, st)
     return 0
 
 

@@ -275,6 +275,22 @@ def show_log(path):
         print("---- %s ----\n%s----" % (os.path.basename(path), f.read()[-3000:]))
 
 
+def promtool_check(prom, body):
+    """Prometheus's own linter on the page the exporter serves: the
+    exposition format, names, types and help texts."""
+    promtool = os.path.join(os.path.dirname(prom), "promtool")
+    if not os.access(promtool, os.X_OK):
+        promtool = shutil.which("promtool")
+    if not check(promtool is not None, "promtool is there (the prometheus package)"):
+        return
+    r = subprocess.run([promtool, "check", "metrics"], input=body, capture_output=True,
+                       text=True, timeout=30)
+    out = (r.stdout + r.stderr).strip()
+    check(r.returncode == 0 and out == "",
+          "promtool check metrics passes the exporter's page, %d lines (status %d%s)"
+          % (body.count("\n"), r.returncode, ": " + out[:600] if out else ""))
+
+
 def test_prometheus(binary, tmp):
     prom = ensure_prometheus()
     if prom is None:
@@ -304,6 +320,7 @@ def test_prometheus(binary, tmp):
                      "# TYPE dpdk_twheel_flowexp_active gauge",
                      "# TYPE dpdk_twheel_flowexp_expired_total counter"):
             check(name in body, "the exporter's page has %s" % name)
+        promtool_check(prom, body)
         pp, pport, plog = start_prometheus(prom, tmp, xport)
         logs.append(plog)
 
