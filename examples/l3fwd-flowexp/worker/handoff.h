@@ -40,7 +40,7 @@
  * The parse result travels with the packet, in the mbuf's private area
  * (struct fx_pkt, fx_pkt_of()), so the owner neither parses nor hashes
  * again. The receive port is m->port. What crosses cores per packet: the
- * mbuf's two lines, its private area and its first data line, each
+ * mbuf's two lines, its private area and its first two data lines, each
  * written by the sender and read (then written) by the owner, which
  * prefetches them for a whole batch as it takes it (worker/worker.c);
  * freed by the owner, the mbuf goes to the owner's mempool cache and its

@@ -7,9 +7,11 @@
  *
  * One iteration, each step one call (fx_worker_main()):
  *   1. load the route table pointer (fwd/route.h);
- *   2. with handoff: take what the other workers passed to this one, at
- *      most a burst from each (worker/handoff.h), and run the stages that
- *      follow the handoff on it;
+ *   2. with handoff: take what the other workers passed to this one, up
+ *      to two bursts in all and one from each (worker/handoff.h), and ask
+ *      for those packets' lines; they go through the stages that follow
+ *      the handoff after step 3, when the lines have arrived, and only if
+ *      the take stopped at its limit are the rings then drained again;
  *   3. for each rx queue: receive a burst and read the TSC once; then the
  *      burst's stages, top to bottom, each leaving a verdict per packet:
  *        parse    every packet into its mbuf's private area, its key
