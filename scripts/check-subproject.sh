@@ -18,25 +18,33 @@ tmp=$(mktemp -d)
 eal=(--no-huge -m 64 --no-pci -l 0 --log-level=lib.eal:error)
 run_id=$$_$(date +%s%N)
 eal_run=$([ "$(id -u)" -eq 0 ] && echo /var/run/dpdk || echo "${XDG_RUNTIME_DIR:-/tmp}/dpdk")
-trap 'rm -rf "$tmp" "$eal_run/sub_$run_id" "$eal_run/inst_$run_id"' EXIT
+trap 'rm -rf "$tmp" "$eal_run/subproject_$run_id" "$eal_run/installed_$run_id"' EXIT
 
 consumer=$tmp/consumer
 mkdir -p "$consumer/subprojects"
 cp "$src/test/subproject/meson.build" "$src/doc/usage.c" "$consumer/"
 ln -s "$src" "$consumer/subprojects/twheel"
 
+# build_and_run TAG WHERE SETUP_ARGS...: configure and build the consumer
+# into $tmp/b-TAG, check that its program links the libtwheel under WHERE,
+# and run it
+build_and_run() {
+	local tag=$1 where=$2 b=$tmp/b-$1 lib
+	shift 2
+	meson setup "$b" "$consumer" "$@" >"$b.log" 2>&1 || { tail -30 "$b.log"; exit 1; }
+	ninja -C "$b" >>"$b.log" 2>&1 || { tail -30 "$b.log"; exit 1; }
+	lib=$(ldd "$b/usage" | awk '/libtwheel/ { print $3 }')
+	case $lib in
+	"$where"/*) echo "ok   $tag: usage links $lib" ;;
+	*) echo "FAIL $tag: usage links '$lib', not the one under $where"; exit 1 ;;
+	esac
+	"$b/usage" "${eal[@]}" --file-prefix "${tag}_$run_id" >"$b.run" 2>&1 ||
+		{ cat "$b.run"; echo "FAIL $tag: usage failed"; exit 1; }
+	echo "ok   $tag: usage ran"
+}
+
 # as a subproject
-meson setup "$tmp/b-sub" "$consumer" --force-fallback-for=libtwheel >"$tmp/sub.log" 2>&1 ||
-	{ tail -30 "$tmp/sub.log"; exit 1; }
-ninja -C "$tmp/b-sub" >"$tmp/sub-ninja.log" 2>&1 || { tail -30 "$tmp/sub-ninja.log"; exit 1; }
-lib=$(ldd "$tmp/b-sub/usage" | awk '/libtwheel/ { print $3 }')
-case $lib in
-"$tmp/b-sub/subprojects/twheel/"*) echo "ok   as a subproject: usage links $lib" ;;
-*) echo "FAIL as a subproject: usage links '$lib', not the subproject's"; exit 1 ;;
-esac
-"$tmp/b-sub/usage" "${eal[@]}" --file-prefix "sub_$run_id" >"$tmp/sub-run.log" 2>&1 ||
-	{ cat "$tmp/sub-run.log"; echo "FAIL as a subproject: usage failed"; exit 1; }
-echo "ok   as a subproject: usage ran"
+build_and_run subproject "$tmp/b-subproject/subprojects/twheel" --force-fallback-for=libtwheel
 
 # against the installed library
 meson install -C "$build" --no-rebuild --quiet --destdir "$tmp/dest" >/dev/null
@@ -45,14 +53,4 @@ sed -i "s#^prefix=#prefix=$tmp/dest#" "$pcdir/libtwheel.pc"
 export PKG_CONFIG_PATH=$pcdir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 export LD_LIBRARY_PATH=$(dirname "$pcdir")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 rm -rf "$consumer/subprojects"
-meson setup "$tmp/b-inst" "$consumer" --wrap-mode=nofallback >"$tmp/inst.log" 2>&1 ||
-	{ tail -30 "$tmp/inst.log"; exit 1; }
-ninja -C "$tmp/b-inst" >"$tmp/inst-ninja.log" 2>&1 || { tail -30 "$tmp/inst-ninja.log"; exit 1; }
-lib=$(ldd "$tmp/b-inst/usage" | awk '/libtwheel/ { print $3 }')
-case $lib in
-"$tmp/dest/"*) echo "ok   installed: usage links $lib" ;;
-*) echo "FAIL installed: usage links '$lib', not the installed one"; exit 1 ;;
-esac
-"$tmp/b-inst/usage" "${eal[@]}" --file-prefix "inst_$run_id" >"$tmp/inst-run.log" 2>&1 ||
-	{ cat "$tmp/inst-run.log"; echo "FAIL installed: usage failed"; exit 1; }
-echo "ok   installed: usage ran"
+build_and_run installed "$tmp/dest" --wrap-mode=nofallback
