@@ -176,7 +176,9 @@ uint16_t fx_handoff_verdicts(struct fx_handoff *h, struct rte_mbuf **pkts,
 
 /**
  * Owner: take up to max packets that worker `sender` passed to this one.
- * The loop takes at most FX_HANDOFF_BURST from each sender per iteration.
+ * The loop takes at most FX_HANDOFF_BURST from each sender before its rx
+ * polls, and as many again after them only when that take hit its limit
+ * (worker/worker.c).
  */
 static inline uint16_t
 fx_handoff_take(struct fx_handoff *h, uint16_t sender, struct rte_mbuf **pkts,
