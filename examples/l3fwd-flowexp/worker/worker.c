@@ -383,11 +383,12 @@ drain_all(struct fx_lcore *lc)
  * A packet another worker received and parsed: its lines are in that
  * worker's cache. Ask for the mbuf's two lines and the parse result (the
  * private area) now, the first two data lines once the mbuf's first line
- * says where they are (taken_run()); with intent to write, because this worker writes them (the
- * forward stage the data, the free the mbuf's lines, and its own next
- * receive into the same mbuf, which its mempool cache hands back to it,
- * all of them): asked for shared, each would cost a second crossing when
- * written, to take it from the sender's cache.
+ * says where they are (taken_run()); with intent to write, because this
+ * worker writes them (the forward stage the data, the free the mbuf's
+ * lines, and its own next receive into the same mbuf, which its mempool
+ * cache hands back to it, all of them): asked for shared, each would
+ * cost a second crossing when written, to take it from the sender's
+ * cache.
  */
 static inline void
 prefetch_taken(struct rte_mbuf **pkts, uint16_t n)
