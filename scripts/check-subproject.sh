@@ -8,12 +8,19 @@
 #     dependency('libtwheel', fallback: ['twheel', 'twheel_dep']) forced
 #     to the fallback; the program must link the subproject's libtwheel;
 #   - against the installed library: BUILD_DIR installed into a scratch
-#     prefix, found by pkg-config with the fallback forbidden.
+#     prefix, found by pkg-config with the fallback forbidden;
+#   - with --system, only against the library installed in /usr (the
+#     Debian packages: scripts/check-debian.sh), the fallback forbidden.
 # Each program is run (no hugepages) and must end with status 0.
-# Usage: scripts/check-subproject.sh BUILD_DIR
+# Usage: scripts/check-subproject.sh BUILD_DIR | --system
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
-build=$(cd "$1" && pwd)
+system=false
+if [ "$1" = --system ]; then
+	system=true
+else
+	build=$(cd "$1" && pwd)
+fi
 tmp=$(mktemp -d)
 eal=(--no-huge -m 64 --no-pci -l 0 --log-level=lib.eal:error)
 run_id=$$_$(date +%s%N)
@@ -33,7 +40,7 @@ build_and_run() {
 	shift 2
 	meson setup "$b" "$consumer" "$@" >"$b.log" 2>&1 || { tail -30 "$b.log"; exit 1; }
 	ninja -C "$b" >>"$b.log" 2>&1 || { tail -30 "$b.log"; exit 1; }
-	lib=$(ldd "$b/usage" | awk '/libtwheel/ { print $3 }')
+	lib=$(readlink -f "$(ldd "$b/usage" | awk '/libtwheel/ { print $3 }')")
 	case $lib in
 	"$where"/*) echo "ok   $tag: usage links $lib" ;;
 	*) echo "FAIL $tag: usage links '$lib', not the one under $where"; exit 1 ;;
@@ -42,6 +49,12 @@ build_and_run() {
 		{ cat "$b.run"; echo "FAIL $tag: usage failed"; exit 1; }
 	echo "ok   $tag: usage ran"
 }
+
+if $system; then
+	rm -rf "$consumer/subprojects"
+	build_and_run system /usr --wrap-mode=nofallback
+	exit 0
+fi
 
 # as a subproject
 build_and_run subproject "$tmp/b-subproject/subprojects/twheel" --force-fallback-for=libtwheel

@@ -10,10 +10,14 @@ set -euo pipefail
 # (examples/l3fwd-flowexp/test/e2e/e2e_ipfix.py); each runs only there;
 # abigail-tools: abidw and abidiff, the ABI check (scripts/check-abi.sh);
 # tshark: Wireshark's IPFIX dissector, the NAT log's second reader
-# (e2e_ipfix.py events; its setuid question answered no, the default)
+# (e2e_ipfix.py events; its setuid question answered no, the default);
+# groff-base: the man pages' check (scripts/check-manpage.sh); lintian:
+# the Debian packages' check (scripts/check-debian.sh, which installs
+# debian/control's Build-Depends itself with apt-get build-dep)
 packages=(build-essential meson ninja-build pkg-config python3
 	python3-pyelftools libdpdk-dev dpdk dpdk-dev libpcap-dev
-	iproute2 ethtool curl prometheus nfdump abigail-tools tshark "$@")
+	iproute2 ethtool curl prometheus nfdump abigail-tools tshark groff-base
+	lintian "$@")
 
 missing=()
 for p in "${packages[@]}"; do

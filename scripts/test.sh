@@ -4,7 +4,8 @@
 # Builds: release (fast tests, e2e), AddressSanitizer + UndefinedBehavior-
 # Sanitizer and ThreadSanitizer (fast tests), and a minute of each fuzzer
 # (clang, ASan + UBSan). Then the main job in a short form (one test), the
-# fast and e2e tests again against each DPDK LTS source tarball in
+# Debian packages (one test: scripts/check-debian.sh builds, lintians,
+# installs, uses and purges them), the fast and e2e tests again against each DPDK LTS source tarball in
 # ../shared/dpdk/ when that directory exists (scripts/dpdk-compat.sh, each
 # DPDK built once into a cache), and the arm64 cross build (one test,
 # scripts/cross-arm64.sh). Tests need no hugepages (they run with
@@ -76,6 +77,10 @@ demo_log=$(mktemp /tmp/twheel-demo.XXXXXX.log)
 record "main job: scripts/demo.sh --flows 100000 --timeout 1 --traffic 2 (log: $demo_log)" \
 	bash -c 'scripts/demo.sh --flows 100000 --timeout 1 --traffic 2 > "$1" 2>&1 ||
 		{ tail -20 "$1"; exit 1; }' _ "$demo_log"
+
+# the Debian packages: built from a copy of the tree after apt-get
+# build-dep, lintian, installed, used from PATH and pkg-config, purged
+record "debian packages: scripts/check-debian.sh" scripts/check-debian.sh
 
 # the DPDK LTS releases users run (sources beside the clone, as in CI)
 shopt -s nullglob
