@@ -13,6 +13,7 @@
  *  - CHECK(cond, fmt, ...): silent where cond holds, "FAIL function:line: "
  *    and the message where it does not, for tests whose checks run by the
  *    million (the others).
+ * A test on EAL starts and ends with test/lib/test_eal.h's helpers.
  */
 
 #ifndef FX_TEST_CHECK_H

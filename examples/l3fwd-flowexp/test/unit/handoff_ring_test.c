@@ -33,7 +33,7 @@
 #include <rte_random.h>
 
 #include "worker/handoff_ring.h"
-#include "test/lib/test_check.h"
+#include "test/lib/test_eal.h"
 
 #define XCORE_N 4000000u      /* numbers sent across */
 #define XCORE_SIZE 64u        /* the ring between the lcores */
@@ -170,16 +170,11 @@ test_two_lcores(void)
 int
 main(int argc, char **argv)
 {
-	if (rte_eal_init(argc, argv) < 0) {
-		printf("EAL init failed\n");
+	if (!test_eal_start(argc, argv, 0x4f0))
 		return 1;
-	}
-	rte_srand(0x4f0);
 	test_create();
 	test_one_thread(0);
 	test_one_thread(UINT32_MAX - 37);
 	test_two_lcores();
-	rte_eal_cleanup();
-	printf("%u checks, %u failed\n", checks, failures);
-	return failures == 0 ? 0 : 1;
+	return test_eal_end();
 }

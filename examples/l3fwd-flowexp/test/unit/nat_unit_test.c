@@ -73,7 +73,7 @@
 #include "nat/table.h"
 #include "nat/tcp.h"
 #include "nat/translate.h"
-#include "test/lib/test_check.h"
+#include "test/lib/test_eal.h"
 
 /* ---- shares ---- */
 
@@ -1535,11 +1535,8 @@ test_tcp_split(unsigned int rounds)
 int
 main(int argc, char **argv)
 {
-	if (rte_eal_init(argc, argv) < 0) {
-		printf("EAL init failed\n");
+	if (!test_eal_start(argc, argv, 0x7a7))
 		return 1;
-	}
-	rte_srand(0x7a7);
 	test_shares();
 	test_alloc_errors();
 	test_unit_of();
@@ -1563,7 +1560,5 @@ main(int argc, char **argv)
 	test_bib_last(100000);
 	test_bib_home(20000);
 	test_key_words(1000000);
-	rte_eal_cleanup();
-	printf("%u checks, %u failed\n", checks, failures);
-	return failures == 0 ? 0 : 1;
+	return test_eal_end();
 }

@@ -27,7 +27,7 @@
 
 #include "base/hash.h"
 #include "base/quota.h"
-#include "test/lib/test_check.h"
+#include "test/lib/test_eal.h"
 
 #define SPACE 600u
 
@@ -148,17 +148,12 @@ test_limits(void)
 int
 main(int argc, char **argv)
 {
-	if (rte_eal_init(argc, argv) < 0) {
-		printf("EAL init failed\n");
+	if (!test_eal_start(argc, argv, 0x9e7))
 		return 1;
-	}
-	rte_srand(0x9e7);
 	fx_hash_set_secret(0x0001020304050607, 0x08090a0b0c0d0e0f);
 	test_limits();
 	test_model(16, 3, 20000);     /* 32 slots, keys over the sizing */
 	test_model(64, 5, 50000);     /* 128 slots */
 	test_model(300, 2, 50000);    /* 1024 slots */
-	rte_eal_cleanup();
-	printf("%u checks, %u failed\n", checks, failures);
-	return failures == 0 ? 0 : 1;
+	return test_eal_end();
 }

@@ -51,7 +51,7 @@
 #include <rte_thash.h>
 
 #include "base/toeplitz.h"
-#include "test/lib/test_check.h"
+#include "test/lib/test_eal.h"
 
 #define TUPLES 100000
 #define DRAWS 100000
@@ -89,9 +89,9 @@ key_make(union key *k, enum key_kind kind, unsigned int len, bool ipv6)
 		k->b[(pbit + 45) / 8] |= (uint8_t)(0x80u >> ((pbit + 45) % 8));
 }
 
-static uint32_t
-soft_v4(const union key *k, uint32_t src, uint32_t dst, uint16_t sport,
-	uint16_t dport, uint32_t words)
+/* an IPv4 tuple as rte_softrss() takes it: host-order fields */
+static union rte_thash_tuple
+tuple_v4(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport)
 {
 	union rte_thash_tuple t;
 
@@ -100,6 +100,15 @@ soft_v4(const union key *k, uint32_t src, uint32_t dst, uint16_t sport,
 	t.v4.dst_addr = dst;
 	t.v4.sport = sport;
 	t.v4.dport = dport;
+	return t;
+}
+
+static uint32_t
+soft_v4(const union key *k, uint32_t src, uint32_t dst, uint16_t sport,
+	uint16_t dport, uint32_t words)
+{
+	union rte_thash_tuple t = tuple_v4(src, dst, sport, dport);
+
 	return rte_softrss((uint32_t *)&t, words, k->b);
 }
 
@@ -134,13 +143,8 @@ static uint32_t
 soft_be_v4(const union key *conv, uint32_t src, uint32_t dst, uint16_t sport,
 	   uint16_t dport)
 {
-	union rte_thash_tuple t;
+	union rte_thash_tuple t = tuple_v4(src, dst, sport, dport);
 
-	memset(&t, 0, sizeof(t));
-	t.v4.src_addr = src;
-	t.v4.dst_addr = dst;
-	t.v4.sport = sport;
-	t.v4.dport = dport;
 	return rte_softrss_be((uint32_t *)&t, RTE_THASH_V4_L4_LEN, conv->b);
 }
 
@@ -676,17 +680,12 @@ test_costs(void)
 int
 main(int argc, char **argv)
 {
-	if (rte_eal_init(argc, argv) < 0) {
-		printf("EAL init failed\n");
+	if (!test_eal_start(argc, argv, 0x7f17))
 		return 1;
-	}
-	rte_srand(0x7f17);
 	test_hash();
 	test_classes();
 	test_errors();
 	test_uniformity();
 	test_costs();
-	rte_eal_cleanup();
-	printf("%u checks, %u failed\n", checks, failures);
-	return failures == 0 ? 0 : 1;
+	return test_eal_end();
 }
