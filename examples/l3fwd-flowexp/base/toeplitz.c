@@ -72,7 +72,7 @@
  *
  * Costs. Space: 16 windows, an elimination of 16 columns of m bits, and
  * per value v a solve and two descents: O(2^m * 16), start-up only.
- * Class: O(2^m * nt) additions (262144 at most). A context: h0, one hash
+ * Class: O(2^m * nt) additions (4M at most, for 2048 entries). A context: h0, one hash
  * of the reply with port 0 (one XOR per set input bit). A test: one XOR
  * per set port bit and a bit test. A round: one rte_rand_max(), a
  * division, three table reads and kdim masked XORs (a fixed count: no
@@ -176,8 +176,8 @@ top_bit(uint32_t v)
 /* Gaussian elimination of M's columns: pivot rows by top bit (pv: the
  * value, pc: the port bits that make it), and the kernel in echelon form */
 struct fx_rss_elim {
-	uint32_t pv[FX_RSS_RETA_LOG2_MAX];
-	uint16_t pc[FX_RSS_RETA_LOG2_MAX];
+	uint32_t pv[FX_TOEPLITZ_RETA_LOG2_MAX];
+	uint16_t pc[FX_TOEPLITZ_RETA_LOG2_MAX];
 	uint32_t have;      /* pivot rows present, a bit per top bit */
 	uint16_t kp[16];    /* kernel vectors by their top bit; 0: none */
 };
@@ -278,7 +278,7 @@ fx_rss_space_init(struct fx_rss_space *sp, const uint8_t *key, unsigned int key_
 	uint32_t v;
 
 	if (sp == NULL || key == NULL || key_len < need || lo > hi ||
-	    reta_size == 0 || reta_size > FX_RSS_RETA_MAX ||
+	    reta_size == 0 || reta_size > FX_TOEPLITZ_RETA_MAX ||
 	    !rte_is_power_of_2(reta_size))
 		return -EINVAL;
 	memset(sp, 0, sizeof(*sp));

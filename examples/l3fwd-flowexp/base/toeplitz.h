@@ -39,8 +39,8 @@
 /** Key bytes the hash of an IPv6 tuple with ports reads (36 + 4). */
 #define FX_TOEPLITZ_KEY_V6 40
 /** Largest redirection table a space takes. */
-#define FX_RSS_RETA_LOG2_MAX 9
-#define FX_RSS_RETA_MAX (1u << FX_RSS_RETA_LOG2_MAX)
+#define FX_TOEPLITZ_RETA_LOG2_MAX 11
+#define FX_TOEPLITZ_RETA_MAX (1u << FX_TOEPLITZ_RETA_LOG2_MAX)
 /** Rejection rounds of a draw before the exact walk (fx_rss_class_draw()). */
 #define FX_RSS_TRIES 8
 
@@ -73,9 +73,9 @@ struct fx_rss_space {
 	unsigned int kdim;                /**< 16 - rank: the kernel's */
 	uint16_t kern[16];                /**< kernel basis, reduced, pivots descending */
 	uint32_t n_max;                   /**< largest n[] */
-	uint16_t base[FX_RSS_RETA_MAX];   /**< smallest port with map value v */
-	uint16_t first[FX_RSS_RETA_MAX];  /**< rank in its coset of the first one >= lo */
-	uint32_t n[FX_RSS_RETA_MAX];      /**< ports in [lo, hi] with map value v */
+	uint16_t base[FX_TOEPLITZ_RETA_MAX];   /**< smallest port with map value v */
+	uint16_t first[FX_TOEPLITZ_RETA_MAX];  /**< rank in its coset of the first one >= lo */
+	uint32_t n[FX_TOEPLITZ_RETA_MAX];      /**< ports in [lo, hi] with map value v */
 };
 
 /** The ports whose reply reaches a wanted queue. Read-only once filled. */
@@ -83,15 +83,15 @@ struct fx_rss_class {
 	const struct fx_rss_space *sp;
 	uint32_t nt;                      /**< table entries with a wanted queue */
 	uint32_t span;                    /**< nt * sp->n_max: a draw's range */
-	uint64_t want[FX_RSS_RETA_MAX / 64];  /**< those entries, a bit each */
-	uint16_t t[FX_RSS_RETA_MAX];      /**< the same, as a list */
-	uint32_t cnt[FX_RSS_RETA_MAX];    /**< class size in [lo, hi] for h0 & mask */
+	uint64_t want[FX_TOEPLITZ_RETA_MAX / 64];  /**< those entries, a bit each */
+	uint16_t t[FX_TOEPLITZ_RETA_MAX];      /**< the same, as a list */
+	uint32_t cnt[FX_TOEPLITZ_RETA_MAX];    /**< class size in [lo, hi] for h0 & mask */
 };
 
 /**
  * Fill sp for key (key_len bytes, at least FX_TOEPLITZ_KEY_V4 or _V6),
  * a redirection table of reta_size entries (a power of two, 1 to
- * FX_RSS_RETA_MAX) and public ports lo..hi. 0, or -EINVAL.
+ * FX_TOEPLITZ_RETA_MAX) and public ports lo..hi. 0, or -EINVAL.
  */
 int fx_rss_space_init(struct fx_rss_space *sp, const uint8_t *key,
 		      unsigned int key_len, bool ipv6, unsigned int reta_size,

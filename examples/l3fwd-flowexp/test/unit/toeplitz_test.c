@@ -17,13 +17,14 @@
  *     the number of reachable table entries says; every port drawn is in
  *     the range and lands on a wanted queue. Keys: symmetric, random, and
  *     random with the bits that reach the table index cleared but for one
- *     (rank 2) or all (rank 0); tables of 1 to 512 entries; ranges from
+ *     (rank 2) or all (rank 0); tables of 1 to 2048 entries; ranges from
  *     the whole to 4 ports, so that some classes are empty (the draw then
  *     says -ENOENT);
  *   - uniformity: 100000 draws for 2, 4, 16 and 64 queues (a table of
  *     128 entries round robin, one queue per owner or the queues q with
- *     q % owners == owner), and cases whose rounds mostly reject (rank 2,
- *     a narrow range): the draws' Shannon entropy beside log2 of the
+ *     q % owners == owner), cases whose rounds mostly reject (rank 2,
+ *     a narrow range), and the classes NAT draws from on 2, 4, 16 and 64
+ *     workers (a worker's share of 1024-65535, a queue each): the draws' Shannon entropy beside log2 of the
  *     class size, beside the entropy of as many draws from an ideal
  *     uniform sampler over the same class (the estimator's bias at this
  *     sample size), and a chi-square against uniform;
@@ -335,7 +336,7 @@ fill_reta(uint16_t *reta, const struct cfg *c)
 static unsigned int
 reached(uint32_t mask)
 {
-	static uint8_t seen[FX_RSS_RETA_MAX];
+	static uint8_t seen[FX_TOEPLITZ_RETA_MAX];
 	unsigned int p, n = 0;
 
 	memset(seen, 0, sizeof(seen));
@@ -351,7 +352,7 @@ test_cfg(const struct cfg *c, unsigned int want_rank)
 {
 	static struct fx_rss_space sp;
 	static struct fx_rss_class cl;
-	uint16_t reta[FX_RSS_RETA_MAX], rport;
+	uint16_t reta[FX_TOEPLITZ_RETA_MAX], rport;
 	uint8_t ra[16], pa[16];
 	unsigned int ctx, o, empty = 0, classes = 0, c0 = checks, f0 = failures;
 	uint32_t h0;
@@ -388,6 +389,7 @@ test_classes(void)
 	static const struct cfg cfgs[] = {
 		{KEY_SYM, 40, false, 128, 1024, 65535, 4, 4},
 		{KEY_SYM, 40, true, 512, 1024, 65535, 16, 16},
+		{KEY_SYM, 40, false, 2048, 1024, 33279, 16, 16},
 		{KEY_RAND, 40, false, 128, 0, 65535, 2, 2},
 		{KEY_RAND, 52, true, 128, 40000, 40999, 64, 64},
 		{KEY_RAND, 52, false, 512, 5000, 5003, 64, 64},
@@ -515,7 +517,7 @@ test_uniform(const struct cfg *c, const char *what)
 {
 	static struct fx_rss_space sp;
 	static struct fx_rss_class cl;
-	uint16_t reta[FX_RSS_RETA_MAX], port = 0;
+	uint16_t reta[FX_TOEPLITZ_RETA_MAX], port = 0;
 	uint32_t h0s[64], size, i, p, bad = 0;
 	uint64_t queues = owner_queues(c, 0);
 	double bits, h, hmm, hid, z, cyc;
@@ -572,6 +574,12 @@ test_uniformity(void)
 		{{KEY_RAND, 52, false, 128, 0, 65535, 16, 16}, "random key, 16 queues, all ports"},
 		{{KEY_RAND, 40, false, 512, 40000, 40999, 16, 16}, "random key, 16 queues, 1000 ports"},
 		{{KEY_RANK2, 40, false, 128, 1024, 65535, 2, 2}, "rank 2, 2 queues"},
+		/* as NAT steers (nat/steer.h): worker 0's share of 1024-65535
+		 * among W workers, a queue each, its class of that share */
+		{{KEY_SYM, 40, false, 128, 1024, 33279, 2, 2}, "NAT, 2 workers: a share's class"},
+		{{KEY_SYM, 40, false, 128, 1024, 17151, 4, 4}, "NAT, 4 workers: a share's class"},
+		{{KEY_SYM, 40, false, 128, 1024, 5055, 16, 16}, "NAT, 16 workers: a share's class"},
+		{{KEY_SYM, 40, false, 128, 1024, 2031, 64, 64}, "NAT, 64 workers: a share's class"},
 	};
 	unsigned int i;
 
@@ -584,7 +592,7 @@ test_errors(void)
 {
 	static struct fx_rss_space sp;
 	static struct fx_rss_class cl;
-	uint16_t reta[FX_RSS_RETA_MAX], port = 0;
+	uint16_t reta[FX_TOEPLITZ_RETA_MAX], port = 0;
 	union key k;
 	unsigned int bad = 0, i;
 
@@ -596,7 +604,7 @@ test_errors(void)
 	bad += fx_rss_space_init(&sp, k.b, 39, true, 128, 0, 65535) != -EINVAL;
 	bad += fx_rss_space_init(&sp, k.b, 40, false, 0, 0, 65535) != -EINVAL;
 	bad += fx_rss_space_init(&sp, k.b, 40, false, 96, 0, 65535) != -EINVAL;
-	bad += fx_rss_space_init(&sp, k.b, 40, false, 1024, 0, 65535) != -EINVAL;
+	bad += fx_rss_space_init(&sp, k.b, 40, false, 4096, 0, 65535) != -EINVAL;
 	bad += fx_rss_space_init(&sp, k.b, 40, false, 128, 2000, 1999) != -EINVAL;
 	bad += fx_rss_space_init(&sp, k.b, 16, false, 128, 0, 65535) != 0;
 	bad += fx_rss_class_init(NULL, &sp, reta, 1) != -EINVAL;
