@@ -14,6 +14,7 @@
 #include <rte_malloc.h>
 #include <rte_random.h>
 
+#include "base/toeplitz.h"
 #include "nat/ports.h"
 
 int
@@ -152,6 +153,60 @@ nat_ports_alloc(struct nat_ports *np, uint32_t addr, enum nat_proto proto,
 	}
 	return -EADDRINUSE;
 found:
+	count_live(np, nat_ports_unit(np, addr, proto, p));
+	*port = p;
+	return 0;
+}
+
+/* a free port of the class in a share of at most NAT_PORT_TRIES ports, or
+ * of the class drawn NAT_PORT_TRIES times; -EADDRINUSE when none was */
+static int
+steered_pick(const struct nat_ports *np, const struct nat_ports_steer *steer,
+	     nat_tuple_taken_fn taken, void *arg, uint16_t *port)
+{
+	unsigned int i;
+	uint16_t p;
+
+	if (np->share <= NAT_PORT_TRIES) {
+		for (i = 0; i < np->share; i++) {
+			p = (uint16_t)(np->first + i);
+			if (fx_rss_class_has(steer->cls, steer->h0, p) && !taken(p, arg)) {
+				*port = p;
+				return 0;
+			}
+		}
+		return -EADDRINUSE;
+	}
+	for (i = 0; i < NAT_PORT_TRIES; i++) {
+		if (fx_rss_class_draw(steer->cls, steer->h0, &p) != 0)
+			break;   /* an empty class */
+		if (!taken(p, arg)) {
+			*port = p;
+			return 0;
+		}
+	}
+	return -EADDRINUSE;
+}
+
+int
+nat_ports_alloc_steered(struct nat_ports *np, uint32_t addr, enum nat_proto proto,
+			uint16_t inside_port, const struct nat_ports_steer *steer,
+			nat_tuple_taken_fn taken, void *arg, uint16_t *port,
+			bool *missed)
+{
+	uint16_t p;
+
+	*missed = false;
+	if (nat_ports_mine(np, inside_port) &&
+	    fx_rss_class_has(steer->cls, steer->h0, inside_port) &&
+	    !taken(inside_port, arg))
+		p = inside_port;
+	else if (steered_pick(np, steer, taken, arg, &p) != 0) {
+		if (nat_ports_alloc(np, addr, proto, inside_port, taken, arg, port) != 0)
+			return -EADDRINUSE;
+		*missed = !fx_rss_class_has(steer->cls, steer->h0, *port);
+		return 0;
+	}
 	count_live(np, nat_ports_unit(np, addr, proto, p));
 	*port = p;
 	return 0;

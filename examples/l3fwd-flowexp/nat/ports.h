@@ -38,6 +38,11 @@
  * from and refills, so that a burst can look at the candidates its new
  * mappings will try (nat_ports_ahead()) and prefetch what checking them
  * reads: their unit here and their public tuple in the mapping table.
+ *
+ * Steered (nat_ports_alloc_steered(), --affinity rss, nat/steer.h): the
+ * candidates come from the ports of the share whose reply RSS sends to
+ * this worker, the inside port only if it is one of them, and the
+ * unsteered candidates only when none of those was free.
  */
 
 #ifndef _FX_NAT_PORTS_H_
@@ -216,6 +221,33 @@ typedef bool (*nat_tuple_taken_fn)(uint16_t port, void *arg);
 int nat_ports_alloc(struct nat_ports *np, uint32_t addr, enum nat_proto proto,
 		    uint16_t inside_port, nat_tuple_taken_fn taken, void *arg,
 		    uint16_t *port);
+
+struct fx_rss_class;
+
+/**
+ * A new mapping's reply, as RSS sees it (nat/steer.h): the ports of the
+ * share whose reply the outside port's RSS sends to this worker, and the
+ * reply's context (its hash with public port 0).
+ */
+struct nat_ports_steer {
+	const struct fx_rss_class *cls;
+	uint32_t h0;
+};
+
+/**
+ * nat_ports_alloc() with the candidates taken in the class of `steer`
+ * first: the inside port if it is in the share, in the class and free,
+ * else up to NAT_PORT_TRIES ports drawn uniformly from the class (a share
+ * of at most NAT_PORT_TRIES ports: each of its ports in the class, in
+ * order). When none was free, nat_ports_alloc()'s own candidates, and
+ * *missed says the port is outside the class (its replies reach another
+ * worker).
+ * @return 0 with *port set (host order), or -EADDRINUSE (nothing changed).
+ */
+int nat_ports_alloc_steered(struct nat_ports *np, uint32_t addr, enum nat_proto proto,
+			    uint16_t inside_port, const struct nat_ports_steer *steer,
+			    nat_tuple_taken_fn taken, void *arg, uint16_t *port,
+			    bool *missed);
 
 /**
  * Count a new live mapping on (addr, proto, port), a port the caller chose

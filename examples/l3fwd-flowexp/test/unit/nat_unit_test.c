@@ -15,6 +15,11 @@
  *     always found); a unit's index decoded back to its address,
  *     protocol and port (nat_ports_unit_of()) for every unit of shares
  *     of several sizes;
+ *   - the steered allocator (nat_ports_alloc_steered()) on worker 0 of 2
+ *     under the symmetric key and a 128-entry table: over 20000 random
+ *     reply contexts every port chosen reaches worker 0 by rte_softrss(),
+ *     the inside port kept exactly when it is in the share and the class,
+ *     and with the class all taken a port outside it, said missed;
  *   - the mapping table: both keys find the record, the public tuple is
  *     taken while live or held, hold-down drops the out key only,
  *     conflicts and a full table change nothing, and a random run against
@@ -63,9 +68,11 @@
 #include <rte_ip.h>
 #include <rte_malloc.h>
 #include <rte_random.h>
+#include <rte_thash.h>
 
 #include "base/hash.h"
 #include "base/index.h"
+#include "base/toeplitz.h"
 #include "fwd/parse.h"
 #include "nat/bib.h"
 #include "nat/conf.h"
@@ -398,6 +405,95 @@ test_alloc_exhausted(void)
 	CHECK(nat_ports_alloc(&np, 0, NAT_PROTO_UDP, 7000, all_taken, &calls,
 			      &port) == -EADDRINUSE && calls == NAT_PORT_TRIES + 1,
 	      "a large full share: %u candidates tried", calls);
+	nat_ports_fini(&np);
+}
+
+/* steered: the ports of a class taken but those in `free_ports` */
+struct steer_arg {
+	const struct fx_rss_class *cls;
+	uint32_t h0;
+	bool class_full;   /* every port of the class taken */
+	unsigned int calls;
+};
+
+static bool
+steer_taken(uint16_t port, void *arg)
+{
+	struct steer_arg *a = arg;
+
+	a->calls++;
+	return a->class_full && fx_rss_class_has(a->cls, a->h0, port);
+}
+
+/*
+ * nat_ports_alloc_steered() on worker 0 of 2 with the symmetric key and a
+ * 128-entry table (entry i to worker i % 2): every port in the class (the
+ * reply's hash, recomputed with rte_softrss(), on an entry of worker 0);
+ * the inside port kept exactly when it is in the share, in the class and
+ * free; with the class all taken a port outside it, said missed; a small
+ * share tried port by port
+ */
+static void
+test_alloc_steered(unsigned int rounds)
+{
+	uint8_t key[40];
+	uint16_t owner[128], port, inside;
+	struct fx_rss_space sp;
+	struct fx_rss_class cl;
+	struct nat_ports_steer ps;
+	struct steer_arg a;
+	struct nat_ports np;
+	unsigned int i, in_class = 0, kept = 0;
+	bool missed;
+
+	for (i = 0; i < sizeof(key); i++)
+		key[i] = (i & 1) ? 0x5a : 0x6d;
+	for (i = 0; i < RTE_DIM(owner); i++)
+		owner[i] = (i % 2) == 0;   /* "queue" 1: worker 0's entries */
+	if (nat_ports_init(&np, 1024, 65535, 2, 0, 1, 0, SOCKET_ID_ANY) != 0 ||
+	    fx_rss_space_init(&sp, key, sizeof(key), false, 128, np.first, np.last) != 0 ||
+	    fx_rss_class_init(&cl, &sp, owner, UINT64_C(1) << 1) != 0) {
+		CHECK(false, "set-up of a steered share");
+		return;
+	}
+	ps.cls = &cl;
+	for (i = 0; i < rounds; i++) {
+		uint32_t raddr = (uint32_t)rte_rand(), paddr = 0xc0000201;
+		uint16_t rport = (uint16_t)rte_rand();
+		union rte_thash_tuple t;
+
+		ps.h0 = fx_rss_space_h0_v4(&sp, raddr, rport, paddr);
+		a = (struct steer_arg){ .cls = &cl, .h0 = ps.h0 };
+		inside = (uint16_t)rte_rand();
+		if (nat_ports_alloc_steered(&np, 0, NAT_PROTO_UDP, inside, &ps, steer_taken, &a,
+					    &port, &missed) != 0) {
+			CHECK(false, "a steered allocation failed with the class free");
+			continue;
+		}
+		memset(&t, 0, sizeof(t));
+		t.v4.src_addr = raddr;
+		t.v4.dst_addr = paddr;
+		t.v4.sport = rport;
+		t.v4.dport = port;
+		in_class += !missed && nat_ports_mine(&np, port) &&
+			rte_softrss((uint32_t *)&t, RTE_THASH_V4_L4_LEN, key) % 128 % 2 == 0;
+		kept += port == inside;
+		CHECK((port == inside) == (nat_ports_mine(&np, inside) &&
+					   fx_rss_class_has(&cl, ps.h0, inside)),
+		      "inside port %u: kept %d", inside, port == inside);
+		nat_ports_put(&np, 0, NAT_PROTO_UDP, port);
+		/* the class all taken: another port of the share, missed */
+		a.class_full = true;
+		CHECK(nat_ports_alloc_steered(&np, 0, NAT_PROTO_UDP, inside, &ps, steer_taken, &a,
+					      &port, &missed) == 0 && missed &&
+		      nat_ports_mine(&np, port) && !fx_rss_class_has(&cl, ps.h0, port),
+		      "class full: port %u, missed %d", port, missed);
+		nat_ports_put(&np, 0, NAT_PROTO_UDP, port);
+	}
+	CHECK(in_class == rounds, "%u of %u steered ports reach worker 0 by rte_softrss()",
+	      in_class, rounds);
+	CHECK(kept > 0 && np.nb_free == np.units && nat_ports_check(&np) == 0,
+	      "inside ports kept %u, counts back", kept);
 	nat_ports_fini(&np);
 }
 
@@ -1543,6 +1639,7 @@ main(int argc, char **argv)
 	test_pool_index(20000);
 	test_alloc_exhausted();
 	test_alloc_small_share();
+	test_alloc_steered(20000);
 	test_alloc_model(1024, 65535, 1024, 5, 20000);  /* 63 ports */
 	test_alloc_model(40000, 40007, 2, 1, 5000);     /* 4 ports: exhaustion */
 	test_alloc_model(100, 100, 1, 0, 2000);         /* 1 port */
