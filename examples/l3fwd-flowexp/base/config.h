@@ -134,6 +134,7 @@ struct fx_config {
 	bool exit_when_drained;
 	double duration_s;                  /**< 0: run until a signal */
 	bool bench;                         /**< --bench: benchmark-only controls */
+	bool rss_model;                     /**< --rss-model: tests and benchmarks */
 	bool hash_secret_given;             /**< --hash-secret: tests and benchmarks */
 	uint64_t hash_secret[2];
 	enum fx_clock_src clock;            /**< --clock */

@@ -193,6 +193,29 @@ rss_verify(char *why, size_t len)
 	return 0;
 }
 
+/*
+ * --rss-model: a test's capture was split over the rx queues by a model
+ * of symmetric RSS with a table of FX_RSS_MODEL_RETA entries, entry i to
+ * worker i % workers, as rss_program() would have programmed it; the
+ * layout must still let one worker see both directions of a flow.
+ */
+static void
+rss_model(void)
+{
+	char why[160];
+	unsigned int i;
+
+	if (rss_layout_check(why, sizeof(why)) != 0)
+		rte_exit(EXIT_FAILURE, "--rss-model: %s\n", why);
+	for (i = 0; i < FX_RSS_MODEL_RETA; i++)
+		fx_rss_owner[i] = (uint16_t)(i % fx_nb_workers);
+	fx_rss_reta_size = FX_RSS_MODEL_RETA;
+	fx_affinity_mode = FX_AFF_RSS;
+	snprintf(fx_affinity_reason, sizeof(fx_affinity_reason),
+		 "--rss-model: a software model of symmetric RSS spread the packets "
+		 "(tests only)");
+}
+
 void
 fx_affinity_decide(void)
 {
@@ -210,6 +233,8 @@ fx_affinity_decide(void)
 		fx_affinity_mode = FX_AFF_HANDOFF;
 		snprintf(fx_affinity_reason, sizeof(fx_affinity_reason),
 			 "--affinity handoff");
+	} else if (fx_conf.rss_model) {
+		rss_model();
 	} else if (rss_verify(why, sizeof(why)) == 0) {
 		fx_affinity_mode = FX_AFF_RSS;
 		snprintf(fx_affinity_reason, sizeof(fx_affinity_reason),

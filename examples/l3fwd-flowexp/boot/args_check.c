@@ -224,7 +224,7 @@ check_roles_and_addresses(void)
 }
 
 /* options that need another: flows to limit, masquerade to log, flow
- * affinity for masquerade */
+ * affinity for masquerade, rss affinity for its model */
 static int
 check_option_needs(void)
 {
@@ -239,6 +239,11 @@ check_option_needs(void)
 	if (fx_nat_enabled() && fx_conf.expiry == FX_EXPIRY_NONE) {
 		fx_args_err("--nat-pool: masquerade needs flow affinity, which --expiry none "
 			    "turns off");
+		return -1;
+	}
+	if (fx_conf.rss_model && fx_conf.affinity != FX_AFFINITY_RSS) {
+		fx_args_err("--rss-model: stands in for the NIC's RSS under --affinity rss, "
+			    "which is not given");
 		return -1;
 	}
 	return 0;

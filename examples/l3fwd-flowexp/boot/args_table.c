@@ -373,6 +373,8 @@ static const struct fx_choice affinities[] = {
 	{ "auto", FX_AFFINITY_AUTO }, { NULL, 0 } };
 static const struct fx_choice clocks[] = {
 	{ "tsc", FX_CLOCK_TSC }, { "pcap", FX_CLOCK_PCAP }, { NULL, 0 } };
+static const struct fx_choice nat_steers[] = {
+	{ "on", NAT_STEER_ON }, { "off", NAT_STEER_OFF }, { NULL, 0 } };
 static const struct fx_choice nat_mappings[] = {
 	{ "edm", NAT_MAP_EDM }, { "eim", NAT_MAP_EIM }, { NULL, 0 } };
 static const struct fx_choice nat_filters[] = {
@@ -512,9 +514,17 @@ const struct fx_opt fx_opts[] = {
 		  "none)" },
 	{ .kind = FX_OPT_CUSTOM, .name = "hash-secret", .metavar = "HEX",
 	  .parse = parse_hash_secret, .dflt = "drawn at start-up from getrandom",
-	  .help = "32 hex digits: the tables' hash secret, for tests and benchmarks that "
-		  "must know where keys land; whoever knows the secret can flood the "
-		  "tables: never in production" },
+	  .help = "32 hex digits: the tables' hash secret and the seed of the random "
+		  "draws (NAT ports), for tests and benchmarks that must know where keys "
+		  "land or repeat a run; whoever knows the secret can flood the tables "
+		  "and guess the ports: never in production" },
+	{ .kind = FX_OPT_FLAG, .name = "rss-model", FX_DST(fx_conf.rss_model),
+	  .help = "tests and benchmarks on ports without RSS (net_pcap, net_ring): the "
+		  "packets were spread over the rx queues by a software model of symmetric "
+		  "RSS, Toeplitz with the key 6d5a... (40 bytes) and a redirection table of "
+		  "128 entries, entry i to the queues of the (i % workers)-th worker; "
+		  "--affinity rss (needed) takes it as a NIC's and programs nothing, and NAT "
+		  "steers replies by it (doc/nat.md). Never in production" },
 
 	{ .kind = FX_OPT_TOPIC, .help = "Masquerade NAT (doc/nat.md):" },
 	{ .kind = FX_OPT_CUSTOM, .name = "nat-pool", .metavar = "A.B.C.D/LEN",
@@ -547,6 +557,12 @@ const struct fx_opt fx_opts[] = {
 	  .dflt = "a quarter of the worker's port share",
 	  .help = "mappings one inside host may hold towards one remote address, port "
 		  "and protocol on one worker" },
+	{ .kind = FX_OPT_CHOICE, .name = "nat-steer", .choices = nat_steers,
+	  FX_DST(fx_nat_conf.steer),
+	  .help = "under --affinity rss, choose each new TCP and UDP mapping's public port "
+		  "among those whose reply the NIC's RSS sends to the mapping's worker, so "
+		  "that no reply is handed off; the choice keeps log2(ports / workers^2) "
+		  "bits of entropy with a queue per worker (doc/nat.md)" },
 	{ .kind = FX_OPT_CHOICE, .name = "nat-mapping", .choices = nat_mappings,
 	  FX_DST(fx_nat_conf.mapping),
 	  .help = "endpoint-dependent mappings with overlapped ports (edm) or one public "

@@ -53,6 +53,7 @@
 #include "boot/ports.h"
 #include "boot/preflight.h"
 #include "boot/setup.h"
+#include "boot/steer.h"
 #include "ctl/control.h"
 #include "ctl/stats.h"
 #include "ctl/telemetry.h"
@@ -273,6 +274,7 @@ setup(int argc, char **argv)
 	fx_ports_init();
 	fx_neigh_start(fx_port_mac, fx_ports_main_txq, fx_route_rcu);
 	fx_affinity_decide();
+	fx_nat_steer_decide();
 	fx_ports_check_link();
 	fx_neigh_announce();
 	print_config();

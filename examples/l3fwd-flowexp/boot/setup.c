@@ -24,6 +24,7 @@
 #include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
+#include <rte_random.h>
 #include <rte_malloc.h>
 #include <rte_timer.h>
 
@@ -55,8 +56,12 @@ fx_setup_secret(void)
 
 	if (fx_conf.hash_secret_given) {
 		fx_hash_set_secret(fx_conf.hash_secret[0], fx_conf.hash_secret[1]);
-		FX_LOG(WARNING, "--hash-secret: the tables' hash secret is known; "
-		       "whoever knows it can flood them");
+		/* and rte_rand's seed: a test's run repeats its draws (NAT
+		 * ports), each lcore's from its own state */
+		rte_srand(fx_conf.hash_secret[0] ^ fx_conf.hash_secret[1]);
+		FX_LOG(WARNING, "--hash-secret: the tables' hash secret and the random "
+		       "draws are known; whoever knows them can flood the tables and "
+		       "guess the NAT's ports");
 		return;
 	}
 	ret = fx_hash_init();

@@ -48,6 +48,7 @@ enum fx_affinity_mode {
 };
 
 #define FX_RSS_RETA_MAX 2048u   /**< largest redirection table supported (ice PF: 2048) */
+#define FX_RSS_MODEL_RETA 128u  /**< --rss-model's redirection table */
 
 /* The decision, written once before the workers start, read-only after. */
 /** The affinity in use. */

@@ -57,6 +57,12 @@ enum nat_filter_mode {
 	NAT_FILTER_EIF,    /**< any remote endpoint */
 };
 
+/** --nat-steer: public ports chosen for their replies' RSS (nat/steer.h). */
+enum nat_steer_mode {
+	NAT_STEER_ON,      /**< under --affinity rss, where the ports allow (default) */
+	NAT_STEER_OFF,     /**< never: every port of the share, more entropy */
+};
+
 /** An IPv4 prefix, host order. */
 struct nat_prefix {
 	uint32_t addr;
@@ -84,6 +90,7 @@ struct nat_conf {
 	bool quota_given;                          /**< either given */
 	uint8_t mapping;                           /**< enum nat_mapping_mode */
 	uint8_t filtering;                         /**< enum nat_filter_mode */
+	uint8_t steer;                             /**< enum nat_steer_mode */
 	uint32_t port_block;                       /**< --nat-port-block; 0: off */
 	uint32_t max_blocks_per_host;              /**< --nat-max-blocks-per-host; 0: no limit */
 	bool max_blocks_given;                     /**< --nat-max-blocks-per-host given */

@@ -32,6 +32,7 @@
 #include "nat/nat.h"
 #include "nat/ports.h"
 #include "nat/priv.h"
+#include "nat/steer.h"
 #include "nat/table.h"
 
 struct pub_ctx {
@@ -92,8 +93,7 @@ binding_port(struct fx_nat *nt, uint64_t now, const struct nat_mapping *tmpl,
 	if (nat_blocks_on(&nt->blocks))
 		return nat_block_port(nt, now, tmpl->in_addr, tmpl->pool_idx, pc,
 				      in_port, pub_taken, &c, port, why);
-	return nat_ports_alloc(&nt->ports, tmpl->pool_idx, pc, in_port, unit_taken,
-			       &c, port) != 0 ? -EADDRINUSE : 0;
+	return nat_steer_alloc(nt, tmpl, pc, unit_taken, &c, port);
 }
 
 /* the binding of an inside endpoint of pool index pool_idx (its paired

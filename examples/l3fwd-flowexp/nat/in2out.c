@@ -43,6 +43,7 @@
 #include "nat/nat.h"
 #include "nat/ports.h"
 #include "nat/priv.h"
+#include "nat/steer.h"
 #include "nat/table.h"
 
 struct taken_ctx {
@@ -82,8 +83,7 @@ edm_pick(struct fx_nat *nt, uint64_t now, const struct nat_mapping *tmpl,
 	if (nat_blocks_on(&nt->blocks))
 		return nat_block_port(nt, now, tmpl->in_addr, tmpl->pool_idx, pc,
 				      in_port, tuple_taken, &tc, port, why);
-	return nat_ports_alloc(&nt->ports, tmpl->pool_idx, pc, in_port,
-			       tuple_taken, &tc, port) != 0 ? -EADDRINUSE : 0;
+	return nat_steer_alloc(nt, tmpl, pc, tuple_taken, &tc, port);
 }
 
 struct nat_mapping *

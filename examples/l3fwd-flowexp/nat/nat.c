@@ -28,6 +28,7 @@
 #include "nat/eim.h"
 #include "nat/nat.h"
 #include "nat/priv.h"
+#include "nat/steer.h"
 
 uint8_t fx_nat_port_owner[65536];
 const struct fx_nat *fx_nats[RTE_MAX_LCORE];
@@ -186,6 +187,7 @@ fx_nat_bytes(uint32_t capacity, unsigned int nb_workers)
 	b = (uint64_t)capacity * (sizeof(struct nat_mapping) + sizeof(struct nat_tcp_ends));
 	b += rte_align64pow2(RTE_MAX((capacity + 1) / 2, 2u)) * sizeof(struct fx_ix_bucket);
 	b += (uint64_t)c->nb_pool * NAT_PROTO_MAX * share * sizeof(struct nat_port_unit);
+	b += sizeof(struct nat_steer);   /* under rss: the class (nat/steer.h) */
 	if (c->max_per_host != 0)
 		b += rte_align64pow2(2 * (uint64_t)inside_hosts(capacity)) * sizeof(fx_quota_slot_t);
 	if (c->max_per_dest != 0)
@@ -196,6 +198,7 @@ fx_nat_bytes(uint32_t capacity, unsigned int nb_workers)
 void
 fx_nat_fini(struct fx_nat *nt)
 {
+	fx_nat_steer_fini(nt);
 	rte_free(nt->fired);
 	nat_bib_free(&nt->bib);
 	fx_quota_fini(&nt->per_dest);

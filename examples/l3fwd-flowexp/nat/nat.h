@@ -112,6 +112,7 @@
 #include "nat/ports.h"
 #include "nat/table.h"
 
+struct nat_steer;
 struct nat_tcp_ends;
 struct twheel;
 struct fx_route_table;
@@ -139,7 +140,8 @@ enum fx_nat_class {
 	X(nat_bib_created) X(nat_bib_active) X(nat_in_filtered) \
 	X(nat_in_sessions) X(nat_revived) X(nat_hairpin) \
 	X(nat_block_allocated) X(nat_block_released) X(nat_blocks_active) \
-	X(nat_block_limit) X(nat_block_exhausted) \
+	X(nat_block_limit) X(nat_block_exhausted) X(nat_steered) \
+	X(nat_steer_missed) \
 	FX_NAT_DROP_CAUSES(X)
 
 /*
@@ -195,6 +197,7 @@ struct fx_nat {
 	uint32_t max_per_dest;            /**< 0: no limit */
 	struct nat_log *log;              /**< --nat-log: the event ring; NULL: off */
 	struct nat_bib bib;               /**< --nat-mapping eim: the bindings */
+	struct nat_steer *steer;          /**< replies steered (nat/steer.h); NULL: not */
 	uint16_t hairpins;                /**< of the last fx_nat_translate(): FX_NAT_IN again */
 	struct fx_nat_stats st;
 };
@@ -231,7 +234,7 @@ void fx_nat_fini(struct fx_nat *nt);
  * The heap bytes fx_nat_init() asks for on one of nb_workers workers with
  * `capacity` mappings, all but its wheel's (twheel.h's entries; the start-
  * up estimate, boot/preflight.c, adds them): records, index, TCP ends, quota
- * tables, port units, at most (the largest share).
+ * tables, port units, at most (the largest share), and the steering class.
  */
 uint64_t fx_nat_bytes(uint32_t capacity, unsigned int nb_workers);
 

@@ -53,7 +53,6 @@ must be back at exit.
 import os
 import struct
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -333,13 +332,7 @@ def main(argv):
              "workers": test_workers, "hairpin-workers": test_hairpin_workers}
     for mode in FILTER_WANT:
         tests[mode] = lambda b, t, m=mode: filtering(b, t, m)
-    if len(argv) != 3 or argv[2] not in tests:
-        print(__doc__)
-        return 2
-    with tempfile.TemporaryDirectory(prefix="fxeim_") as tmp:
-        tests[argv[2]](argv[1], tmp)
-    print("%d check(s) failed" % len(E.failures) if E.failures else "all checks passed")
-    return 1 if E.failures else 0
+    return E.run_named(argv, tests, __doc__, "fxeim_")
 
 
 if __name__ == "__main__":

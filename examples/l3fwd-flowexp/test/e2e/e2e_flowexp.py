@@ -184,6 +184,19 @@ def check(cond, what):
     return cond
 
 
+def run_named(argv, tests, doc, prefix):
+    """The main() of a test file: argv is [file, BINARY, TEST]; runs
+    tests[TEST](BINARY, tmp) in a scratch directory and returns the exit
+    status (2 and the file's doc for a bad command line)."""
+    if len(argv) != 3 or argv[2] not in tests:
+        print(doc)
+        return 2
+    with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
+        tests[argv[2]](argv[1], tmp)
+    print("%d check(s) failed" % len(failures) if failures else "all checks passed")
+    return 1 if failures else 0
+
+
 def ensure_package(package, programs):
     """Whether every one of programs is on the PATH, after installing the
     Debian package with apt-get (as scripts/deps.sh does) if one is not."""

@@ -24,7 +24,7 @@ everything due by its capture time expired, at most one tick late).
   e2e_nat.py BINARY flush   /l3fwd_flowexp/flush,PREFIX ends the mappings of
                             the inside hosts in it (through the wheel's
                             remote cancel), into hold-down; the others live
-  e2e_nat.py BINARY cli     bad --nat-* and --clock arguments; masquerade
+  e2e_nat.py BINARY cli     bad --nat-*, --clock and --rss-model arguments; masquerade
                             on a port without --port-addr warned about
 
 Each frame out is checked field by field (addresses, ports, identifiers,
@@ -35,7 +35,6 @@ import ipaddress
 import os
 import struct
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -173,25 +172,37 @@ def run(binary, tmp, name, frames, extra=(), queues=None):
     lists, one per rx queue and worker. Returns (stats, frames out)."""
     if queues is None:
         queues = [frames]
+    vdev, tx = pcap_vdev(tmp, name, queues)
+    n = len(queues)
+    config = ",".join("(0,%d,%d)" % (q, q + 1) for q in range(n))
+    st = E.Example(binary, "nat_" + name, E.EAL + ["--lcores", lcore_map(n), "--vdev", vdev],
+                   ["-p", "1", "--config", config] + APP + list(extra), tmp).finish()
+    return st, out_frames(tx)
+
+
+def pcap_vdev(tmp, name, queues):
+    """One net_pcap port with an rx and a tx capture per queue, each rx
+    capture the queue's [(time, frame)] in time order: (the --vdev
+    argument, the tx captures' paths)."""
     rx, tx = [], []
     for q, fr in enumerate(queues):
         path = os.path.join(tmp, "%s_in%d.pcap" % (name, q))
         w = P.PcapWriter(path)
-        for t, f in fr:
+        for t, f in sorted(fr, key=lambda x: x[0]):
             w.write(f, t)
         w.close()
         rx.append(path)
         tx.append(os.path.join(tmp, "%s_out%d.pcap" % (name, q)))
-    vdev = "net_pcap0," + ",".join("rx_pcap=" + p for p in rx) + "," + \
-        ",".join("tx_pcap=" + p for p in tx)
-    n = len(queues)
-    # two workers on two CPUs (the main lcore, asleep but for telemetry
-    # and statistics, shares the first)
-    lcores = "0@0,1@1" if n == 1 else "0@0,1@0,2@1"
-    config = ",".join("(0,%d,%d)" % (q, q + 1) for q in range(n))
-    st = E.Example(binary, "nat_" + name, E.EAL + ["--lcores", lcores, "--vdev", vdev],
-                   ["-p", "1", "--config", config] + APP + list(extra), tmp).finish()
-    return st, out_frames(tx)
+    return ("net_pcap0," + ",".join("rx_pcap=" + p for p in rx) + "," +
+            ",".join("tx_pcap=" + p for p in tx)), tx
+
+
+def lcore_map(n):
+    """The main lcore and n workers on the machine's two CPUs (the main
+    lcore, asleep but for telemetry and statistics, shares the first)."""
+    if n == 1:
+        return "0@0,1@1"
+    return "0@0," + ",".join("%d@%d" % (w + 1, w % 2) for w in range(n))
 
 
 def nat_totals(st):
@@ -485,6 +496,8 @@ def test_cli(binary, tmp):
         ("clock pcap with rte_timer", ["--clock", "pcap", "--expiry", "rte_timer"]),
         ("nat with expiry none", ["--nat-pool", POOL + "/32", "--nat-inside", "10.0.0.0/8",
                                   "--expiry", "none"]),
+        ("rss model without rss", ["--rss-model"],
+         "--rss-model: stands in for the NIC's RSS under --affinity rss, which is not given"),
     ]
     empty = os.path.join(tmp, "empty.pcap")
     E.write_pcap(empty, [])
@@ -495,7 +508,8 @@ def test_cli(binary, tmp):
                                   "--", "-p", "1", "-T", "0", "--duration", "0.2"] + args
         rc, out, err = E.run_dpdk_split(cmd, "natcli%d" % i)
         line = E.cli_error(err)
-        msg = [line] if line is not None and ("nat" in line.lower() or "clock" in line.lower()) and \
+        msg = [line] if line is not None and \
+            any(w in line.lower() for w in ("nat", "clock", "rss")) and \
             (len(case) < 3 or case[2] in line) else []
         check(rc != 0 and msg, "%s: refused with one line on stderr and see --help (%s)"
               % (name, msg[:1] or err[-200:]))
@@ -542,19 +556,9 @@ def pool_arp(binary, tmp, empty):
 
 
 def main(argv):
-    if len(argv) != 3:
-        print(__doc__)
-        return 2
-    binary, what = argv[1], argv[2]
     tests = {"udp": test_udp, "tcp": test_tcp, "icmp": test_icmp, "ports": test_ports,
              "workers": test_workers, "flush": test_flush, "cli": test_cli}
-    if what not in tests:
-        print(__doc__)
-        return 2
-    with tempfile.TemporaryDirectory(prefix="fxnat_") as tmp:
-        tests[what](binary, tmp)
-    print("%d check(s) failed" % len(E.failures) if E.failures else "all checks passed")
-    return 1 if E.failures else 0
+    return E.run_named(argv, tests, __doc__, "fxnat_")
 
 
 if __name__ == "__main__":
