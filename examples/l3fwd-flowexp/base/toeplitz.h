@@ -41,6 +41,8 @@
 /** Largest redirection table a space takes. */
 #define FX_TOEPLITZ_RETA_LOG2_MAX 11
 #define FX_TOEPLITZ_RETA_MAX (1u << FX_TOEPLITZ_RETA_LOG2_MAX)
+/** Input bytes of an IPv4 h0 that can be set: addresses and the remote port. */
+#define FX_TOEPLITZ_H0_BYTES_V4 10
 /** Rejection rounds of a draw before the exact walk (fx_rss_class_draw()). */
 #define FX_RSS_TRIES 8
 
@@ -76,6 +78,9 @@ struct fx_rss_space {
 	uint16_t base[FX_TOEPLITZ_RETA_MAX];   /**< smallest port with map value v */
 	uint16_t first[FX_TOEPLITZ_RETA_MAX];  /**< rank in its coset of the first one >= lo */
 	uint32_t n[FX_TOEPLITZ_RETA_MAX];      /**< ports in [lo, hi] with map value v */
+	/** IPv4: the hash of byte value b at input byte i (the addresses and
+	 * the remote port, the bytes an h0 has), for fx_rss_space_h0_v4() */
+	uint32_t byte4[FX_TOEPLITZ_H0_BYTES_V4][256];
 };
 
 /** The ports whose reply reaches a wanted queue. Read-only once filled. */

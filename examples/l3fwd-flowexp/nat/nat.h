@@ -198,6 +198,7 @@ struct fx_nat {
 	struct nat_log *log;              /**< --nat-log: the event ring; NULL: off */
 	struct nat_bib bib;               /**< --nat-mapping eim: the bindings */
 	struct nat_steer *steer;          /**< replies steered (nat/steer.h); NULL: not */
+	struct nat_ports_hint steer_hint; /**< the mapping being made: worked out ahead */
 	uint16_t hairpins;                /**< of the last fx_nat_translate(): FX_NAT_IN again */
 	struct fx_nat_stats st;
 };

@@ -178,7 +178,9 @@ steered_pick(const struct nat_ports *np, const struct nat_ports_steer *steer,
 		return -EADDRINUSE;
 	}
 	for (i = 0; i < NAT_PORT_TRIES; i++) {
-		if (fx_rss_class_draw(steer->cls, steer->h0, &p) != 0)
+		if (i == 0 && steer->has_first)
+			p = steer->first;   /* drawn ahead, from the same class */
+		else if (fx_rss_class_draw(steer->cls, steer->h0, &p) != 0)
 			break;   /* an empty class */
 		if (!taken(p, arg)) {
 			*port = p;

@@ -232,12 +232,29 @@ struct fx_rss_class;
 struct nat_ports_steer {
 	const struct fx_rss_class *cls;
 	uint32_t h0;
+	uint16_t first;      /**< has_first: the first draw, made ahead */
+	bool has_first;
+};
+
+/**
+ * A new mapping's steering worked out ahead (nat/steer.h,
+ * nat_steer_ahead()): for the reply context (remote address and port,
+ * public address, network order), its h0 and a first draw.
+ */
+struct nat_ports_hint {
+	uint32_t rem_addr, pub_addr;
+	uint16_t rem_port;
+	uint16_t first;
+	uint32_t h0;
+	bool valid;          /**< h0 holds */
+	bool has_first;      /**< first holds */
 };
 
 /**
  * nat_ports_alloc() with the candidates taken in the class of `steer`
  * first: the inside port if it is in the share, in the class and free,
- * else up to NAT_PORT_TRIES ports drawn uniformly from the class (a share
+ * else up to NAT_PORT_TRIES ports drawn uniformly from the class, the
+ * first of them steer->first where the caller drew it ahead (a share
  * of at most NAT_PORT_TRIES ports: each of its ports in the class, in
  * order). When none was free, nat_ports_alloc()'s own candidates, and
  * *missed says the port is outside the class (its replies reach another

@@ -19,6 +19,7 @@
 #include "base/toeplitz.h"
 #include "nat/nat.h"
 #include "nat/ports.h"
+#include "nat/priv.h"
 #include "nat/steer.h"
 #include "nat/table.h"
 
@@ -82,6 +83,55 @@ fx_nat_steer_fini(struct fx_nat *nt)
 	nt->steer = NULL;
 }
 
+/* whether the hint was worked out for tmpl's reply */
+static inline bool
+hint_serves(const struct nat_ports_hint *h, const struct nat_mapping *tmpl)
+{
+	return h->valid && h->rem_addr == tmpl->rem_addr && h->rem_port == tmpl->rem_port &&
+		h->pub_addr == tmpl->pub_addr;
+}
+
+void
+nat_steer_hint(struct fx_nat *nt, const struct nat_miss *miss, const struct nat_key *k,
+	       uint32_t pub_addr)
+{
+	struct nat_ports_hint *h = &nt->steer_hint;
+
+	h->valid = miss->steer_known;
+	h->has_first = miss->steer_drawn;
+	h->h0 = miss->steer_h0;
+	h->first = miss->steer_port;
+	h->rem_addr = k->dst;
+	h->rem_port = k->dport;
+	h->pub_addr = pub_addr;
+}
+
+bool
+nat_steer_ahead(const struct fx_nat *nt, const struct nat_key *k, uint32_t pub_addr,
+		struct nat_miss *miss, uint16_t *port)
+{
+	const struct nat_steer *st = nt->steer;
+	uint16_t in_port = rte_be_to_cpu_16(k->sport);
+	uint32_t h0;
+
+	if (st == NULL || !st->proto[nat_proto_class(k->proto)])
+		return false;
+	h0 = fx_rss_space_h0_v4(&st->space, rte_be_to_cpu_32(k->dst),
+				rte_be_to_cpu_16(k->dport), rte_be_to_cpu_32(pub_addr));
+	miss->steer_h0 = h0;
+	miss->steer_known = 1;
+	if (nat_ports_mine(&nt->ports, in_port) && fx_rss_class_has(&st->cls, h0, in_port)) {
+		*port = in_port;
+		return true;
+	}
+	if (fx_rss_class_draw(&st->cls, h0, &miss->steer_port) == 0) {
+		miss->steer_drawn = 1;
+		*port = miss->steer_port;
+		return true;
+	}
+	return false;   /* an empty class: the allocator falls back */
+}
+
 int
 nat_steer_alloc(struct fx_nat *nt, const struct nat_mapping *tmpl, enum nat_proto pc,
 		nat_tuple_taken_fn taken, void *arg, uint16_t *port)
@@ -96,9 +146,17 @@ nat_steer_alloc(struct fx_nat *nt, const struct nat_mapping *tmpl, enum nat_prot
 				       port) != 0 ? -EADDRINUSE : 0;
 	/* the reply: from the remote endpoint to the public address */
 	ps.cls = &st->cls;
-	ps.h0 = fx_rss_space_h0_v4(&st->space, rte_be_to_cpu_32(tmpl->rem_addr),
-				   rte_be_to_cpu_16(tmpl->rem_port),
-				   rte_be_to_cpu_32(tmpl->pub_addr));
+	if (hint_serves(&nt->steer_hint, tmpl)) {
+		ps.h0 = nt->steer_hint.h0;
+		ps.has_first = nt->steer_hint.has_first;
+		ps.first = nt->steer_hint.first;
+	} else {
+		ps.h0 = fx_rss_space_h0_v4(&st->space, rte_be_to_cpu_32(tmpl->rem_addr),
+					   rte_be_to_cpu_16(tmpl->rem_port),
+					   rte_be_to_cpu_32(tmpl->pub_addr));
+		ps.has_first = false;
+	}
+	nt->steer_hint.valid = false;
 	if (nat_ports_alloc_steered(&nt->ports, tmpl->pool_idx, pc, in_port, &ps, taken,
 				    arg, port, &missed) != 0)
 		return -EADDRINUSE;
