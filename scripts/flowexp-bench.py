@@ -70,6 +70,13 @@ main lcore, testpmd, every control thread and this script on CPU 1. For each --e
         (scripts/flowexp_scale.py says how; --scale-csv writes the rows
         that scripts/plot-flowexp-scale.sh plots). Its own expiry (twheel).
 
+  steer masquerade on 2 workers under --affinity rss --rss-model, the
+        replies on the queues a NIC's RSS would give them, NAT's port
+        choice steering them (--nat-steer on) and not (off), alternated:
+        packets/s, cycles per packet and the share handed off, and, with
+        every packet a new mapping, the choice's cost per new mapping
+        (scripts/flowexp_steer.py says how). Not with --base.
+
   tcp   TCP through the connection tracker at 1M live connections: net_pcap
         replays a pcap (made once, under /tmp/fxbench_tcp) of 1M IPv4
         connections, first every handshake (SYN, SYN-ACK, ACK), then one
@@ -159,7 +166,7 @@ end: a change's cost, measured in one run with the builds alternated.
 use against a build without it.
 
   scripts/flowexp-bench.py [--repeat N] [--modes twheel,rte_timer,scan]
-                           [--scenarios new,mpps,stages,storm,burst,handoff,evict,bind,mem,tcp,rate,flood,scale]
+                           [--scenarios new,mpps,stages,storm,burst,handoff,evict,bind,mem,tcp,rate,flood,scale,steer]
                            [--workers 1,2,4,8] [--scale-pkts N] [--scale-csv PATH]
                            [--no-huge] [--build DIR] [--base DIR] [--args "ARGS"]
                            [--rate-timeouts 3,10,30,100,300] [--rate-live N]
@@ -182,6 +189,7 @@ sys.path.insert(0, os.path.join(ROOT, "examples", "l3fwd-flowexp", "tools"))
 import fxtel  # noqa: E402
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import flowexp_scale  # noqa: E402
+import flowexp_steer  # noqa: E402
 
 HP = "/sys/kernel/mm/hugepages/hugepages-2048kB"
 EX_MB, TP_MB = 900, 192
@@ -1173,6 +1181,9 @@ def main():
             elif sc == "scale":
                 runs = [("%dw" % n, lambda n=n: flowexp_scale.scen_scale(
                     window, app, n, a.scale_pkts)) for n in workers]
+            elif sc == "steer":
+                runs = [(m, lambda m=m: flowexp_steer.scen_steer(window, app, m, a.scale_pkts))
+                        for m in flowexp_steer.MODES]
             elif sc == "handoff":
                 runs = [("1worker", lambda: scen_handoff(app, 1)),
                         ("2workers", lambda: scen_handoff(app, 2))]
@@ -1184,7 +1195,7 @@ def main():
                       "burst": scen_burst, "mem": scen_mem, "stages": scen_stages}[sc]
                 runs = [(m, lambda m=m: fn(app, m, huge))
                         for m in modes + (["none"] if sc in ("mpps", "stages") else [])]
-            if a.base:
+            if a.base and sc != "steer":
                 runs = [x for m, run in runs
                         for x in ((m, run), (m + "@base", base_run(sc, m)))]
             for m, run in runs:
@@ -1425,6 +1436,8 @@ def main():
             flowexp_scale.table(rows, log)
             if a.scale_csv and not suf:
                 flowexp_scale.csv_write(a.scale_csv, rows)
+    if "steer" in scen:
+        flowexp_steer.table(res, log)
     if "flood" in scen:
         log("\nflood: one worker replaying %d flows (keyed: %d), cycles per packet; ratio to"
             " random keys paired within a repeat; index_full / lines_max: the index's"

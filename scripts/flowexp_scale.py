@@ -197,6 +197,7 @@ def one_run(window, app, n, load, pcaps, args, timeout_s, cycle_s):
             "pkts_per_take": ratio(tot("handoff_received"), tot("handoff_takes"),
                                    "handoff_takes" in s1["totals"]),
             "waits_per_s": tot("handoff_waits") / dt,
+            "nat_in_nomatch": tot("nat_in_nomatch"),
             "timeout_s": timeout_s, "cycle_s": cycle_s,
             # --bench: each stage's cycles per packet received, all workers
             **{"c_" + st: tot("stage_%s_cycles" % st) / max(1, n_rx) for st in STAGES},
