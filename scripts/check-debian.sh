@@ -123,7 +123,10 @@ step "the programs from PATH"
 for prog in dpdk-test-twheel dpdk-l3fwd-flowexp; do
 	[ "$(command -v "$prog")" = "/usr/bin/$prog" ] ||
 		{ echo "FAIL: $prog is not /usr/bin/$prog"; exit 1; }
-	"$prog" --version | head -1
+	# the first line, read whole: a pipe into head could end the program
+	# with SIGPIPE, which pipefail would take for its failure
+	ver_line=$("$prog" --version)
+	echo "${ver_line%%$'\n'*}"
 	man -w "$prog" >/dev/null 2>&1 || [ -f "/usr/share/man/man1/$prog.1.gz" ] ||
 		{ echo "FAIL: no man page for $prog"; exit 1; }
 done
