@@ -89,6 +89,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <rte_bitops.h>
 #include <rte_common.h>
 #include <rte_random.h>
 
