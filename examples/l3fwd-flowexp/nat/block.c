@@ -21,6 +21,7 @@
 
 #include "base/counter.h"
 #include "base/hash.h"
+#include "base/toeplitz.h"
 #include "nat/block.h"
 #include "nat/conf.h"
 #include "nat/log/events.h"
@@ -267,21 +268,34 @@ block_take(struct fx_nat *nt, struct nat_block *b, enum nat_proto pc, uint16_t p
 	b->until = NAT_BLOCK_BUSY;   /* a lazy extension: a plain store */
 }
 
-/* a wholly free unit of block b for pc, from a random port on (it has one) */
-static uint16_t
+/* random candidates in the host's blocks under steering: the class holds
+ * about one port in W of them */
+#define STEER_TRIES (4 * NAT_PORT_TRIES)
+
+/* whether port p may be taken under steering st: in its class (or none) */
+static inline bool
+in_class(const struct nat_ports_steer *st, uint16_t p)
+{
+	return st == NULL || fx_rss_class_has(st->cls, st->h0, p);
+}
+
+/* a wholly free unit of block b for pc in st's class, from a random port
+ * on: 0 with *port, or -ENOENT */
+static int
 free_unit(const struct nat_ports *np, const struct nat_block *b, uint32_t size,
-	  enum nat_proto pc)
+	  enum nat_proto pc, const struct nat_ports_steer *st, uint16_t *port)
 {
 	uint32_t start = (uint32_t)rte_rand_max(size), k;
-	uint16_t p = b->first;
+	uint16_t p;
 
 	for (k = 0; k < size; k++) {
 		p = (uint16_t)(b->first + (start + k) % size);
-		if (nat_ports_unit_free(np, b->pool_idx, pc, p))
-			break;
+		if (nat_ports_unit_free(np, b->pool_idx, pc, p) && in_class(st, p)) {
+			*port = p;
+			return 0;
+		}
 	}
-	RTE_ASSERT(k < size);
-	return p;
+	return -ENOENT;
 }
 
 /* the host's n-th block (n < its count) */
@@ -300,15 +314,16 @@ host_block(struct nat_blocks *bk, const struct nat_block_host *h, uint32_t n)
 static int
 port_in_blocks(struct nat_blocks *bk, const struct nat_ports *np,
 	       const struct nat_block_host *h, uint32_t a, enum nat_proto pc,
-	       uint16_t inside_port, nat_tuple_taken_fn taken, void *arg,
-	       struct nat_block **pb, uint16_t *port)
+	       uint16_t inside_port, const struct nat_ports_steer *st,
+	       nat_tuple_taken_fn taken, void *arg, struct nat_block **pb,
+	       uint16_t *port)
 {
 	struct nat_block *b;
 	unsigned int t;
 	uint64_t r;
 	uint32_t i;
 
-	if (nat_ports_mine(np, inside_port)) {
+	if (nat_ports_mine(np, inside_port) && in_class(st, inside_port)) {
 		b = block_of_port(bk, np, a, inside_port);
 		if (b != NULL && b->state == NAT_BLOCK_OWNED &&
 		    b->in_addr == h->in_addr && !taken(inside_port, arg)) {
@@ -320,17 +335,17 @@ port_in_blocks(struct nat_blocks *bk, const struct nat_ports *np,
 	for (i = h->head; i != NAT_BLOCK_NIL; i = bk->blk[i].next) {
 		b = &bk->blk[i];
 		RTE_ASSERT(b->pool_idx == a);
-		if (b->busy[pc] < bk->size) {
+		if (b->busy[pc] < bk->size && free_unit(np, b, bk->size, pc, st, port) == 0) {
 			*pb = b;
-			*port = free_unit(np, b, bk->size, pc);
 			return 0;
 		}
 	}
-	for (t = 0; t < NAT_PORT_TRIES; t++) {
+	/* steered: as many tries again for the candidates out of the class */
+	for (t = 0; t < (st != NULL ? STEER_TRIES : NAT_PORT_TRIES); t++) {
 		r = rte_rand_max((uint64_t)h->count * bk->size);
 		b = host_block(bk, h, (uint32_t)(r / bk->size));
 		*port = (uint16_t)(b->first + r % bk->size);
-		if (!taken(*port, arg)) {
+		if (in_class(st, *port) && !taken(*port, arg)) {
 			*pb = b;
 			return 0;
 		}
@@ -341,8 +356,8 @@ port_in_blocks(struct nat_blocks *bk, const struct nat_ports *np,
 int
 nat_block_port(struct fx_nat *nt, uint64_t now, uint32_t in_addr,
 	       uint32_t pool_idx, enum nat_proto pc, uint16_t inside_port,
-	       nat_tuple_taken_fn taken, void *arg, uint16_t *port,
-	       enum nat_log_refusal *why)
+	       const struct nat_ports_steer *st, nat_tuple_taken_fn taken, void *arg,
+	       uint16_t *port, enum nat_log_refusal *why)
 {
 	struct nat_blocks *bk = &nt->blocks;
 	struct nat_block_host *h = host_slot(bk, in_addr);
@@ -350,7 +365,10 @@ nat_block_port(struct fx_nat *nt, uint64_t now, uint32_t in_addr,
 	uint16_t p;
 
 	if (h->count != 0) {
-		if (port_in_blocks(bk, &nt->ports, h, pool_idx, pc, inside_port,
+		/* steered: the ports of the class first, then any */
+		if ((st != NULL && port_in_blocks(bk, &nt->ports, h, pool_idx, pc,
+						  inside_port, st, taken, arg, &b, &p) == 0) ||
+		    port_in_blocks(bk, &nt->ports, h, pool_idx, pc, inside_port, NULL,
 				   taken, arg, &b, &p) == 0)
 			goto found;
 		if (bk->max_per_host != 0 && h->count >= bk->max_per_host) {
@@ -366,8 +384,10 @@ nat_block_port(struct fx_nat *nt, uint64_t now, uint32_t in_addr,
 		return -EADDRINUSE;
 	}
 	/* a new block's units are all free: no tuple of it is taken */
-	p = block_has(bk, b, inside_port) ? inside_port :
-		(uint16_t)(b->first + rte_rand_max(bk->size));
+	if (block_has(bk, b, inside_port) && in_class(st, inside_port))
+		p = inside_port;
+	else if (st == NULL || free_unit(&nt->ports, b, bk->size, pc, st, &p) != 0)
+		p = (uint16_t)(b->first + rte_rand_max(bk->size));
 found:
 	block_take(nt, b, pc, p);
 	*port = p;

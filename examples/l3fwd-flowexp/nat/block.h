@@ -176,15 +176,17 @@ nat_block_of(void *payload)
  * Choose the public port of a new mapping of host in_addr (its address
  * pool_idx, protocol pc, inside port inside_port) in the host's blocks,
  * allocating one if need be (as above), and count it live; a new block is
- * logged and put on the wheel at `now`.
+ * logged and put on the wheel at `now`. With st (nat/steer.h), steps 1 to
+ * 3 take the ports of st's class alone, then, if none served, any port;
+ * step 4 a port of the class in the new block where it has one.
  * @return 0 with *port set (host order), or -EDQUOT (the host holds its
  *   maximum, nat_block_limit counted) or -EADDRINUSE (no free block,
  *   nat_block_exhausted counted); the log's cause in *why. Nothing changed.
  */
 int nat_block_port(struct fx_nat *nt, uint64_t now, uint32_t in_addr,
 		   uint32_t pool_idx, enum nat_proto pc, uint16_t inside_port,
-		   nat_tuple_taken_fn taken, void *arg, uint16_t *port,
-		   enum nat_log_refusal *why);
+		   const struct nat_ports_steer *st, nat_tuple_taken_fn taken, void *arg,
+		   uint16_t *port, enum nat_log_refusal *why);
 
 /* The life of a mapping's unit, as nat/ports.h's, with the block's counts. */
 

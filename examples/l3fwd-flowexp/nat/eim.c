@@ -88,11 +88,9 @@ binding_port(struct fx_nat *nt, uint64_t now, const struct nat_mapping *tmpl,
 	     enum nat_proto pc, uint16_t *port, enum nat_log_refusal *why)
 {
 	struct pub_ctx c = { .nt = nt, .tmpl = tmpl, .pc = pc };
-	uint16_t in_port = rte_be_to_cpu_16(tmpl->in_port);
 
 	if (nat_blocks_on(&nt->blocks))
-		return nat_block_port(nt, now, tmpl->in_addr, tmpl->pool_idx, pc,
-				      in_port, pub_taken, &c, port, why);
+		return nat_steer_block_port(nt, now, tmpl, pc, pub_taken, &c, port, why);
 	return nat_steer_alloc(nt, tmpl, pc, unit_taken, &c, port);
 }
 

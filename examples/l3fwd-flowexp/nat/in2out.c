@@ -77,12 +77,10 @@ edm_pick(struct fx_nat *nt, uint64_t now, const struct nat_mapping *tmpl,
 		.rem_addr = tmpl->rem_addr, .rem_port = tmpl->rem_port,
 		.proto = tmpl->proto,
 	};
-	uint16_t in_port = rte_be_to_cpu_16(tmpl->in_port);
 
 	*why = NAT_LOG_NO_PORT;
 	if (nat_blocks_on(&nt->blocks))
-		return nat_block_port(nt, now, tmpl->in_addr, tmpl->pool_idx, pc,
-				      in_port, tuple_taken, &tc, port, why);
+		return nat_steer_block_port(nt, now, tmpl, pc, tuple_taken, &tc, port, why);
 	return nat_steer_alloc(nt, tmpl, pc, tuple_taken, &tc, port);
 }
 

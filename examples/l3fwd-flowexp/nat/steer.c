@@ -17,6 +17,7 @@
 
 #include "base/counter.h"
 #include "base/toeplitz.h"
+#include "nat/block.h"
 #include "nat/nat.h"
 #include "nat/ports.h"
 #include "nat/priv.h"
@@ -132,37 +133,71 @@ nat_steer_ahead(const struct fx_nat *nt, const struct nat_key *k, uint32_t pub_a
 	return false;   /* an empty class: the allocator falls back */
 }
 
-int
-nat_steer_alloc(struct fx_nat *nt, const struct nat_mapping *tmpl, enum nat_proto pc,
-		nat_tuple_taken_fn taken, void *arg, uint16_t *port)
+/* the steering of new mapping tmpl of class pc into *ps (its h0 from the
+ * hint where that is for its reply), or NULL where it is not steered */
+static const struct nat_ports_steer *
+steer_of(struct fx_nat *nt, const struct nat_mapping *tmpl, enum nat_proto pc,
+	 struct nat_ports_steer *ps)
 {
 	const struct nat_steer *st = nt->steer;
-	uint16_t in_port = rte_be_to_cpu_16(tmpl->in_port);
-	struct nat_ports_steer ps;
-	bool missed;
+	bool hinted = hint_serves(&nt->steer_hint, tmpl);
 
-	if (st == NULL || !st->proto[pc])
-		return nat_ports_alloc(&nt->ports, tmpl->pool_idx, pc, in_port, taken, arg,
-				       port) != 0 ? -EADDRINUSE : 0;
-	/* the reply: from the remote endpoint to the public address */
-	ps.cls = &st->cls;
-	if (hint_serves(&nt->steer_hint, tmpl)) {
-		ps.h0 = nt->steer_hint.h0;
-		ps.has_first = nt->steer_hint.has_first;
-		ps.first = nt->steer_hint.first;
-	} else {
-		ps.h0 = fx_rss_space_h0_v4(&st->space, rte_be_to_cpu_32(tmpl->rem_addr),
-					   rte_be_to_cpu_16(tmpl->rem_port),
-					   rte_be_to_cpu_32(tmpl->pub_addr));
-		ps.has_first = false;
-	}
 	nt->steer_hint.valid = false;
-	if (nat_ports_alloc_steered(&nt->ports, tmpl->pool_idx, pc, in_port, &ps, taken,
-				    arg, port, &missed) != 0)
-		return -EADDRINUSE;
+	if (st == NULL || !st->proto[pc])
+		return NULL;
+	/* the reply: from the remote endpoint to the public address */
+	ps->cls = &st->cls;
+	ps->has_first = hinted && nt->steer_hint.has_first;
+	ps->first = nt->steer_hint.first;
+	ps->h0 = hinted ? nt->steer_hint.h0 :
+		fx_rss_space_h0_v4(&st->space, rte_be_to_cpu_32(tmpl->rem_addr),
+				   rte_be_to_cpu_16(tmpl->rem_port),
+				   rte_be_to_cpu_32(tmpl->pub_addr));
+	return ps;
+}
+
+static void
+steer_count(struct fx_nat *nt, bool missed)
+{
 	if (missed)
 		FX_STAT_ADD(&nt->st, nat_steer_missed, 1);
 	else
 		FX_STAT_ADD(&nt->st, nat_steered, 1);
+}
+
+int
+nat_steer_alloc(struct fx_nat *nt, const struct nat_mapping *tmpl, enum nat_proto pc,
+		nat_tuple_taken_fn taken, void *arg, uint16_t *port)
+{
+	uint16_t in_port = rte_be_to_cpu_16(tmpl->in_port);
+	const struct nat_ports_steer *ps;
+	struct nat_ports_steer buf;
+	bool missed;
+
+	ps = steer_of(nt, tmpl, pc, &buf);
+	if (ps == NULL)
+		return nat_ports_alloc(&nt->ports, tmpl->pool_idx, pc, in_port, taken, arg,
+				       port) != 0 ? -EADDRINUSE : 0;
+	if (nat_ports_alloc_steered(&nt->ports, tmpl->pool_idx, pc, in_port, ps, taken,
+				    arg, port, &missed) != 0)
+		return -EADDRINUSE;
+	steer_count(nt, missed);
 	return 0;
+}
+
+int
+nat_steer_block_port(struct fx_nat *nt, uint64_t now, const struct nat_mapping *tmpl,
+		     enum nat_proto pc, nat_tuple_taken_fn taken, void *arg, uint16_t *port,
+		     enum nat_log_refusal *why)
+{
+	const struct nat_ports_steer *ps;
+	struct nat_ports_steer buf;
+	int rc;
+
+	ps = steer_of(nt, tmpl, pc, &buf);
+	rc = nat_block_port(nt, now, tmpl->in_addr, tmpl->pool_idx, pc,
+			    rte_be_to_cpu_16(tmpl->in_port), ps, taken, arg, port, why);
+	if (rc == 0 && ps != NULL)
+		steer_count(nt, !fx_rss_class_has(ps->cls, ps->h0, *port));
+	return rc;
 }

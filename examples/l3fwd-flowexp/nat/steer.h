@@ -28,13 +28,15 @@
  * (nat_steer_missed), and its replies are handed off.
  *
  * What is steered: TCP and UDP mappings made by a new session, when the
- * outside ports hash that protocol with its ports; under eim the binding's
- * first session (the bindings' other sessions reach their public port from
- * other remote endpoints, whose replies land where they hash). Not steered:
- * ICMP echo (the NICs hash ICMP on addresses only), ports taken from port
- * blocks (nat/block.h), and everything when the decision says no (the
- * start-up log says why: no rss affinity, the symmetric Toeplitz function
- * rather than a key, a key the example did not set).
+ * outside ports hash that protocol with its ports, in the share or within
+ * the host's port blocks (nat/block.h takes the class's ports first in
+ * each of its steps); under eim the binding's first session (the
+ * bindings' other sessions reach their public port from other remote
+ * endpoints, whose replies land where they hash). Not steered: ICMP echo
+ * (the NICs hash ICMP on addresses only), and everything when the
+ * decision says no (the start-up log says why: no rss affinity, the
+ * symmetric Toeplitz function rather than a key, a key the example did
+ * not set).
  *
  * Unpredictability (RFC 6056): the draw is uniform over the class, so a
  * session's port keeps log2 of the class's size in bits of entropy:
@@ -52,6 +54,7 @@
 
 struct fx_nat;
 struct nat_mapping;
+enum nat_log_refusal;
 
 /** The decision, made at start-up by boot/affinity.c. */
 struct nat_steer_conf {
@@ -112,5 +115,14 @@ void nat_steer_hint(struct fx_nat *nt, const struct nat_miss *miss, const struct
  */
 int nat_steer_alloc(struct fx_nat *nt, const struct nat_mapping *tmpl, enum nat_proto pc,
 		    nat_tuple_taken_fn taken, void *arg, uint16_t *port);
+
+/**
+ * nat_block_port() for the new mapping tmpl of protocol class pc, steered
+ * where nt is: the ports of its class first in the host's blocks (counted
+ * as nat_steer_alloc() counts). Its returns and *why.
+ */
+int nat_steer_block_port(struct fx_nat *nt, uint64_t now, const struct nat_mapping *tmpl,
+			 enum nat_proto pc, nat_tuple_taken_fn taken, void *arg, uint16_t *port,
+			 enum nat_log_refusal *why);
 
 #endif /* _FX_NAT_STEER_H_ */

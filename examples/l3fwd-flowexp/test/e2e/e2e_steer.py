@@ -25,6 +25,12 @@ entry i to worker i % workers), which the example is told with
                 counters and the NAT log's events as without steering:
                 10000 mappings made, expired and released, 10000 in, 10000
                 out, 20000 events queued.
+  e2e_steer.py BINARY blocks    --nat-port-block 64: 200 inside hosts with 5 UDP
+                sessions each on 4 workers, a probe run and a second
+                with every reply on its model queue, as above: every
+                port's reply reaches its worker, every mapping steered
+                within its host's blocks, every reply delivered and none
+                handed off, every block released.
   e2e_steer.py BINARY log       the start-up log says whether replies are
                 steered and why not: steered with --rss-model (TCP and
                 UDP, the entropy); not with --affinity handoff, nor with
@@ -176,6 +182,48 @@ def test_sessions(binary, tmp):
     N.no_leak(st, "steer")
 
 
+def test_blocks(binary, tmp):
+    """Port blocks of 64: 200 inside hosts with 5 UDP sessions each, on 4
+    workers; as test_sessions, a probe run, then the same again with
+    every reply on its model queue."""
+    model = rss.Toeplitz(rss.SYM_KEY)
+    rng = random.Random(41)
+    conns = []
+    for h in range(200):
+        inside = "10.1.%d.%d" % (h // 250, 1 + h % 250)
+        for j in range(5):
+            remote, rport = REMOTES[j], 10000 + 5 * h + j
+            port = rng.randrange(1024, 65536)
+            w = rss.model_worker(model.v4(inside, remote, port, rport), WORKERS)
+            conns.append((P.PROTO_UDP, inside, port, remote, rport, w, False))
+    args = ARGS + ["--nat-port-block", "64", "--nat-max-blocks-per-host", "4"]
+    st, got, _ = run(binary, tmp, "blocks_probe", traffic(conns), args)
+    if st is None:
+        return
+    public = {(g.dst, g.dport): g.sport for g in got if g.src == N.POOL}
+    far = [c for c in conns if (c[3], c[4]) in public and rss.model_worker(
+        model.v4(c[3], N.POOL, c[4], public[(c[3], c[4])]), WORKERS) != c[5]]
+    check(len(public) == len(conns) and not far,
+          "blocks: %d of %d sessions translated, %d with a port whose reply reaches "
+          "another worker" % (len(public), len(conns), len(far)))
+    if len(public) != len(conns):
+        return
+    st, got, _ = run(binary, tmp, "blocks_replies", traffic(conns, public), args)
+    if st is None:
+        return
+    ins = {(g.dst, g.dport) for g in got if g.dst.startswith("10.1.")}
+    t = N.nat_totals(st)
+    check(len(ins) == len(conns) and t["nat_in"] == len(conns) and t["nat_handoff"] == 0,
+          "blocks: every reply delivered (%d of %d), none handed off (%d)"
+          % (len(ins), len(conns), t["nat_handoff"]))
+    check(t["nat_steered"] == len(conns) and t["nat_steer_missed"] == 0 and
+          t["nat_block_allocated"] == t["nat_block_released"] > 0,
+          "blocks: every mapping steered (%d, missed %d), blocks allocated %d and "
+          "released %d" % (t["nat_steered"], t["nat_steer_missed"],
+                           t["nat_block_allocated"], t["nat_block_released"]))
+    N.no_leak(st, "blocks")
+
+
 def test_log(binary, tmp):
     udp = [(N.T0, N.udp("10.1.0.1", 4000, REMOTES[0], 53))]
     cases = [
@@ -194,8 +242,8 @@ def test_log(binary, tmp):
 
 
 def main(argv):
-    return E.run_named(argv, {"sessions": test_sessions, "log": test_log}, __doc__,
-                       "fxsteer_")
+    return E.run_named(argv, {"sessions": test_sessions, "blocks": test_blocks,
+                              "log": test_log}, __doc__, "fxsteer_")
 
 
 if __name__ == "__main__":
