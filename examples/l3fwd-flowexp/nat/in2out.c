@@ -163,7 +163,7 @@ mapping_new(struct fx_nat *nt, uint64_t now, const struct fx_pkt *pk,
 	    const struct nat_key *k, bool key_seen, const struct nat_miss *miss)
 {
 	const struct nat_conf *c = &fx_nat_conf;
-	struct nat_mapping tmpl, *held;
+	struct nat_mapping tmpl, *held, *m;
 
 	if (k->proto == IPPROTO_TCP && !fx_tcp_is_open(&pk->tcp)) {
 		FX_STAT_ADD(&nt->st, nat_non_syn, 1);
@@ -178,12 +178,14 @@ mapping_new(struct fx_nat *nt, uint64_t now, const struct fx_pkt *pk,
 	nat_mapping_tmpl(&tmpl, k->src, k->sport, k->dst, k->dport, k->proto,
 			 miss->pool_idx, c->pool[miss->pool_idx]);
 	/* the steered allocator's h0 and first draw, made by the prefetch */
-	nat_steer_hint(nt, miss, k, tmpl.pub_addr);
+	nt->steer_ahead = miss->steer.cls != NULL ? &miss->steer : NULL;
 	/* the bulk lookup missed the out key, the allocator the in key; a
 	 * key found there that was not this mapping's (which classification
 	 * rules out) takes the checked path */
-	return nat_mapping_make(nt, now, pk, &tmpl, 0, key_seen,
-				miss->bib == NAT_MISS_BOUND ? miss->be : NULL);
+	m = nat_mapping_make(nt, now, pk, &tmpl, 0, key_seen,
+			     miss->bib == NAT_MISS_BOUND ? miss->be : NULL);
+	nt->steer_ahead = NULL;
+	return m;
 }
 
 unsigned int
@@ -198,15 +200,15 @@ nat_in2out_prefetch(struct fx_nat *nt, const struct fx_pkt *pk,
 	pool_idx = nat_pool_index(c, k->src);
 	miss->pool_idx = (uint16_t)pool_idx;
 	miss->bib = NAT_MISS_UNASKED;
-	miss->steer_known = miss->steer_drawn = 0;
+	miss->steer.cls = NULL;
 	if (k->proto == IPPROTO_TCP && !fx_state_is_syn(pk))
 		return 0;   /* makes no mapping */
 	nat_quota_prefetch(nt, k->src, k->dst, k->dport, k->proto);
 	if (nat_blocks_on(&nt->blocks))
 		return 0;   /* the host's blocks say where: nothing drawn ahead */
-	if (nat_steer_ahead(nt, k, c->pool[pool_idx], miss, &port)) {
-		/* steered: its own draw, ahead; the unsteered ring untouched */
-	} else if (!nat_ports_mine(&nt->ports, port)) {
+	/* steered: its own draw, ahead, and the unsteered ring untouched */
+	if (!nat_steer_ahead(nt, k, c->pool[pool_idx], miss, &port) &&
+	    !nat_ports_mine(&nt->ports, port)) {
 		if (n >= NAT_PORTS_AHEAD)
 			return 0;
 		port = nat_ports_ahead(&nt->ports, n);
@@ -232,7 +234,7 @@ nat_in2out(struct fx_nat *nt, uint64_t now, struct rte_mbuf *mb,
 	if (seen) {
 		found.pool_idx = (uint16_t)nat_pool_index(&fx_nat_conf, k->src);
 		found.bib = NAT_MISS_UNASKED;
-		found.steer_known = found.steer_drawn = 0;
+		found.steer.cls = NULL;
 		miss = &found;
 	}
 

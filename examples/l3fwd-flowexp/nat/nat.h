@@ -198,7 +198,9 @@ struct fx_nat {
 	struct nat_log *log;              /**< --nat-log: the event ring; NULL: off */
 	struct nat_bib bib;               /**< --nat-mapping eim: the bindings */
 	struct nat_steer *steer;          /**< replies steered (nat/steer.h); NULL: not */
-	struct nat_ports_hint steer_hint; /**< the mapping being made: worked out ahead */
+	/** the mapping being made: its steering as the prefetch worked it out
+	 * (nat_steer_ahead()), set around its making; NULL: none */
+	const struct nat_ports_steer *steer_ahead;
 	uint16_t hairpins;                /**< of the last fx_nat_translate(): FX_NAT_IN again */
 	struct fx_nat_stats st;
 };

@@ -237,20 +237,6 @@ struct nat_ports_steer {
 };
 
 /**
- * A new mapping's steering worked out ahead (nat/steer.h,
- * nat_steer_ahead()): for the reply context (remote address and port,
- * public address, network order), its h0 and a first draw.
- */
-struct nat_ports_hint {
-	uint32_t rem_addr, pub_addr;
-	uint16_t rem_port;
-	uint16_t first;
-	uint32_t h0;
-	bool valid;          /**< h0 holds */
-	bool has_first;      /**< first holds */
-};
-
-/**
  * nat_ports_alloc() with the candidates taken in the class of `steer`
  * first: the inside port if it is in the share, in the class and free,
  * else up to NAT_PORT_TRIES ports drawn uniformly from the class, the

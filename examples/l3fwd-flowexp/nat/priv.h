@@ -498,12 +498,11 @@ enum nat_miss_bib {
  */
 struct nat_miss {
 	struct nat_bib_entry *be;   /**< NAT_MISS_BOUND: the binding. */
-	uint32_t steer_h0;          /**< steer_known: its reply's h0 (nat/steer.h). */
+	/** Its steering, worked out by nat_steer_ahead() (nat/steer.h): the
+	 * class, its reply's h0 and a first draw; cls NULL: none. */
+	struct nat_ports_steer steer;
 	uint16_t pool_idx;          /**< The pool index of its source (nat_pool_index()). */
-	uint16_t steer_port;        /**< steer_drawn: a port of its class, drawn ahead. */
 	uint8_t bib;                /**< enum nat_miss_bib. */
-	uint8_t steer_known;        /**< nat_steer_ahead() computed steer_h0. */
-	uint8_t steer_drawn;        /**< ... and drew steer_port. */
 };
 
 /**

@@ -84,27 +84,13 @@ fx_nat_steer_fini(struct fx_nat *nt)
 	nt->steer = NULL;
 }
 
-/* whether the hint was worked out for tmpl's reply */
-static inline bool
-hint_serves(const struct nat_ports_hint *h, const struct nat_mapping *tmpl)
+/* the hash of the reply to public port 0 (addresses and port in network
+ * order) */
+static inline uint32_t
+reply_h0(const struct nat_steer *st, uint32_t rem_addr, uint16_t rem_port, uint32_t pub_addr)
 {
-	return h->valid && h->rem_addr == tmpl->rem_addr && h->rem_port == tmpl->rem_port &&
-		h->pub_addr == tmpl->pub_addr;
-}
-
-void
-nat_steer_hint(struct fx_nat *nt, const struct nat_miss *miss, const struct nat_key *k,
-	       uint32_t pub_addr)
-{
-	struct nat_ports_hint *h = &nt->steer_hint;
-
-	h->valid = miss->steer_known;
-	h->has_first = miss->steer_drawn;
-	h->h0 = miss->steer_h0;
-	h->first = miss->steer_port;
-	h->rem_addr = k->dst;
-	h->rem_port = k->dport;
-	h->pub_addr = pub_addr;
+	return fx_rss_space_h0_v4(&st->space, rte_be_to_cpu_32(rem_addr),
+				  rte_be_to_cpu_16(rem_port), rte_be_to_cpu_32(pub_addr));
 }
 
 bool
@@ -112,47 +98,44 @@ nat_steer_ahead(const struct fx_nat *nt, const struct nat_key *k, uint32_t pub_a
 		struct nat_miss *miss, uint16_t *port)
 {
 	const struct nat_steer *st = nt->steer;
+	struct nat_ports_steer *ps = &miss->steer;
 	uint16_t in_port = rte_be_to_cpu_16(k->sport);
-	uint32_t h0;
 
 	if (st == NULL || !st->proto[nat_proto_class(k->proto)])
 		return false;
-	h0 = fx_rss_space_h0_v4(&st->space, rte_be_to_cpu_32(k->dst),
-				rte_be_to_cpu_16(k->dport), rte_be_to_cpu_32(pub_addr));
-	miss->steer_h0 = h0;
-	miss->steer_known = 1;
-	if (nat_ports_mine(&nt->ports, in_port) && fx_rss_class_has(&st->cls, h0, in_port)) {
+	ps->cls = &st->cls;
+	ps->h0 = reply_h0(st, k->dst, k->dport, pub_addr);
+	ps->has_first = false;
+	if (nat_ports_mine(&nt->ports, in_port) && fx_rss_class_has(ps->cls, ps->h0, in_port)) {
 		*port = in_port;
 		return true;
 	}
-	if (fx_rss_class_draw(&st->cls, h0, &miss->steer_port) == 0) {
-		miss->steer_drawn = 1;
-		*port = miss->steer_port;
+	if (fx_rss_class_draw(ps->cls, ps->h0, &ps->first) == 0) {
+		ps->has_first = true;
+		*port = ps->first;
 		return true;
 	}
 	return false;   /* an empty class: the allocator falls back */
 }
 
-/* the steering of new mapping tmpl of class pc into *ps (its h0 from the
- * hint where that is for its reply), or NULL where it is not steered */
+/* the steering of new mapping tmpl of class pc: the prefetch's where it
+ * worked it out (nt->steer_ahead), else made here into *ps; NULL where
+ * tmpl is not steered */
 static const struct nat_ports_steer *
 steer_of(struct fx_nat *nt, const struct nat_mapping *tmpl, enum nat_proto pc,
 	 struct nat_ports_steer *ps)
 {
+	const struct nat_ports_steer *ahead = nt->steer_ahead;
 	const struct nat_steer *st = nt->steer;
-	bool hinted = hint_serves(&nt->steer_hint, tmpl);
 
-	nt->steer_hint.valid = false;
+	nt->steer_ahead = NULL;
 	if (st == NULL || !st->proto[pc])
 		return NULL;
-	/* the reply: from the remote endpoint to the public address */
+	if (ahead != NULL)
+		return ahead;
 	ps->cls = &st->cls;
-	ps->has_first = hinted && nt->steer_hint.has_first;
-	ps->first = nt->steer_hint.first;
-	ps->h0 = hinted ? nt->steer_hint.h0 :
-		fx_rss_space_h0_v4(&st->space, rte_be_to_cpu_32(tmpl->rem_addr),
-				   rte_be_to_cpu_16(tmpl->rem_port),
-				   rte_be_to_cpu_32(tmpl->pub_addr));
+	ps->h0 = reply_h0(st, tmpl->rem_addr, tmpl->rem_port, tmpl->pub_addr);
+	ps->has_first = false;
 	return ps;
 }
 

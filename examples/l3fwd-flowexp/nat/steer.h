@@ -90,27 +90,20 @@ struct nat_miss;
 /**
  * Before a burst's new mappings are made (nat_in2out_prefetch()): where
  * the outbound key k's mapping on public address pub_addr (network order)
- * will be steered, its reply's h0 and a port of its class drawn ahead
- * into *miss (steer_drawn), and in *port the candidate it will try first
- * (its inside port where that is in the class), whose unit and public
- * tuple the caller prefetches. false where nothing is steered.
+ * will be steered, its class, its reply's h0 and a port of the class drawn
+ * ahead into miss->steer (cls NULL where it is not steered), and in *port
+ * the candidate it will try first (its inside port where that is in the
+ * class), whose unit and public tuple the caller prefetches. false where
+ * no candidate was found (nothing steered, or an empty class).
  */
 bool nat_steer_ahead(const struct fx_nat *nt, const struct nat_key *k, uint32_t pub_addr,
 		     struct nat_miss *miss, uint16_t *port);
 
 /**
- * The mapping about to be made for outbound key k on pub_addr takes what
- * nat_steer_ahead() worked out for it into *miss (nt->steer_hint, which
- * nat_steer_alloc() uses when it is for the same reply).
- */
-void nat_steer_hint(struct fx_nat *nt, const struct nat_miss *miss, const struct nat_key *k,
-		    uint32_t pub_addr);
-
-/**
  * A public port for the new mapping tmpl of protocol class pc, from the
  * share as nat_ports_alloc() does, steered where nt is (counted in
- * nat_steered or nat_steer_missed), with nt->steer_hint's h0 and first
- * draw where they were worked out for the same reply. 0 with *port, or
+ * nat_steered or nat_steer_missed), with the h0 and first draw of
+ * nt->steer_ahead where the prefetch worked them out. 0 with *port, or
  * -EADDRINUSE.
  */
 int nat_steer_alloc(struct fx_nat *nt, const struct nat_mapping *tmpl, enum nat_proto pc,

@@ -440,7 +440,7 @@ test_alloc_steered(unsigned int rounds)
 	uint16_t owner[128], port, inside;
 	struct fx_rss_space sp;
 	struct fx_rss_class cl;
-	struct nat_ports_steer ps;
+	struct nat_ports_steer ps = { .cls = NULL };
 	struct steer_arg a;
 	struct nat_ports np;
 	unsigned int i, in_class = 0, kept = 0;
@@ -463,6 +463,9 @@ test_alloc_steered(unsigned int rounds)
 		union rte_thash_tuple t;
 
 		ps.h0 = fx_rss_space_h0_v4(&sp, raddr, rport, paddr);
+		/* every other round with its first draw made ahead, as the
+		 * burst's prefetch makes it */
+		ps.has_first = (i & 1) && fx_rss_class_draw(&cl, ps.h0, &ps.first) == 0;
 		a = (struct steer_arg){ .cls = &cl, .h0 = ps.h0 };
 		inside = (uint16_t)rte_rand();
 		if (nat_ports_alloc_steered(&np, 0, NAT_PROTO_UDP, inside, &ps, steer_taken, &a,
