@@ -20,6 +20,8 @@
 #include <rte_telemetry.h>
 #include <rte_version.h>
 
+#include "base/toeplitz.h"
+
 /*
  * IPv6 addresses: 24.11 made them struct rte_ipv6_addr (16 bytes, byte
  * order as on the wire) in rte_lpm6; before they were uint8_t[16]. The
@@ -78,8 +80,6 @@ static inline enum fx_rss_sym
 fx_rss_set_symmetric(struct rte_eth_rss_conf *c,
 		     const struct rte_eth_dev_info *info, uint8_t *key)
 {
-	unsigned int i;
-
 #if RTE_VERSION >= RTE_VERSION_NUM(23, 11, 0, 0)
 	if (info->rss_algo_capa & RTE_ETH_HASH_ALGO_CAPA_MASK(SYMMETRIC_TOEPLITZ)) {
 		c->algorithm = RTE_ETH_HASH_FUNCTION_SYMMETRIC_TOEPLITZ;
@@ -91,8 +91,7 @@ fx_rss_set_symmetric(struct rte_eth_rss_conf *c,
 #endif
 	if (info->hash_key_size == 0)
 		return FX_RSS_SYM_NONE;
-	for (i = 0; i < info->hash_key_size; i++)
-		key[i] = (i & 1) ? 0x5a : 0x6d;
+	fx_toeplitz_symmetric_key(key, info->hash_key_size);
 	c->rss_key = key;
 	c->rss_key_len = info->hash_key_size;
 	return FX_RSS_SYM_KEY;

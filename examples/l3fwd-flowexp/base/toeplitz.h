@@ -47,6 +47,19 @@
 #define FX_RSS_TRIES 8
 
 /**
+ * Fill len bytes of key with the symmetric key, the 16-bit pattern 6d5a
+ * repeated: a tuple and its reverse hash alike (boot/ports.c).
+ */
+static inline void
+fx_toeplitz_symmetric_key(uint8_t *key, unsigned int len)
+{
+	unsigned int i;
+
+	for (i = 0; i < len; i++)
+		key[i] = (i & 1) ? 0x5a : 0x6d;
+}
+
+/**
  * Toeplitz hash of len input bytes (wire order) under key, which has at
  * least len + 4 bytes.
  */

@@ -83,7 +83,6 @@ port_conf(uint16_t port, struct nat_steer_conf *c, bool first, char *why, size_t
 static int
 steer_conf(struct nat_steer_conf *c, char *why, size_t len)
 {
-	unsigned int i;
 	uint16_t port;
 	bool first = true;
 
@@ -101,8 +100,7 @@ steer_conf(struct nat_steer_conf *c, char *why, size_t len)
 		return -1;
 	}
 	if (fx_conf.rss_model) {
-		for (i = 0; i < 40; i++)
-			steer_key[i] = (i & 1) ? 0x5a : 0x6d;
+		fx_toeplitz_symmetric_key(steer_key, 40);
 		c->key_len = 40;
 		return 0;
 	}

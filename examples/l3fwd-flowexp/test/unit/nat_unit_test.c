@@ -446,8 +446,7 @@ test_alloc_steered(unsigned int rounds)
 	unsigned int i, in_class = 0, kept = 0;
 	bool missed;
 
-	for (i = 0; i < sizeof(key); i++)
-		key[i] = (i & 1) ? 0x5a : 0x6d;
+	fx_toeplitz_symmetric_key(key, sizeof(key));
 	for (i = 0; i < RTE_DIM(owner); i++)
 		owner[i] = (i % 2) == 0;   /* "queue" 1: worker 0's entries */
 	if (nat_ports_init(&np, 1024, 65535, 2, 0, 1, 0, SOCKET_ID_ANY) != 0 ||

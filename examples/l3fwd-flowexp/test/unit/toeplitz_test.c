@@ -78,8 +78,11 @@ key_make(union key *k, enum key_kind kind, unsigned int len, bool ipv6)
 	unsigned int i, pbit = ipv6 ? 272 : 80;
 
 	memset(k, 0, sizeof(*k));
-	for (i = 0; i < len; i++)
-		k->b[i] = kind == KEY_SYM ? ((i & 1) ? 0x5a : 0x6d) : (uint8_t)rte_rand();
+	if (kind == KEY_SYM)
+		fx_toeplitz_symmetric_key(k->b, len);
+	else
+		for (i = 0; i < len; i++)
+			k->b[i] = (uint8_t)rte_rand();
 	if (kind == KEY_SYM || kind == KEY_RAND)
 		return;
 	/* key bits pbit + 23 .. pbit + 46 are all that reach the low 9 bits of
