@@ -128,37 +128,50 @@ def traffic(conns, public=None):
     return queues
 
 
+def probe_and_reply(binary, tmp, name, model, conns, args):
+    """The two runs of a steered scenario. First the outbound packets
+    alone, for the public ports: every session translated, and every
+    public port's reply sent, by the model, to the worker that made the
+    mapping. Then, --hash-secret's seed repeating the draws, the same
+    again with every session's reply a second later on the queue the model
+    gives it: the same ports drawn, every reply delivered to its inside
+    host and port. (the public ports, the second run's statistics), or
+    None."""
+    st, got, _ = run(binary, tmp, name + "_probe", traffic(conns), args)
+    if st is None:
+        return None
+    public = {(g.dst, g.dport): g.sport for g in got if g.src == N.POOL}
+    far = [c for c in conns if (c[3], c[4]) in public and rss.model_worker(
+        model.v4(c[3], N.POOL, c[4], public[(c[3], c[4])]), WORKERS) != c[5]]
+    check(len(public) == len(conns) and not far,
+          "%s: %d of %d sessions translated, %d with a port whose reply reaches, by the "
+          "model, another worker than the mapping's" % (name, len(public), len(conns), len(far)))
+    if len(public) != len(conns):
+        return None
+    st, got, _ = run(binary, tmp, name + "_replies", traffic(conns, public), args)
+    if st is None:
+        return None
+    again = {(g.dst, g.dport): g.sport for g in got if g.src == N.POOL}
+    check(again == public, "%s: the second run drew the same ports (%d differ)"
+          % (name, sum(again.get(k) != v for k, v in public.items())))
+    ins = {(g.dst, g.dport) for g in got if g.dst.startswith("10.1.")}
+    check(ins == {(c[1], c[2]) for c in conns},
+          "%s: every reply reached its inside host and port (%d of %d)"
+          % (name, len(ins), len(conns)))
+    return public, st
+
+
 def test_sessions(binary, tmp):
     model = rss.Toeplitz(rss.SYM_KEY)
     check(rss.self_check(), "the RSS model's known answers")
     conns = sessions(model, random.Random(37))
-    kept = sum(c[6] for c in conns)
-    # run 1: the outbound packets alone, for the public ports
-    st, got, _ = run(binary, tmp, "probe", traffic(conns), ARGS)
-    if st is None:
+    runs = probe_and_reply(binary, tmp, "sessions", model, conns, ARGS)
+    if runs is None:
         return
-    public = {(g.dst, g.dport): g.sport for g in got if g.src == N.POOL}
-    check(len(public) == SESSIONS, "%d sessions translated (got %d)" % (SESSIONS, len(public)))
-    far = [c for c in conns if (c[3], c[4]) in public and rss.model_worker(
-        model.v4(c[3], N.POOL, c[4], public[(c[3], c[4])]), WORKERS) != c[5]]
-    check(not far and len(public) == SESSIONS,
-          "every public port's reply reaches, by the model, the worker that made its "
-          "mapping (%d do not)" % len(far))
+    public, st = runs
+    kept = sum(c[6] for c in conns)
     same = sum(public.get((c[3], c[4])) == c[2] for c in conns if c[6])
     check(same == kept, "the kept inside ports left as themselves (%d of %d)" % (same, kept))
-    if len(public) != SESSIONS:
-        return
-    # run 2: the same, --hash-secret's seed repeats the draws, and every
-    # session's reply on the queue the model gives it: its owner's
-    st, got, _ = run(binary, tmp, "replies", traffic(conns, public), ARGS)
-    if st is None:
-        return
-    again = {(g.dst, g.dport): g.sport for g in got if g.src == N.POOL}
-    check(again == public, "the second run drew the same ports (%d differ)"
-          % sum(again.get(k) != v for k, v in public.items()))
-    ins = {(g.dst, g.dport) for g in got if g.dst.startswith("10.1.")}
-    check(ins == {(c[1], c[2]) for c in conns},
-          "every reply reached its inside host and port (%d of %d)" % (len(ins), SESSIONS))
     t = N.nat_totals(st)
     check(t["nat_steered"] == SESSIONS and t["nat_steer_missed"] == 0,
           "every mapping steered (steered %d, missed %d)"
@@ -184,8 +197,7 @@ def test_sessions(binary, tmp):
 
 def test_blocks(binary, tmp):
     """Port blocks of 64: 200 inside hosts with 5 UDP sessions each, on 4
-    workers; as test_sessions, a probe run, then the same again with
-    every reply on its model queue."""
+    workers; the two runs of probe_and_reply()."""
     model = rss.Toeplitz(rss.SYM_KEY)
     rng = random.Random(41)
     conns = []
@@ -197,31 +209,19 @@ def test_blocks(binary, tmp):
             w = rss.model_worker(model.v4(inside, remote, port, rport), WORKERS)
             conns.append((P.PROTO_UDP, inside, port, remote, rport, w, False))
     args = ARGS + ["--nat-port-block", "64", "--nat-max-blocks-per-host", "4"]
-    st, got, _ = run(binary, tmp, "blocks_probe", traffic(conns), args)
-    if st is None:
+    runs = probe_and_reply(binary, tmp, "blocks", model, conns, args)
+    if runs is None:
         return
-    public = {(g.dst, g.dport): g.sport for g in got if g.src == N.POOL}
-    far = [c for c in conns if (c[3], c[4]) in public and rss.model_worker(
-        model.v4(c[3], N.POOL, c[4], public[(c[3], c[4])]), WORKERS) != c[5]]
-    check(len(public) == len(conns) and not far,
-          "blocks: %d of %d sessions translated, %d with a port whose reply reaches "
-          "another worker" % (len(public), len(conns), len(far)))
-    if len(public) != len(conns):
-        return
-    st, got, _ = run(binary, tmp, "blocks_replies", traffic(conns, public), args)
-    if st is None:
-        return
-    ins = {(g.dst, g.dport) for g in got if g.dst.startswith("10.1.")}
-    t = N.nat_totals(st)
-    check(len(ins) == len(conns) and t["nat_in"] == len(conns) and t["nat_handoff"] == 0,
-          "blocks: every reply delivered (%d of %d), none handed off (%d)"
-          % (len(ins), len(conns), t["nat_handoff"]))
+    t = N.nat_totals(runs[1])
+    check(t["nat_in"] == len(conns) and t["nat_handoff"] == 0,
+          "blocks: every reply translated (%d of %d), none handed off (%d)"
+          % (t["nat_in"], len(conns), t["nat_handoff"]))
     check(t["nat_steered"] == len(conns) and t["nat_steer_missed"] == 0 and
           t["nat_block_allocated"] == t["nat_block_released"] > 0,
           "blocks: every mapping steered (%d, missed %d), blocks allocated %d and "
           "released %d" % (t["nat_steered"], t["nat_steer_missed"],
                            t["nat_block_allocated"], t["nat_block_released"]))
-    N.no_leak(st, "blocks")
+    N.no_leak(runs[1], "blocks")
 
 
 def test_log(binary, tmp):
