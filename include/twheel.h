@@ -12,8 +12,9 @@
  * A wheel is owned by one lcore. Everything that changes it (schedule,
  * cancel, move, sweep, drain) runs on that lcore, so the wheel takes no
  * lock. Other threads reach it only through the remote functions, which
- * enqueue a message on the wheel's multi-producer ring, and through
- * twheel_stats_get(), which is safe from any thread.
+ * leave a message for the owner (each EAL lcore on a lane of its own,
+ * other threads on a shared ring), and through twheel_stats_get(), which
+ * is safe from any thread.
  *
  * Time is counted in TSC cycles (rte_rdtsc()), as with rte_timer. The wheel
  * has @c slots buckets of @c tick_cycles each; deadlines further out than
@@ -27,28 +28,36 @@
  * Remote calls (twheel_remote_cancel(), twheel_remote_schedule()):
  * - Producers: any thread, EAL lcore or not, the owner included, from
  *   twheel_create() until twheel_free() is called.
- * - Progress: lock-free and non-blocking. The ring enqueues in RTS mode
- *   with the producers' head allowed the whole ring ahead of the tail, so
- *   a producer never waits for another, even one pre-empted in the middle
- *   of its enqueue; a full ring, slots reserved by such a producer
- *   included, is -ENOBUFS with nothing enqueued (counted in
- *   @c remote_full). The owner never waits for a producer either: it takes
- *   what has been published.
+ * - Channels: each EAL lcore (role RTE or SERVICE when the wheel was
+ *   created) writes to a single-producer lane of its own, chosen by
+ *   rte_lcore_id(); every other thread (non-EAL, or registered after the
+ *   wheel was created) to one shared multi-producer ring. Each channel
+ *   holds @c remote_ring_size messages: that is a producer's room.
+ * - Progress: lock-free and non-blocking. No lane has two producers, and
+ *   the shared ring enqueues in RTS mode with the producers' head allowed
+ *   the whole ring ahead of the tail, so a producer never waits for
+ *   another, even one pre-empted in the middle of its call; a full
+ *   channel, ring slots reserved by such a producer included, is -ENOBUFS
+ *   with nothing enqueued (counted in @c remote_full). The owner never
+ *   waits for a producer either: it takes what has been published.
  * - Ordering: a call that returned 0 has published its message with a
- *   store-release of the ring's tail, which the owner load-acquires. So
- *   everything the producer wrote before the call (the payload's fields,
- *   its lazy deadline) is visible to the owner when it applies the
- *   message, in the @c adopt_fn and @c deadline_fn calls included.
+ *   store-release of its channel's tail, which the owner load-acquires.
+ *   So everything the producer wrote before the call (the payload's
+ *   fields, its lazy deadline) is visible to the owner when it applies
+ *   the message, in the @c adopt_fn and @c deadline_fn calls included.
  * - Delivery: each message is applied exactly once, by the first
  *   twheel_sweep() or twheel_drain() (or their _more variants) on the
- *   owner that finds it published, as one unit of that call's budget, at
- *   the start of the call; what the budget leaves waits for the next call.
- *   Messages of one producer are applied in the order it sent them; those
- *   of different producers in the order they reserved ring slots, with no
- *   order against anything else the producers do.
- * - At twheel_free() the messages still in the ring are dropped unapplied:
- *   no record, no @c adopt_fn call, so the payloads of remote schedules
- *   still in flight stay the producers' to free. Stop the producers first.
+ *   owner that finds it published and has budget left for it, as one
+ *   unit of that call's budget, at the start of the call; the owner visits
+ *   the channels round-robin, so what the budget leaves, of any producer,
+ *   waits for the next call. Messages of one producer are applied in the
+ *   order it sent them; those of different producers in no promised
+ *   order (two threads on the shared ring: the order they reserved ring
+ *   slots), and none against anything else the producers do.
+ * - At twheel_free() the messages still in the channels are dropped
+ *   unapplied: no record, no @c adopt_fn call, so the payloads of remote
+ *   schedules still in flight stay the producers' to free. Stop the
+ *   producers first.
  *
  * Guarantees (see doc/guide.md for the proofs and the tests that check them):
  * a Due record is never early; every scheduled entry leaves exactly once;
@@ -161,7 +170,11 @@ struct twheel_config {
 	uint32_t capacity;           /**< Live entries at most, 1..TWHEEL_CAPACITY_MAX. */
 	uint32_t slots;              /**< Buckets: a power of two, 2..TWHEEL_SLOTS_MAX. */
 	uint64_t tick_cycles;        /**< Bucket width in TSC cycles, > 0. */
-	uint32_t remote_ring_size;   /**< Ring messages; 0: no cross-lcore API. */
+	uint32_t remote_ring_size;   /**< Messages each remote producer may have in flight:
+				  *   the size of each EAL lcore's lane and of the
+				  *   shared ring, up to 2^24; 0: no cross-lcore API.
+				  *   Memory: (EAL lcores + 1) channels of the power of
+				  *   two above it in 24-byte slots (doc/guide.md). */
 	twheel_deadline_fn deadline_fn; /**< NULL: deadlines are fixed at schedule/move. */
 	void *deadline_arg;          /**< Passed to @c deadline_fn. */
 	twheel_adopt_fn adopt_fn;    /**< May be NULL. */
@@ -170,7 +183,8 @@ struct twheel_config {
 
 /**
  * Fill a configuration with the standard geometry: 10 ms ticks, 8192 slots
- * (a rotation of 81.92 s), a remote ring of 4096 messages, fixed deadlines.
+ * (a rotation of 81.92 s), remote channels of 4096 messages, fixed
+ * deadlines.
  *
  * The tick length comes from rte_get_tsc_hz(), so call it after rte_eal_init().
  *
@@ -206,8 +220,8 @@ struct twheel *twheel_create(const struct twheel_config *cfg);
 /**
  * Free a wheel and all of its memory. Live entries are forgotten without a
  * record: use twheel_drain_more() first to get their payloads back.
- * Messages still in the remote ring are dropped unapplied (no record, no
- * adopt_fn call). NULL is a no-op.
+ * Remote messages not yet applied are dropped (no record, no adopt_fn
+ * call). NULL is a no-op.
  *
  * No other thread may use the wheel, including its remote functions, once
  * this is called.
@@ -324,7 +338,7 @@ unsigned int twheel_move_bulk(struct twheel *w, const twheel_id_t *ids,
 /** Why a record was handed back. */
 enum twheel_reason {
 	TWHEEL_DUE,       /**< The deadline passed; the entry has left. */
-	TWHEEL_CANCELLED, /**< Cancelled through the ring, or drained; the entry has left. */
+	TWHEEL_CANCELLED, /**< Cancelled by a remote cancel, or drained; the entry has left. */
 	TWHEEL_REJECTED,  /**< A remote schedule found the wheel full; never entered. */
 };
 
@@ -339,7 +353,7 @@ struct twheel_fired {
 /**
  * Advance the wheel to @p now and hand back what is due. Owner lcore only.
  *
- * In order: messages from the remote ring are applied; entries whose
+ * In order: remote messages are applied; entries whose
  * deadline is at or before @p now are handed back as TWHEEL_DUE; entries
  * whose (lazy) deadline lies in the future are re-filed. Each message, each
  * entry handed back and each entry re-filed is one unit of work; the sweep
@@ -386,11 +400,11 @@ unsigned int twheel_sweep(struct twheel *w, uint64_t now, unsigned int budget,
  * @p *more is true exactly when this call counted in @c budget_exhausted:
  * it used its whole budget and something it would have done at @p now is
  * still left (an entry of an elapsed tick not yet examined, the rest of a
- * bucket it stopped in, a message published in the remote ring), so a
+ * bucket it stopped in, a published remote message), so a
  * call at the same @p now would do more. It is false when the call did
  * everything due at @p now, also when that took exactly @p budget units
  * of work, and when @p budget is 0 (such a call does nothing). A call can
- * spend its budget on ring messages that write no record (an adoption, a
+ * spend its budget on remote messages that write no record (an adoption, a
  * cancel of an entry already gone) and return 0 with work left, so "until
  * it returns 0" is not the test: "sweep while @p *more" runs the wheel up
  * to @p now, without a twheel_stats_get() around each call.
@@ -427,7 +441,7 @@ unsigned int twheel_sweep_more(struct twheel *w, uint64_t now,
  * work left; such a call, like any drain that stops at its budget with
  * something left, is counted in @c budget_exhausted. To empty a wheel,
  * call twheel_drain_more() until it sets @c *more to false; with a budget
- * larger than the messages in the ring, calling this until it returns 0
+ * larger than the remote messages waiting, calling this until it returns 0
  * does the same.
  *
  * @param w
@@ -452,13 +466,14 @@ unsigned int twheel_drain(struct twheel *w, unsigned int budget,
  *
  * @p *more is true exactly when this call counted in @c budget_exhausted:
  * it used its whole budget and, when it finished, the wheel still held an
- * entry or the remote ring a published message. It is false when the
- * wheel is empty and the ring was empty when the call looked at it last,
+ * entry or a remote channel a published message. It is false when the
+ * wheel is empty and the channels were empty when the call looked at them
+ * last,
  * and when @p budget is 0. A call that spent its budget on adoptions or
  * stale cancels returns 0 whether or not work is left, so "drain while
  * @p *more" is the loop that empties the wheel; messages that producers
- * publish after the last call stay in the ring (stop the producers first
- * at shutdown).
+ * publish after the last call stay in their channels (stop the producers
+ * first at shutdown).
  *
  * The call has no error: it returns a count and leaves rte_errno alone.
  *
@@ -492,9 +507,10 @@ unsigned int twheel_drain_more(struct twheel *w, unsigned int budget,
  * @param id
  *   The entry's id.
  * @return
- *   0 once the message is published; -ENOBUFS if the ring is full, its
- *   reserved slots included (nothing was enqueued, @c remote_full counts
- *   it); -ENOTSUP if the wheel has no ring. rte_errno is left alone.
+ *   0 once the message is published; -ENOBUFS if the caller's channel
+ *   (its lane, or the shared ring with its reserved slots) is full:
+ *   nothing was enqueued, @c remote_full counts it; -ENOTSUP if the wheel
+ *   was made without remote calls. rte_errno is left alone.
  */
 int twheel_remote_cancel(struct twheel *w, twheel_id_t id);
 
@@ -530,7 +546,7 @@ struct twheel_stats {
 	uint64_t remote_cancels;   /**< Remote cancel messages applied. */
 	uint64_t remote_schedules; /**< Remote schedule messages applied. */
 	uint64_t remote_stale;     /**< Remote cancels whose entry had already left. */
-	uint64_t remote_full;      /**< Remote calls that returned -ENOBUFS. */
+	uint64_t remote_full;      /**< Remote calls that returned -ENOBUFS, all channels. */
 	uint64_t rejected;         /**< TWHEEL_REJECTED records. */
 	uint64_t sweeps;           /**< Calls to twheel_sweep(). */
 	uint64_t budget_exhausted; /**< Sweeps and drains that stopped at the budget with work left (the calls whose *more the _more variants set). */
@@ -552,7 +568,7 @@ void twheel_stats_get(const struct twheel *w, struct twheel_stats *st);
 struct twheel_mem_info {
 	size_t slab_bytes;     /**< The entry mempool's memory chunks (objects with headers). */
 	size_t bucket_bytes;   /**< Bucket chunks, bucket lists and the occupancy bitmap. */
-	size_t ring_bytes;     /**< The remote ring, 0 without one. */
+	size_t ring_bytes;     /**< The remote channels: lanes and shared ring; 0 without them. */
 	size_t wheel_bytes;    /**< The wheel structure itself. */
 	size_t total_bytes;    /**< The sum of the above. */
 	uint32_t capacity;     /**< The configured capacity. */

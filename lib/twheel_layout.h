@@ -5,7 +5,7 @@
 /*
  * The wheel's layout: the entry, the chunk, the list and the wheel itself.
  *
- * Three kinds of memory, all allocated by twheel_create() on the wheel's
+ * Four kinds of memory, all allocated by twheel_create() on the wheel's
  * socket and never again:
  *
  *   slab     entries in an rte_mempool driven by our own "twheel_slab"
@@ -26,6 +26,10 @@
  *
  *   bitmap   one bit per bucket: set while the bucket's list is non-empty, so
  *            a sweep after a long pause skips empty buckets 64 at a time.
+ *
+ *   remote   when the config asks for remote calls: a lane (a single-
+ *            producer queue, twheel_lane.h) per EAL lcore and one shared
+ *            ring for every other thread (twheel_remote.c).
  *
  * The free stack holds free entries' indices in chunks from the same pool:
  * a free index costs no more memory than a filed one, and allocation reads
@@ -132,6 +136,7 @@ struct twheel_owner_stats {
 
 struct rte_mempool;
 struct rte_ring;
+struct twheel_lane;
 
 struct twheel {
 	/* owner-only hot state, first lines */
@@ -157,7 +162,10 @@ struct twheel {
 	void *deadline_arg;
 	twheel_adopt_fn adopt_fn;
 	void *adopt_arg;
-	struct rte_ring *ring;       /* remote messages, or NULL */
+	struct twheel_lane *lanes;   /* nb_lanes lanes, or NULL */
+	uint16_t nb_lanes;           /* one per EAL lcore at create */
+	uint16_t nb_chan;            /* lanes + the shared ring; 0: none */
+	uint16_t chan_next;          /* where the next apply starts */
 	uint32_t capacity;
 	uint32_t slots;
 	uint32_t salt;               /* even; added to generations in ids */
@@ -166,12 +174,18 @@ struct twheel {
 
 	struct twheel_owner_stats st __rte_cache_aligned;
 
-	/* written by remote producers (atomic add) */
+	/* read by remote producers, written at create only */
+	struct rte_ring *ring __rte_cache_aligned; /* the shared ring, or NULL */
+	struct twheel_lane *lane_base;  /* == lanes */
+	uint16_t lane_of[RTE_MAX_LCORE]; /* lcore id -> lane index + 1; 0: none */
+
+	/* written by the shared ring's producers (atomic add) */
 	uint64_t remote_full __rte_cache_aligned;
 
 	/* control path */
 	struct rte_mempool *mp __rte_cache_aligned;
 	size_t bucket_bytes;
+	size_t lane_bytes;
 	TAILQ_ENTRY(twheel) next;
 	char name[TWHEEL_NAME_MAX_LEN + 1];
 };

@@ -10,11 +10,14 @@
  * with a relaxed atomic load. A reader therefore never sees a torn value,
  * but the counters are not a snapshot of one instant: live may be read
  * before and scheduled after the same schedule call. remote_full is the
- * one counter producers write, with an atomic add, on its own cache line.
+ * one counter producers write: each lane's producer its own, on its line,
+ * and the shared ring's producers one with an atomic add; the reader adds
+ * them up.
  *
  * The memory figures are read from what twheel_create() made: the entry
  * mempool's memory chunks and object sizes, the bucket structures' sizes
- * as allocated, the ring's size as DPDK computes it.
+ * as allocated, the lanes as allocated and the ring's size as DPDK
+ * computes it.
  */
 
 #include <errno.h>
@@ -39,7 +42,7 @@ twheel_stats_get(const struct twheel *w, struct twheel_stats *st)
 	st->remote_cancels = LOAD(remote_cancels);
 	st->remote_schedules = LOAD(remote_schedules);
 	st->remote_stale = LOAD(remote_stale);
-	st->remote_full = twheel_atomic_load(&w->remote_full);
+	st->remote_full = twheel_remote_full(w);
 	st->rejected = LOAD(rejected);
 	st->sweeps = LOAD(sweeps);
 	st->budget_exhausted = LOAD(budget_exhausted);

@@ -5,10 +5,10 @@
 /*
  * Sweep and drain: the only places entries leave by time.
  *
- The cursor is the next tick to detach; every tick before it has been
+ * The cursor is the next tick to detach; every tick before it has been
  * detached. A sweep at `now`:
  *
- *   1. applies the remote ring's messages (twheel_remote.c);
+ *   1. applies the remote messages, lanes and shared ring (twheel_remote.c);
  *   2. examines the pending list, newest index first;
  *   3. when pending is empty, detaches the next non-empty bucket among the
  *      elapsed ticks cursor .. tick(now) - 1 into pending (an O(1) list
@@ -80,7 +80,6 @@
 
 #include <rte_common.h>
 #include <rte_prefetch.h>
-#include <rte_ring.h>
 
 #include "twheel_atomic.h"
 #include "twheel_bucket.h"
@@ -355,7 +354,7 @@ work_left(const struct twheel *w, uint64_t limit, bool end_examined)
 	uint64_t t, c;
 
 	return !twheel_list_empty(w, w->pending) ||
-		(w->ring != NULL && rte_ring_count(w->ring) != 0) ||
+		twheel_remote_pending(w) ||
 		next_bucket(w, limit, end_examined, &t, &c);
 }
 
@@ -371,8 +370,7 @@ twheel_sweep(struct twheel *w, uint64_t now, unsigned int budget,
 	TWHEEL_STAT_ADD(w, sweeps, 1);
 	if (unlikely(budget == 0))
 		return 0;
-	/* an empty ring costs a load of its two tails, not a dequeue call */
-	if (w->ring != NULL && rte_ring_count(w->ring) != 0)
+	if (w->nb_chan != 0)
 		work = twheel_remote_apply(w, budget, out, &nout);
 	if (now > w->now) {
 		w->now = now;
@@ -419,7 +417,7 @@ twheel_drain(struct twheel *w, unsigned int budget, struct twheel_fired *out)
 	struct twheel_entry *e;
 	uint32_t list, b, idx;
 
-	if (w->ring != NULL && rte_ring_count(w->ring) != 0)
+	if (w->nb_chan != 0)
 		work = twheel_remote_apply(w, budget, out, &nout);
 
 	list = w->pending;
@@ -443,7 +441,7 @@ twheel_drain(struct twheel *w, unsigned int budget, struct twheel_fired *out)
 		work++;
 	}
 	if (work == budget && budget != 0 && (w->st.live != 0 ||
-	    (w->ring != NULL && rte_ring_count(w->ring) != 0)))
+	    twheel_remote_pending(w)))
 		TWHEEL_STAT_ADD(w, budget_exhausted, 1);
 	return nout;
 }

@@ -8,15 +8,16 @@
  *
  *   slab exhausted        ENOSPC locally, REJECTED remotely; nothing else
  *                         moves, every entry still fires once, on time
- *   remote flood          two producers (an EAL worker and a plain pthread)
- *                         enqueue faster than the owner drains a 64-message
- *                         ring; every message is accounted for; and a
+ *   remote flood          two producers (an EAL worker on its lane, a plain
+ *                         pthread on the shared ring) enqueue faster than
+ *                         the owner drains channels of 64 messages; every
+ *                         message is accounted for; and a
  *                         remote schedule with no adopt_fn still lands
  *   time jumps            now forward by days and back by days
  *   end of time           deadlines near UINT64_MAX, TSC values near wrap,
  *                         and the wrap itself (time going back by 2^64)
- *   budget 0 and 1        with ring messages and due entries waiting
- *   free with live        entries, pending lists and ring messages: the DPDK
+ *   budget 0 and 1        with remote messages and due entries waiting
+ *   free with live        entries, pending lists and remote messages: the DPDK
  *                         heaps and memzones return to where they were
  *   create fails          at each allocation step in turn (through the
  *                         test app's --wrap hook): ENOMEM, nothing left
@@ -102,7 +103,7 @@ check_nothing_left(const char *name, const struct footprint *before)
 	return TEST_SUCCESS;
 }
 
-/* A wheel with a remote ring and adopt_fn storing the id in the payload. */
+/* A wheel with remote channels and adopt_fn storing the id in the payload. */
 static void
 adopt_store(void *payload, twheel_id_t id, void *arg __rte_unused)
 {
@@ -186,7 +187,7 @@ test_fault_slab_exhausted(void)
 	return TEST_SUCCESS;
 }
 
-/* Remote ring flooded ---------------------------------------------------------- */
+/* Remote channels flooded ------------------------------------------------------ */
 
 #define FLOOD_RING 64
 #define FLOOD_CAP 256
@@ -349,7 +350,7 @@ test_fault_remote_flood(void)
 			    "pthread_create");
 	__atomic_store_n(&flood_go, 1, __ATOMIC_RELEASE);
 
-	/* the owner: small budgets and pauses, so the ring overflows */
+	/* the owner: small budgets and pauses, so the channels overflow */
 	do {
 		done = __atomic_load_n(&fp[0].done, __ATOMIC_ACQUIRE) &&
 			__atomic_load_n(&fp[1].done, __ATOMIC_ACQUIRE);
@@ -365,7 +366,7 @@ test_fault_remote_flood(void)
 	TEST_ASSERT_SUCCESS(fp[0].ret, "worker producer: %d", fp[0].ret);
 	TEST_ASSERT_SUCCESS(fp[1].ret, "thread producer: %d", fp[1].ret);
 
-	/* apply what is left in the ring, then hand everything back */
+	/* apply what is left in the channels, then hand everything back */
 	while ((n = twheel_sweep(w, now, 64, out)) != 0)
 		flood_records(out, n, false, &t);
 	while ((n = twheel_drain(w, 64, out)) != 0)
@@ -383,7 +384,7 @@ test_fault_remote_flood(void)
 	       t.due, t.drained);
 	TEST_ASSERT_EQUAL(t.bad, 0u, "%" PRIu64 " records repeated or malformed",
 			  t.bad);
-	TEST_ASSERT(nobufs > 0, "the ring never overflowed: no flood");
+	TEST_ASSERT(nobufs > 0, "no channel ever overflowed: no flood");
 	/* every message enqueued was applied, every refusal counted */
 	TEST_ASSERT_EQUAL(st.remote_schedules, sched, "remote_schedules %" PRIu64
 			  ", enqueued %" PRIu64, st.remote_schedules, sched);
@@ -748,7 +749,7 @@ test_fault_create_each_step(void)
 	TEST_ASSERT_NOT_NULL(w, "create: %s", rte_strerror(rte_errno));
 	twheel_free(w);
 	TEST_ASSERT_SUCCESS(check_nothing_left("f_create", &before), "free");
-	/* wheel, mempool, ops, populate, slab data, 4 bucket arrays, ring */
+	/* wheel, mempool, ops, populate, slab data, 4 bucket arrays, lanes, ring */
 	TEST_ASSERT(steps >= 10, "only %u allocation calls seen: is the --wrap"
 		    " hook linked in?", steps);
 	for (step = 1; step <= steps; step++) {

@@ -168,7 +168,8 @@ test_mem_per_entry(void)
 	double per_entry;
 	unsigned int i;
 
-	printf("wheel memory per entry (standard geometry, remote ring 4096):\n");
+	printf("wheel memory per entry (standard geometry, remote channels of 4096, %u lanes):\n",
+	       rte_lcore_count());
 	for (i = 0; i < RTE_DIM(sizes); i++) {
 		TEST_ASSERT_SUCCESS(measure_one(sizes[i], &per_entry), "measure");
 		TEST_ASSERT(per_entry <= MEM_BUDGET_PER_ENTRY,

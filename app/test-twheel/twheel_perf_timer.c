@@ -19,7 +19,7 @@
  *
  * As in dpdk-test, the loops call the library and nothing else: rte_timer
  * with SINGLE timers on this lcore and a callback that counts down; twheel
- * with the standard wheel (10 ms x 8192, remote ring 4096, fixed
+ * with the standard wheel (10 ms x 8192, remote channels of 4096, fixed
  * deadlines), sweeps of budget 256 and a loop over the records that counts
  * down. rte_timer reads the clock in every reset and manage call; the
  * twheel loops read rte_rdtsc() once per 32 schedules (a burst, as a

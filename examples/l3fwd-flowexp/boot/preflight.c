@@ -74,6 +74,22 @@ static const char *const m_name[M_MAX] = {
 	"flows", "wheels", "NAT", "mbufs", "route tables", "other"
 };
 
+/* a wheel's remote channels, at the standard size: a lane per EAL lcore
+ * and the shared ring, 24-byte messages (doc/guide.md, "Sizing the
+ * channels"); 1.7 MB a wheel on 16 lcores */
+static double
+wheel_remote_bytes(void)
+{
+	struct twheel_config cfg;
+	uint32_t n;
+
+	twheel_config_standard(&cfg, "preflight", 64, SOCKET_ID_ANY);
+	n = cfg.remote_ring_size;
+	return rte_lcore_count() * (rte_align32pow2(n) * 24.0 +
+				    2 * RTE_CACHE_LINE_SIZE) +
+		rte_align32pow2(n + 1) * 24.0;
+}
+
 /* the bytes one worker's flow state takes on its socket */
 static void
 worker_bytes(double *m)
@@ -93,13 +109,14 @@ worker_bytes(double *m)
 		if (fx_conf.full_policy == FX_FULL_EVICT)
 			m[M_FLOWS] += (double)(f * 16);
 		if (fx_conf.expiry == FX_EXPIRY_TWHEEL)
-			m[M_WHEELS] += (double)(f * WHEEL_ENTRY_BYTES);
+			m[M_WHEELS] += (double)(f * WHEEL_ENTRY_BYTES) +
+				       wheel_remote_bytes();
 		else if (fx_conf.expiry == FX_EXPIRY_TIMER)
 			m[M_WHEELS] += (double)(cap * sizeof(struct rte_timer));
 	}
 	if (fx_nat_enabled())
 		m[M_NAT] += (double)(fx_nat_bytes(fx_conf.max_flows, fx_nb_workers) +
-				     f * WHEEL_ENTRY_BYTES);
+				     f * WHEEL_ENTRY_BYTES) + wheel_remote_bytes();
 	/* eim: the binding table, one binding a session at most, and an entry
 	 * beside each port unit of the largest share (nat/nat.c) */
 	if (fx_nat_enabled() && fx_nat_conf.mapping == NAT_MAP_EIM)

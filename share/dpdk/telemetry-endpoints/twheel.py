@@ -67,6 +67,7 @@ WHEEL_GAUGES = {
     "capacity": "Entries the wheel can hold.",
     "slots": "Slots of the wheel's buckets.",
     "memory_bytes": "Memory the wheel holds, in bytes.",
+    "remote_lanes": "Remote lanes: one per EAL lcore when the wheel was made.",
     "tick_cycles": "The wheel's tick, in its time unit (TSC cycles in l3fwd-flowexp).",
     "max_lag_cycles": "Largest now - deadline of a Due record, in the wheel's time unit.",
 }

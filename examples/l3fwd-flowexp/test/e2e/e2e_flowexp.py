@@ -852,9 +852,9 @@ def test_startup_checks(binary, tmp):
     prefix = "l3fwd-flowexp: socket 0: not enough memory: the run needs about "
     # a table that does not fit, and a heap too small for the route table
     # (which used to fail in rte_lpm6_create, with the flows allocated)
-    for mem, flows, want in [(256, 1048576, "370 MiB there (MiB: flows 144, wheels 54, mbufs 20, "
+    for mem, flows, want in [(256, 1048576, "371 MiB there (MiB: flows 144, wheels 54, mbufs 20, "
                                             "route tables 136, other 16) "),
-                             (128, 4096, "173 MiB there (MiB: flows 1, wheels 0, mbufs 20, "
+                             (128, 4096, "173 MiB there (MiB: flows 1, wheels 1, mbufs 20, "
                                          "route tables 136, other 16) ")]:
         rc, out, err = run(mem, ["--max-flows", str(flows)], "mem%d" % mem)
         lines = [ln for ln in err.splitlines() if ln.startswith(prefix)]
@@ -866,7 +866,7 @@ def test_startup_checks(binary, tmp):
               "free (%s)" % (mem, flows, lines[:1] or err[-300:]))
     # the estimate is printed when it fits
     rc, out, err = run(256, ["--max-flows", "4096", "--eth-dest=0,02:00:00:00:00:01"], "memok")
-    check(rc == 0 and "memory on socket 0: about 173 MiB needed (flows 1, wheels 0, mbufs 20, "
+    check(rc == 0 and "memory on socket 0: about 173 MiB needed (flows 1, wheels 1, mbufs 20, "
           "route tables 136, other 16), " in out and "warning" not in err,
           "a run that fits prints its estimate, and with --eth-dest and the default tick warns of "
           "nothing (%s)" % err.strip()[-300:])
