@@ -13,19 +13,34 @@
  * Input layout (every read past the end gives zeros, so any input decodes):
  *
  *   geometry  capacity (2 bytes), slots (1), tick kind (1, + 1..9 bytes),
- *             flags (1: lazy deadlines, remote ring size), start time (1, + 8)
- *   then ops  one opcode byte each (the operation, and which of two wheels
- *             of that geometry it goes to), followed by its arguments: schedule,
- *             cancel, move, refresh, stale and forged ids, sweeps with small
- *             steps, tick edges, jumps of rotations or days, steps backwards
- *             and UINT64_MAX, budgets 0, 1, small and large, drain, bursts
- *             past capacity, remote schedules and cancels, ring floods.
- *             Each wheel has its own clock; forged ids and remote cancels
- *             include the other wheel's ids, which must be inert.
+ *             flags (1: lazy deadlines, remote channel size), start time
+ *             (1, + 8)
+ *   then ops  one opcode byte each (the operation in its low 4 bits, which
+ *             of two wheels of that geometry it goes to in the next, and the
+ *             producer of a remote call in the top 3), followed by its
+ *             arguments: schedule, cancel, move, refresh, stale and forged
+ *             ids, sweeps with small steps, tick edges, jumps of rotations
+ *             or days, steps backwards and UINT64_MAX, budgets 0, 1, small
+ *             and large, drain, bursts past capacity, remote schedules and
+ *             cancels, floods that fill the producer's channel and push
+ *             past it. Each wheel has its own clock; forged ids and remote
+ *             cancels include the other wheel's ids, which must be inert.
+ *
+ * Producers. The remote calls of consecutive ops come from the producers
+ * the opcodes name (the model's numbering, modulo their number): the EAL
+ * lcores, each on its own lane, and threads without one (a non-EAL thread,
+ * an lcore id with no lane) on the shared ring; the model makes each call
+ * under the producer's lcore id and predicts each channel's -ENOBUFS and
+ * the owner's round-robin over them. Inputs written before the lanes
+ * decode to the same operations; their remote calls now come from the
+ * producers their opcodes' top bits name.
  *
  * The EAL is initialised once, in LLVMFuzzerInitialize(), without
- * hugepages or shared config files, with a file prefix of its own per process (so
- * libFuzzer's -jobs/-fork workers and other DPDK processes never meet).
+ * hugepages or shared config files, with a file prefix of its own per
+ * process (so libFuzzer's -jobs/-fork workers and other DPDK processes
+ * never meet), and three lcores on CPU 0, lcore ids 0, 2 and 5, the main
+ * one lcore 2: three lanes, not contiguous, the owner's own lane in the
+ * middle. The other two lcores' threads wait in the EAL and never run.
  *
  *   TWHEEL_FUZZ_TRACE=1   print the decoded geometry and every operation
  *                         (for replaying a crash; see doc/reliability.md)
@@ -63,7 +78,8 @@ LLVMFuzzerInitialize(int *argc __rte_unused, char ***argv __rte_unused)
 	char prefix[64];
 	char *eal_argv[] = {
 		"fuzz-twheel", "--no-huge", "-m", "128", "--no-pci",
-		"--no-telemetry", "--no-shconf", "-l", "0",
+		"--no-telemetry", "--no-shconf", "--lcores", "0@0,2@0,5@0",
+		"--main-lcore", "2",
 		"--log-level=lib.eal:error", "--log-level=lib.twheel:error",
 		prefix, NULL,
 	};
@@ -144,7 +160,7 @@ decode_budget(struct reader *r, struct tw_model *m)
 	switch (take(r, 1) % 8) {
 	case 0: return 0;
 	case 1: return 1;
-	case 6: return 3 * tw_model_capacity(m) + tw_model_ring_size(m);
+	case 6: return 3 * tw_model_capacity(m) + tw_model_remote_room(m);
 	case 7: return (unsigned int)take(r, 2);
 	default: return 1 + (unsigned int)(take(r, 1) % 64);
 	}
@@ -197,8 +213,31 @@ enum fuzz_op {
 	OP_COUNT
 };
 
+/*
+ * Producer p fills its channel, and a few more calls must be refused; the
+ * other channels keep their messages and their room.
+ */
 static int
-run_op(struct reader *r, struct tw_model *m, uint64_t *now, unsigned int op)
+flood(struct reader *r, struct tw_model *m, unsigned int p)
+{
+	uint32_t n = tw_model_ring_size(m) - tw_model_queued_by(m, p) + 1 +
+		(uint32_t)take(r, 1) % 4, i;
+	uint64_t d = decode_deadline(r, m), a = take(r, 1);
+	int ret = 0;
+
+	TRACE("flood of %u remote calls from %s (%u queued in all)\n", n,
+	      tw_model_producer_name(m, p), tw_model_queued(m));
+	for (i = 0; i < n && ret == 0; i++)
+		ret = (a >> (i % 8)) & 1 ?
+			tw_model_remote_cancel(m, p, a + i, (i + a) %
+					       TW_MODEL_REMOTE_CANCEL_KINDS) :
+			tw_model_remote_schedule(m, p, tw_sat_add(d, i));
+	return ret;
+}
+
+static int
+run_op(struct reader *r, struct tw_model *m, uint64_t *now, unsigned int op,
+       unsigned int p)
 {
 	uint64_t a, d;
 	unsigned int b, k;
@@ -248,13 +287,15 @@ run_op(struct reader *r, struct tw_model *m, uint64_t *now, unsigned int op)
 		return tw_model_drain(m, b);
 	case OP_REMOTE_SCHEDULE:
 		d = decode_deadline(r, m);
-		TRACE("remote schedule %" PRIu64 "\n", d);
-		return tw_model_remote_schedule(m, d);
+		TRACE("remote schedule %" PRIu64 " from %s\n", d,
+		      tw_model_producer_name(m, p));
+		return tw_model_remote_schedule(m, p, d);
 	case OP_REMOTE_CANCEL:
 		a = take(r, 8);
 		k = (unsigned int)take(r, 1) % TW_MODEL_REMOTE_CANCEL_KINDS;
-		TRACE("remote cancel %#" PRIx64 " kind %u\n", a, k);
-		return tw_model_remote_cancel(m, a, k);
+		TRACE("remote cancel %#" PRIx64 " kind %u from %s\n", a, k,
+		      tw_model_producer_name(m, p));
+		return tw_model_remote_cancel(m, p, a, k);
 	case OP_BURST:
 		/* capacity pressure: fill up, and a few more that must fail */
 		n = tw_model_capacity(m) - tw_model_live(m) + 1 +
@@ -278,18 +319,7 @@ run_op(struct reader *r, struct tw_model *m, uint64_t *now, unsigned int op)
 		return tw_model_bulk(m, picks, move ? dl : NULL, n);
 	}
 	case OP_FLOOD:
-		/* fill the ring, and a few more that must be refused */
-		n = tw_model_ring_size(m) - tw_model_queued(m) + 1 +
-			(uint32_t)take(r, 1) % 4;
-		d = decode_deadline(r, m);
-		a = take(r, 1);
-		TRACE("flood of %u remote calls\n", n);
-		for (i = 0; i < n && ret == 0; i++)
-			ret = (a >> (i % 8)) & 1 ?
-				tw_model_remote_cancel(m, a + i, (i + a) %
-						       TW_MODEL_REMOTE_CANCEL_KINDS) :
-				tw_model_remote_schedule(m, tw_sat_add(d, i));
-		return ret;
+		return flood(r, m, p);
 	default:
 		b = 1 + (unsigned int)take(r, 1) % 64;
 		TRACE("drain all, budget %u\n", b);
@@ -317,9 +347,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cfg.lazy = flags & 1;
 	cfg.ring_size = ring_sizes[(flags >> 1) % RTE_DIM(ring_sizes)];
 	now[0] = now[1] = decode_start(&r);
-	TRACE("geometry: capacity %u slots %u tick %" PRIu64 " %s ring %u start %"
-	      PRIu64 ", two wheels\n", cfg.capacity, cfg.slots, cfg.tick_cycles,
-	      cfg.lazy ? "lazy" : "fixed", cfg.ring_size, now[0]);
+	TRACE("geometry: capacity %u slots %u tick %" PRIu64 " %s, remote"
+	      " channels of %u, start %" PRIu64 ", two wheels\n", cfg.capacity,
+	      cfg.slots, cfg.tick_cycles, cfg.lazy ? "lazy" : "fixed",
+	      cfg.ring_size, now[0]);
 
 	m[0] = tw_model_create(&cfg);
 	cfg.name = "fz_b";
@@ -329,17 +360,23 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	}
 	tw_model_pair(m[0], m[1]);
+	for (k = 0; trace && k < tw_model_producers(m[0]); k++)
+		printf("producer %u: %s\n", k, tw_model_producer_name(m[0], k));
 	ret = tw_model_sweep(m[0], now[0], 1);
 	if (ret == 0)
 		ret = tw_model_sweep(m[1], now[1], 1);
-	/* an opcode byte: the operation, and which wheel (its next bit) */
+	/*
+	 * an opcode byte: the operation, which wheel (its next bit) and the
+	 * producer of a remote call (the top three)
+	 */
 	for (ops = 0; ret == 0 && r.left != 0 && ops < FUZZ_MAX_OPS &&
 	     tw_model_steps(m[0]) + tw_model_steps(m[1]) < FUZZ_MAX_STEPS;
 	     ops++) {
 		code = (unsigned int)take(&r, 1);
 		k = (code / OP_COUNT) & 1;
 		TRACE("wheel %u: ", k);
-		ret = run_op(&r, m[k], &now[k], code % OP_COUNT);
+		ret = run_op(&r, m[k], &now[k], code % OP_COUNT,
+			     code / (2 * OP_COUNT));
 	}
 	for (k = ret == 0 ? 0 : k; ret == 0 && k < 2; k++) {
 		ret = tw_model_finish(m[k]);
@@ -348,7 +385,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (ret != 0) {
 		fprintf(stderr, "fuzz-twheel: MODEL MISMATCH (wheel %u of 2, capacity"
-			" %u slots %u tick %" PRIu64 " %s ring %u): %s\n", k,
+			" %u slots %u tick %" PRIu64 " %s channels of %u): %s\n", k,
 			cfg.capacity, cfg.slots, cfg.tick_cycles,
 			cfg.lazy ? "lazy" : "fixed", cfg.ring_size,
 			tw_model_error(m[k]));

@@ -7,13 +7,25 @@
  * step against the reference model (twheel_model.c), on several wheel
  * geometries: tiny wheels that wrap constantly, a non-power-of-two tick, the
  * standard geometry, fixed deadlines, time at the top of the 64-bit range.
- * Wheels with a remote ring also get remote schedules and cancels (of live,
- * dead and forged ids), sent single-threaded, and floods that fill the ring.
+ * Wheels with remote calls also get remote schedules and cancels (of live,
+ * dead and forged ids), sent single-threaded as one producer or another:
+ * the EAL lcores, each on its lane, and threads without a lane (a non-EAL
+ * thread, an lcore id registered after the wheel) on the shared ring
+ * (twheel_model.c: the model's thread takes the producer's lcore id for
+ * the call). A producer sends a run of calls, then another takes over, so
+ * several channels hold messages at once and the sweeps' round-robin over
+ * them, cut by small budgets, is what the records' order checks. Floods
+ * fill one producer's channel and push past it while the others have
+ * room, or come from every producer at once until all channels are full.
  * Each geometry runs two wheels side by side, in turns and with clocks of
  * their own; ids of each are tried on the other (they must be inert).
  *
  *   TWHEEL_MODEL_SEED=<n>   replay a run (the seed is printed)
  *   TWHEEL_MODEL_OPS=<n>    operations per geometry (default 300000)
+ *
+ * The lanes are the EAL's lcores: meson runs the test with two (-l 0-1),
+ * and again with five (twheel_model_autotest_lanes): lcore ids with gaps,
+ * a service lcore, and the main lcore, the owner, in the middle.
  */
 
 #include <stdio.h>
@@ -99,34 +111,79 @@ next_now(struct tw_model *m, uint64_t now, uint64_t *rng)
 }
 
 /*
- * A remote operation, as another lcore would send it (single-threaded
- * here, so the model knows the ring's contents exactly). Now and then a
- * flood: more messages than the ring holds, the rest must be refused.
+ * The producer of the next remote call: mostly the one of the last call,
+ * and now and then another, so producers send runs of calls, interleaved.
+ */
+static unsigned int
+pick_producer(struct tw_model *m, uint64_t *rng, unsigned int *producer)
+{
+	if (tw_rand(rng) % 8 == 0)
+		*producer = (unsigned int)(tw_rand(rng) % tw_model_producers(m));
+	return *producer;
+}
+
+static int
+remote_one(struct tw_model *m, uint64_t *rng, unsigned int p, uint64_t a)
+{
+	if (a & 1)
+		return tw_model_remote_schedule(m, p, pick_deadline(m, rng));
+	return tw_model_remote_cancel(m, p, a, (unsigned int)(a >> 56) %
+				      TW_MODEL_REMOTE_CANCEL_KINDS);
+}
+
+/*
+ * A flood: one producer fills its channel and pushes past it (the other
+ * channels keep what they hold, and their room), or every producer sends
+ * at random until all channels are full, and a few more calls.
  */
 static int
-remote_op(struct tw_model *m, uint64_t *rng, uint64_t *i)
+flood_op(struct tw_model *m, uint64_t *rng, uint64_t *i, unsigned int p)
 {
-	uint32_t r = tw_rand(rng) % 100;
-	uint64_t a = tw_rand(rng);
-	uint32_t j, flood;
+	uint32_t extra = 1 + tw_rand(rng) % 4, j, n;
 	int ret = 0;
 
-	if (r < 55)
-		return tw_model_remote_schedule(m, pick_deadline(m, rng));
+	if (tw_rand(rng) % 4 == 0) {
+		while (ret == 0 && (tw_model_queued(m) < tw_model_remote_room(m) ||
+				    extra-- != 0)) {
+			p = (unsigned int)(tw_rand(rng) % tw_model_producers(m));
+			ret = remote_one(m, rng, p, tw_rand(rng));
+			(*i)++;
+		}
+		return ret;
+	}
+	n = tw_model_ring_size(m) - tw_model_queued_by(m, p) + extra;
+	for (j = 0; j < n && ret == 0; j++, (*i)++)
+		ret = remote_one(m, rng, p, tw_rand(rng));
+	return ret;
+}
+
+/*
+ * A remote operation, from the current producer (single-threaded here,
+ * so the model knows the channels' contents exactly); or a short run of
+ * calls, each from any producer, so that the next sweep finds several
+ * channels with messages; or now and then a flood, more messages than the
+ * channels hold: the rest must be refused.
+ */
+static int
+remote_op(struct tw_model *m, uint64_t *rng, uint64_t *i, unsigned int *producer)
+{
+	uint32_t r = tw_rand(rng) % 100, j, n;
+	unsigned int p = pick_producer(m, rng, producer);
+	int ret = 0;
+
+	if (r < 45)
+		return tw_model_remote_schedule(m, p, pick_deadline(m, rng));
+	if (r < 60) {
+		n = 2 + tw_rand(rng) % 8;
+		for (j = 0; j < n && ret == 0; j++, (*i)++)
+			ret = remote_one(m, rng, (unsigned int)(tw_rand(rng) %
+					 tw_model_producers(m)), tw_rand(rng));
+		return ret;
+	}
 	/* floods about as often whatever the ring's size */
 	if (r < 97 || tw_rand(rng) % (tw_model_ring_size(m) / 16 + 1) != 0)
-		return tw_model_remote_cancel(m, a, (unsigned int)(a >> 56) %
-					      TW_MODEL_REMOTE_CANCEL_KINDS);
-	flood = tw_model_ring_size(m) - tw_model_queued(m) + 1 + tw_rand(rng) % 4;
-	for (j = 0; j < flood && ret == 0; j++, (*i)++) {
-		a = tw_rand(rng);
-		if (a & 1)
-			ret = tw_model_remote_schedule(m, pick_deadline(m, rng));
-		else
-			ret = tw_model_remote_cancel(m, a, (unsigned int)(a >> 56) %
-					      TW_MODEL_REMOTE_CANCEL_KINDS);
-	}
-	return ret;
+		return remote_one(m, rng, p, tw_rand(rng) & ~UINT64_C(1));
+	return flood_op(m, rng, i, p);
 }
 
 /* A burst through twheel_cancel_bulk() or twheel_move_bulk(). */
@@ -162,19 +219,39 @@ print_tally(const struct model_geometry *g, struct tw_model *m, const char *name
 	       t.forged, t.foreign, t.sweeps, t.due, t.revisits, t.drained,
 	       t.lateness_checks, t.jumps, t.backwards, t.rebases, t.more,
 	       t.exact);
-	if (g->ring_size != 0)
-		printf("  %-10s remote (ring %u): %" PRIu64 " schedules (%" PRIu64
-		       " adopted, %" PRIu64 " rejected), %" PRIu64 " cancels (%"
-		       PRIu64 " cancelled, %" PRIu64 " stale), %" PRIu64
-		       " refused with -ENOBUFS\n", name, g->ring_size,
-		       t.remote_schedules, t.adopted, t.rejected, t.remote_cancels,
-		       t.remote_cancelled, t.remote_stale, t.remote_full);
+	if (g->ring_size == 0)
+		return;
+	printf("  %-10s remote (%u lanes + ring, %u each): %" PRIu64
+	       " schedules (%" PRIu64 " adopted, %" PRIu64 " rejected), %"
+	       PRIu64 " cancels (%" PRIu64 " cancelled, %" PRIu64 " stale), %"
+	       PRIu64 " refused with -ENOBUFS\n", name, tw_model_lanes(m),
+	       g->ring_size, t.remote_schedules, t.adopted, t.rejected,
+	       t.remote_cancels, t.remote_cancelled, t.remote_stale,
+	       t.remote_full);
+	printf("  %-10s channels: %" PRIu64 " calls on lanes (%" PRIu64
+	       " refused), %" PRIu64 " on the ring (%" PRIu64 " refused); %"
+	       PRIu64 " applies from several channels, %" PRIu64 " visits cut"
+	       " by the budget, %" PRIu64 " by the burst\n", name, t.lane_calls,
+	       t.lane_full, t.ring_calls, t.ring_full, t.mixed, t.visits_cut,
+	       t.visits_burst);
+}
+
+/* The remote producers and their channels, once per run. */
+static void
+print_producers(struct tw_model *m)
+{
+	unsigned int p;
+
+	printf("twheel_model: remote producers:");
+	for (p = 0; p < tw_model_producers(m); p++)
+		printf("%s %s", p == 0 ? "" : ",", tw_model_producer_name(m, p));
+	printf("\n");
 }
 
 /* One step on one of the two wheels. */
 static int
 model_step(const struct model_geometry *g, struct tw_model *m, uint64_t *now,
-	   uint64_t *rng, uint64_t *i)
+	   uint64_t *rng, uint64_t *i, unsigned int *producer)
 {
 	uint32_t r = tw_rand(rng) % 100;
 	uint64_t a = tw_rand(rng);
@@ -182,7 +259,7 @@ model_step(const struct model_geometry *g, struct tw_model *m, uint64_t *now,
 
 	/* remote calls: ~12% of the steps with a ring, rare without */
 	if (a % 1000 < (g->ring_size != 0 ? 120u : 1u))
-		return remote_op(m, rng, i);
+		return remote_op(m, rng, i, producer);
 	if (r < 34)
 		return tw_model_schedule(m, pick_deadline(m, rng));
 	if (r < 41)
@@ -232,7 +309,7 @@ model_step(const struct model_geometry *g, struct tw_model *m, uint64_t *now,
  */
 static int
 run_geometry(const struct model_geometry *g, uint64_t seed, uint64_t ops,
-	     uint64_t *steps_done)
+	     uint64_t *steps_done, bool *shown)
 {
 	struct tw_model_cfg cfg = {
 		.name = g->name, .capacity = g->capacity, .slots = g->slots,
@@ -242,7 +319,7 @@ run_geometry(const struct model_geometry *g, uint64_t seed, uint64_t ops,
 	char name_b[TWHEEL_NAME_MAX_LEN + 1];
 	struct tw_model *m[2];
 	uint64_t rng = seed, now[2] = { g->start, g->start }, i;
-	unsigned int k;
+	unsigned int k, producer[2] = { 0, 0 };
 	int ret = 0;
 
 	snprintf(name_b, sizeof(name_b), "%s_b", g->name);
@@ -255,6 +332,10 @@ run_geometry(const struct model_geometry *g, uint64_t seed, uint64_t ops,
 		TEST_ASSERT(false, "models for %s", g->name);
 	}
 	tw_model_pair(m[0], m[1]);
+	if (g->ring_size != 0 && !*shown) {
+		print_producers(m[0]);
+		*shown = true;
+	}
 	for (k = 0; k < 2 && ret == 0; k++) {
 		ret = tw_model_sweep(m[k], now[k], 1);
 		if (ret != 0)
@@ -262,7 +343,7 @@ run_geometry(const struct model_geometry *g, uint64_t seed, uint64_t ops,
 	}
 	for (i = 0; i < ops && ret == 0; i++) {
 		k = (unsigned int)(tw_rand(&rng) & 1);
-		ret = model_step(g, m[k], &now[k], &rng, &i);
+		ret = model_step(g, m[k], &now[k], &rng, &i, &producer[k]);
 	}
 	for (k = ret == 0 ? 0 : k; k < 2 && ret == 0; k++) {
 		ret = tw_model_finish(m[k]);
@@ -298,12 +379,14 @@ test_twheel_model(void)
 	uint64_t ops = test_env_u64("TWHEEL_MODEL_OPS", 300000);
 	uint64_t steps = 0;
 	unsigned int i;
+	bool shown = false;
 	int ret = TEST_SUCCESS;
 
 	printf("twheel_model: seed %#" PRIx64 " (TWHEEL_MODEL_SEED=%#" PRIx64
 	       " replays), %" PRIu64 " operations per geometry\n", seed, seed, ops);
 	for (i = 0; i < RTE_DIM(geometries) && ret == TEST_SUCCESS; i++)
-		ret = run_geometry(&geometries[i], seed + i, ops, &steps);
+		ret = run_geometry(&geometries[i], seed + i, ops, &steps,
+				   &shown);
 	printf("twheel_model: %" PRIu64 " operations checked against the model\n",
 	       steps);
 	return ret;

@@ -11,11 +11,20 @@
  * arithmetic that defines "one tick late" (tick(t) = t / tick_cycles,
  * capped at UINT64_MAX - 1).
  *
- * There are capacity + ring_size + 1 items: at most capacity live in the
- * wheel, at most ring_size in flight in remote schedule messages, and one
- * for a remote schedule that is refused. The model's
- * own queue mirrors the ring; adopt_fn only logs (payload, id) pairs, which
- * the model matches against its queue after the sweep.
+ * There are capacity + channels * ring_size + 1 items: at most capacity
+ * live in the wheel, at most ring_size in flight in each remote channel's
+ * schedule messages, and one for a remote schedule that is refused. The
+ * model's own queues mirror the channels (a lane per EAL lcore, the shared
+ * ring last), and its own cursor the channel where the wheel's next apply
+ * starts; adopt_fn only logs (payload, id) pairs, which the model matches
+ * against the messages it applies after the sweep.
+ *
+ * Producers. A remote call is made in this thread under the producer's
+ * lcore id (producer_enter()), so the wheel files it as it would that
+ * producer's call, by rte_lcore_id(). The map of lanes is worked out here
+ * from the EAL, not read from the wheel: a wheel that routes a call to
+ * another channel than its rule says, or drains them in another order,
+ * shows in the -ENOBUFS answers and in the order of records and adoptions.
  */
 
 #include <errno.h>
@@ -27,6 +36,7 @@
 
 #include <rte_common.h>
 #include <rte_errno.h>
+#include <rte_lcore.h>
 #include <rte_memory.h>
 
 #include <twheel.h>
@@ -35,6 +45,8 @@
 
 #define NONE UINT32_MAX
 #define DEAD_IDS 512
+/* at most this many messages of one channel per visit, as the wheel takes */
+#define MODEL_MSG_BURST 32
 
 struct item {
 	uint64_t deadline;     /* what deadline_fn reports (or as last set) */
@@ -44,13 +56,26 @@ struct item {
 	bool in_flight;        /* in a remote schedule message */
 };
 
-/* A message in the model's copy of the remote ring. */
+/* A message in the model's copy of a remote channel. */
 struct msg {
 	bool cancel;
 	twheel_id_t id;        /* cancel */
 	uint64_t deadline;     /* schedule */
 	uint32_t item;         /* schedule: the in-flight item */
 	bool foreign;          /* cancel: an id of the peer wheel */
+};
+
+/* A remote channel as the model expects it: a FIFO of ring_size messages. */
+struct chan {
+	struct msg *q;
+	uint32_t head, len;
+};
+
+/* Who sends a remote call, and on which channel the wheel must file it. */
+struct producer {
+	unsigned int lcore;    /* the lcore id it calls with, or LCORE_ID_ANY */
+	unsigned int chan;     /* its lane's index, or nb_lanes: the ring */
+	char name[48];
 };
 
 struct adoption {
@@ -63,7 +88,7 @@ struct tw_model {
 	struct tw_model *peer;         /* another wheel, for foreign ids */
 	struct tw_model_cfg cfg;
 	struct item *items;            /* nb_items of them */
-	uint32_t nb_items;             /* capacity + ring_size */
+	uint32_t nb_items;             /* capacity + nb_chan * ring_size + 1 */
 	uint32_t *live;                /* live item indices */
 	uint32_t live_n;
 	uint32_t free_head;
@@ -74,9 +99,15 @@ struct tw_model {
 	twheel_id_t dead[DEAD_IDS];    /* recently dead ids */
 	uint32_t dead_n, dead_pos;
 
-	/* the remote ring, as the model expects it */
-	struct msg *queue;             /* ring_size messages */
-	uint32_t q_head, q_len;
+	/* the remote channels, as the model expects them */
+	struct producer *prod;         /* nb_prod of them, the lanes' first */
+	unsigned int nb_prod;
+	unsigned int nb_lanes;         /* EAL lcores of role RTE or SERVICE */
+	unsigned int nb_chan;          /* nb_lanes + 1; 0 without remote calls */
+	unsigned int chan_next;        /* where the next apply starts */
+	struct chan *chan;             /* nb_chan of them */
+	struct msg *msgs;              /* their queues, ring_size each */
+	uint32_t q_len;                /* messages in all of them */
 	struct adoption *adopt_log;    /* adopt_fn calls of the current step */
 	uint32_t adopt_n, adopt_room;
 	bool adopt_overflow;
@@ -142,6 +173,59 @@ fail(struct tw_model *m, const char *fmt, ...)
 	return -1;
 }
 
+/*
+ * The producers and the channels, by the library's rule read from the EAL
+ * here: a lane per lcore of role RTE or SERVICE, in lcore order, then the
+ * shared ring for LCORE_ID_ANY and for an lcore id without a lane (the
+ * highest, if the EAL leaves one). Channels only with remote calls.
+ */
+static int
+remote_init(struct tw_model *m)
+{
+	unsigned int i, n = 0, laneless = LCORE_ID_ANY;
+	uint32_t size = m->cfg.ring_size;
+
+	m->prod = calloc(RTE_MAX_LCORE + 2, sizeof(*m->prod));
+	if (m->prod == NULL)
+		return -1;
+	for (i = 0; i < RTE_MAX_LCORE; i++) {
+		enum rte_lcore_role_t role = rte_eal_lcore_role(i);
+
+		if (role != ROLE_RTE && role != ROLE_SERVICE) {
+			laneless = i;
+			continue;
+		}
+		m->prod[n].lcore = i;
+		m->prod[n].chan = n;
+		snprintf(m->prod[n].name, sizeof(m->prod[n].name),
+			 "%slcore %u (lane %u)",
+			 role == ROLE_SERVICE ? "service " : "", i, n);
+		n++;
+	}
+	m->nb_lanes = n;
+	m->prod[n].lcore = LCORE_ID_ANY;
+	m->prod[n].chan = m->nb_lanes;
+	snprintf(m->prod[n].name, sizeof(m->prod[n].name),
+		 "a non-EAL thread (ring)");
+	n++;
+	if (laneless != LCORE_ID_ANY) {
+		m->prod[n].lcore = laneless;
+		m->prod[n].chan = m->nb_lanes;
+		snprintf(m->prod[n].name, sizeof(m->prod[n].name),
+			 "lcore %u, no lane (ring)", laneless);
+		n++;
+	}
+	m->nb_prod = n;
+	m->nb_chan = size != 0 ? m->nb_lanes + 1 : 0;
+	m->chan = calloc(m->nb_chan + 1, sizeof(*m->chan));
+	m->msgs = calloc((size_t)m->nb_chan * size + 1, sizeof(*m->msgs));
+	if (m->chan == NULL || m->msgs == NULL)
+		return -1;
+	for (i = 0; i < m->nb_chan; i++)
+		m->chan[i].q = &m->msgs[(size_t)i * size];
+	return 0;
+}
+
 struct tw_model *
 tw_model_create(const struct tw_model_cfg *cfg)
 {
@@ -161,22 +245,24 @@ tw_model_create(const struct tw_model_cfg *cfg)
 	if (m == NULL)
 		return NULL;
 	m->cfg = *cfg;
-	/* live <= capacity, in flight <= ring_size, and one for a refused call */
-	m->nb_items = cfg->capacity + cfg->ring_size + 1;
+	if (remote_init(m) != 0) {
+		tw_model_free(m);
+		return NULL;
+	}
+	/* live <= capacity, in flight <= what the channels hold, one refused */
+	m->nb_items = cfg->capacity + tw_model_remote_room(m) + 1;
 	m->items = calloc(m->nb_items, sizeof(*m->items));
 	m->live = calloc(cfg->capacity, sizeof(*m->live));
 	m->slot_last_id = calloc(cfg->capacity, sizeof(*m->slot_last_id));
 	m->slot_item = malloc(cfg->capacity * sizeof(*m->slot_item));
-	m->queue = calloc(cfg->ring_size + 1, sizeof(*m->queue));
-	/* one sweep applies ring_size messages at most; room for one more */
-	m->adopt_room = cfg->ring_size + 1;
+	/* one sweep applies what the channels hold at most; room for one more */
+	m->adopt_room = tw_model_remote_room(m) + 1;
 	m->adopt_log = calloc(m->adopt_room, sizeof(*m->adopt_log));
-	m->max_budget = 4 * cfg->capacity + cfg->ring_size + 256;
+	m->max_budget = 4 * cfg->capacity + tw_model_remote_room(m) + 256;
 	/* slack past the largest budget, so an overrun is seen, not a crash */
 	m->out = malloc((m->max_budget + 64) * sizeof(*m->out));
 	if (m->items == NULL || m->live == NULL || m->slot_last_id == NULL ||
-	    m->slot_item == NULL || m->queue == NULL || m->adopt_log == NULL ||
-	    m->out == NULL) {
+	    m->slot_item == NULL || m->adopt_log == NULL || m->out == NULL) {
 		tw_model_free(m);
 		return NULL;
 	}
@@ -208,7 +294,9 @@ tw_model_free(struct tw_model *m)
 	free(m->live);
 	free(m->slot_last_id);
 	free(m->slot_item);
-	free(m->queue);
+	free(m->prod);
+	free(m->chan);
+	free(m->msgs);
 	free(m->adopt_log);
 	free(m->out);
 	free(m);
@@ -611,28 +699,67 @@ tw_model_forged(struct tw_model *m, uint64_t raw, unsigned int kind)
 
 /* Remote calls ---------------------------------------------------------- */
 
-/* The model's answer to a remote call: queue the message or refuse it. */
-static int
-remote_call(struct tw_model *m, const struct msg *msg, int ret,
-	    const char *what)
+/*
+ * Make the next remote call as producer p: this thread takes p's lcore id
+ * (LCORE_ID_ANY for a non-EAL thread) until producer_leave() puts its own
+ * back. rte_lcore_id() reads that thread-local variable, and it is all the
+ * wheel asks of a producer to choose its channel: the choice is what is
+ * under test. It is sound because no other thread calls into the wheel
+ * while the model runs: the EAL's worker and service lcores are parked in
+ * its wait loop (nothing is launched on them), so each lane still has one
+ * producer at a time, this thread, and the owner is this thread too,
+ * between the calls. A lane's producer side is plain code on its own
+ * counters; which thread runs it does not matter, only that one thread
+ * does at a time. Nothing on the remote path uses the lcore id otherwise
+ * (no mempool cache, no log), so an id the EAL gave no thread is harmless.
+ */
+static unsigned int
+producer_enter(const struct tw_model *m, unsigned int p)
 {
+	unsigned int own = rte_lcore_id();
+
+	RTE_PER_LCORE(_lcore_id) = m->prod[p].lcore;
+	return own;
+}
+
+static void
+producer_leave(unsigned int own)
+{
+	RTE_PER_LCORE(_lcore_id) = own;
+}
+
+/* The model's answer to producer p's call: queue the message or refuse it. */
+static int
+remote_call(struct tw_model *m, unsigned int p, const struct msg *msg,
+	    int ret, const char *what)
+{
+	const struct producer *pr = &m->prod[p];
+	struct chan *ch = m->nb_chan != 0 ? &m->chan[pr->chan] : NULL;
+	bool lane = pr->chan < m->nb_lanes;
 	int want;
 
-	if (m->cfg.ring_size == 0)
+	if (ch == NULL)
 		want = -ENOTSUP;
-	else if (m->q_len == m->cfg.ring_size)
+	else if (ch->len == m->cfg.ring_size)
 		want = -ENOBUFS;
 	else
 		want = 0;
 	if (ret != want)
-		return fail(m, "%s with %u of %u messages queued returned %d, want %d",
-			    what, m->q_len, m->cfg.ring_size, ret, want);
+		return fail(m, "%s from %s with %u of %u messages in its channel"
+			    " (%u in all) returned %d, want %d", what, pr->name,
+			    ch != NULL ? ch->len : 0, m->cfg.ring_size, m->q_len,
+			    ret, want);
+	m->tally.lane_calls += lane;
+	m->tally.ring_calls += !lane;
 	if (want == -ENOBUFS) {
 		m->remote_full++;
 		m->tally.remote_full++;
+		m->tally.lane_full += lane;
+		m->tally.ring_full += !lane;
 	}
 	if (want == 0) {
-		m->queue[(m->q_head + m->q_len) % m->cfg.ring_size] = *msg;
+		ch->q[(ch->head + ch->len) % m->cfg.ring_size] = *msg;
+		ch->len++;
 		m->q_len++;
 	}
 	/* a refused message changes nothing but remote_full */
@@ -640,9 +767,11 @@ remote_call(struct tw_model *m, const struct msg *msg, int ret,
 }
 
 int
-tw_model_remote_schedule(struct tw_model *m, uint64_t deadline)
+tw_model_remote_schedule(struct tw_model *m, unsigned int producer,
+			 uint64_t deadline)
 {
 	struct msg msg = { .cancel = false, .deadline = deadline };
+	unsigned int p = producer % m->nb_prod, own;
 	struct item *it;
 	uint32_t idx;
 	int ret;
@@ -656,8 +785,10 @@ tw_model_remote_schedule(struct tw_model *m, uint64_t deadline)
 	it->deadline = deadline;
 	it->in_flight = true;
 	msg.item = idx;
+	own = producer_enter(m, p);
 	ret = twheel_remote_schedule(m->w, deadline, it);
-	if (remote_call(m, &msg, ret, "remote schedule") != 0)
+	producer_leave(own);
+	if (remote_call(m, p, &msg, ret, "remote schedule") != 0)
 		return -1;
 	if (ret != 0) {
 		it->in_flight = false;
@@ -667,10 +798,13 @@ tw_model_remote_schedule(struct tw_model *m, uint64_t deadline)
 }
 
 int
-tw_model_remote_cancel(struct tw_model *m, uint64_t raw, unsigned int kind)
+tw_model_remote_cancel(struct tw_model *m, unsigned int producer,
+		       uint64_t raw, unsigned int kind)
 {
 	struct msg msg = { .cancel = true };
+	unsigned int p = producer % m->nb_prod, own;
 	struct item *it;
+	int ret;
 
 	m->steps++;
 	m->tally.remote_cancels++;
@@ -683,8 +817,10 @@ tw_model_remote_cancel(struct tw_model *m, uint64_t raw, unsigned int kind)
 		msg.foreign = kind >= 2 && forge_is_foreign(m, kind - 2);
 		m->tally.foreign += msg.foreign;
 	}
-	return remote_call(m, &msg, twheel_remote_cancel(m->w, msg.id),
-			   "remote cancel");
+	own = producer_enter(m, p);
+	ret = twheel_remote_cancel(m->w, msg.id);
+	producer_leave(own);
+	return remote_call(m, p, &msg, ret, "remote cancel");
 }
 
 /* The record a message should have produced, compared with the wheel's. */
@@ -697,88 +833,137 @@ check_record(struct tw_model *m, const struct twheel_fired *rec, unsigned int i,
 	    rec->reason != reason)
 		return fail(m, "record %u: id %#" PRIx64 " payload %p deadline %"
 			    PRIu64 " reason %d; want %#" PRIx64 " %p %" PRIu64
-			    " %d (a remote message applied out of order?)", i,
-			    rec->id, rec->payload, rec->deadline, rec->reason,
-			    id, (const void *)it, deadline, reason);
+			    " %d", i, rec->id, rec->payload, rec->deadline,
+			    rec->reason, id, (const void *)it, deadline, reason);
 	return 0;
 }
 
 /*
- * Apply queued messages as the wheel should have: at most max_msgs, and
- * stop once *pos records reach max_out. Checks the records from out[*pos]
- * on and the adoptions logged by adopt_fn; returns messages applied or -1.
+ * Apply one message as the wheel should have. Checks its record, from
+ * out[*pos] on (n records in all), and its adoption, the next of those
+ * adopt_fn logged (*adopted of them matched so far). 0, or -1.
  */
 static int
-apply_messages(struct tw_model *m, unsigned int max_msgs, unsigned int max_out,
-	       unsigned int n, unsigned int *pos)
+apply_one(struct tw_model *m, const struct msg *msg, unsigned int n,
+	  unsigned int *pos, unsigned int *adopted)
 {
 	const struct twheel_fired *out = m->out;
-	unsigned int applied = 0, adopted = 0;
+	struct item *it;
 
-	while (applied < max_msgs && *pos < max_out && m->q_len != 0) {
-		struct msg *msg = &m->queue[m->q_head];
-
-		m->q_head = (m->q_head + 1) % m->cfg.ring_size;
-		m->q_len--;
-		applied++;
-		if (msg->cancel) {
-			struct item *it = item_of_id(m, msg->id);
-
-			m->remote_cancels++;
-			if (it != NULL && msg->foreign)
-				return fail(m, "remote cancel with id %#" PRIx64
-					    " of the other wheel names a live"
-					    " entry of this one", msg->id);
-			if (it == NULL) {
-				m->remote_stale++;
-				m->tally.remote_stale++;
-				continue;
-			}
-			if (*pos >= n)
-				return fail(m, "remote cancel of live id %#" PRIx64
-					    " handed nothing back", msg->id);
-			if (check_record(m, &out[*pos], *pos, it->id, it,
-					 it->deadline, TWHEEL_CANCELLED) != 0)
-				return -1;
-			(*pos)++;
-			item_leave(m, it);
-			m->cancelled++;
-			m->tally.remote_cancelled++;
-		} else {
-			struct item *it = &m->items[msg->item];
-
-			m->remote_schedules++;
-			it->in_flight = false;
-			if (m->live_n == m->cfg.capacity) {
-				if (*pos >= n)
-					return fail(m, "remote schedule into a full wheel"
-						    " handed nothing back");
-				if (check_record(m, &out[*pos], *pos,
-						 TWHEEL_ID_INVALID, it, msg->deadline,
-						 TWHEEL_REJECTED) != 0)
-					return -1;
-				(*pos)++;
-				item_release(m, msg->item);
-				m->rejected++;
-				m->tally.rejected++;
-				continue;
-			}
-			if (adopted >= m->adopt_n || m->adopt_log[adopted].payload != it)
-				return fail(m, "remote schedule of item %u: adoption %u"
-					    " of %u is %p, want %p", msg->item,
-					    adopted, m->adopt_n, adopted < m->adopt_n ?
-					    m->adopt_log[adopted].payload : NULL,
-					    (void *)it);
-			if (item_enter(m, msg->item, m->adopt_log[adopted].id) != 0)
-				return -1;
-			adopted++;
-			m->tally.adopted++;
+	if (msg->cancel) {
+		it = item_of_id(m, msg->id);
+		m->remote_cancels++;
+		if (it != NULL && msg->foreign)
+			return fail(m, "remote cancel with id %#" PRIx64
+				    " of the other wheel names a live entry of"
+				    " this one", msg->id);
+		if (it == NULL) {
+			m->remote_stale++;
+			m->tally.remote_stale++;
+			return 0;
 		}
+		if (*pos >= n)
+			return fail(m, "remote cancel of live id %#" PRIx64
+				    " handed nothing back", msg->id);
+		if (check_record(m, &out[*pos], *pos, it->id, it, it->deadline,
+				 TWHEEL_CANCELLED) != 0)
+			return -1;
+		(*pos)++;
+		item_leave(m, it);
+		m->cancelled++;
+		m->tally.remote_cancelled++;
+		return 0;
 	}
+	it = &m->items[msg->item];
+	m->remote_schedules++;
+	it->in_flight = false;
+	if (m->live_n == m->cfg.capacity) {
+		if (*pos >= n)
+			return fail(m, "remote schedule into a full wheel handed"
+				    " nothing back");
+		if (check_record(m, &out[*pos], *pos, TWHEEL_ID_INVALID, it,
+				 msg->deadline, TWHEEL_REJECTED) != 0)
+			return -1;
+		(*pos)++;
+		item_release(m, msg->item);
+		m->rejected++;
+		m->tally.rejected++;
+		return 0;
+	}
+	if (*adopted >= m->adopt_n || m->adopt_log[*adopted].payload != it)
+		return fail(m, "remote schedule of item %u: adoption %u of %u is"
+			    " %p, want %p", msg->item, *adopted, m->adopt_n,
+			    *adopted < m->adopt_n ?
+			    m->adopt_log[*adopted].payload : NULL, (void *)it);
+	if (item_enter(m, msg->item, m->adopt_log[*adopted].id) != 0)
+		return -1;
+	(*adopted)++;
+	m->tally.adopted++;
+	return 0;
+}
+
+/* After a mismatch in channel c: which message it was, from where. */
+static int
+apply_failed(struct tw_model *m, unsigned int c, unsigned int i,
+	     unsigned int start)
+{
+	size_t len = strlen(m->err);
+
+	snprintf(m->err + len, sizeof(m->err) - len,
+		 " [message %u of this visit to %s%s, the call's visits from"
+		 " channel %u; out of order?]", i,
+		 c < m->nb_lanes ? "the lane of " : "the shared ring",
+		 c < m->nb_lanes ? m->prod[c].name : "", start);
+	return -1;
+}
+
+/*
+ * Apply queued messages as the wheel should have, at most max_msgs: the
+ * channels round-robin from chan_next, up to MODEL_MSG_BURST of one per
+ * visit (what the budget leaves of that), until max_msgs are applied or
+ * every channel in a row gave nothing; chan_next becomes the channel after
+ * the last one visited, for the next sweep or drain. Checks the records
+ * from out[*pos] on (n in all) and the adoptions adopt_fn logged; returns
+ * messages applied, or -1.
+ */
+static int
+apply_messages(struct tw_model *m, unsigned int max_msgs, unsigned int n,
+	       unsigned int *pos)
+{
+	unsigned int applied = 0, empty = 0, adopted = 0, visited = 0;
+	unsigned int c = m->chan_next, start = c, want, take, i;
+
+	while (applied < max_msgs && empty < m->nb_chan) {
+		struct chan *ch = &m->chan[c];
+
+		want = RTE_MIN(max_msgs - applied, (unsigned int)MODEL_MSG_BURST);
+		take = RTE_MIN(want, ch->len);
+		if (take < ch->len) {
+			m->tally.visits_cut += want < MODEL_MSG_BURST;
+			m->tally.visits_burst += want == MODEL_MSG_BURST;
+		}
+		for (i = 0; i < take; i++) {
+			struct msg msg = ch->q[ch->head];
+
+			ch->head = (ch->head + 1) % m->cfg.ring_size;
+			ch->len--;
+			m->q_len--;
+			if (apply_one(m, &msg, n, pos, &adopted) != 0)
+				return apply_failed(m, c, i, start);
+		}
+		applied += take;
+		visited += take != 0;
+		empty = take == 0 ? empty + 1 : 0;
+		c = c + 1 == m->nb_chan ? 0 : c + 1;
+	}
+	m->chan_next = c;
+	m->tally.mixed += visited > 1;
 	if (m->adopt_overflow || adopted != m->adopt_n)
-		return fail(m, "adopt_fn called %u times%s, %u adoptions expected",
-			    m->adopt_n, m->adopt_overflow ? " (and more)" : "",
-			    adopted);
+		return fail(m, "adopt_fn called %u times%s, %u adoptions expected"
+			    " (%u messages applied, the call's visits from channel"
+			    " %u to %u)", m->adopt_n,
+			    m->adopt_overflow ? " (and more)" : "", adopted,
+			    applied, start, c);
 	return (int)applied;
 }
 
@@ -833,13 +1018,47 @@ check_lateness(struct tw_model *m, uint64_t now)
 	return 0;
 }
 
+/* Records pos .. n - 1 of a sweep, after the messages': Due, in time. */
+static int
+check_due(struct tw_model *m, uint64_t now, unsigned int pos, unsigned int n)
+{
+	const struct twheel_fired *out = m->out;
+	unsigned int i;
+
+	for (i = pos; i < n; i++) {
+		struct item *it = item_of_payload(m, out[i].payload);
+
+		if (it == NULL)
+			return fail(m, "record %u: payload %p is not an item", i,
+				    out[i].payload);
+		if (out[i].reason != TWHEEL_DUE)
+			return fail(m, "record %u: reason %d after the messages' %u"
+				    " records", i, out[i].reason, pos);
+		if (it->live_pos == NONE)
+			return fail(m, "record %u: id %#" PRIx64 " is not live "
+				    "(fired twice, or after a cancel)", i, out[i].id);
+		if (out[i].id != it->id)
+			return fail(m, "record %u: id %#" PRIx64 ", item has %#" PRIx64,
+				    i, out[i].id, it->id);
+		if (out[i].deadline != it->deadline)
+			return fail(m, "record %u: deadline %" PRIu64 ", payload says %"
+				    PRIu64, i, out[i].deadline, it->deadline);
+		if (it->deadline > now)
+			return fail(m, "early: id %#" PRIx64 " deadline %" PRIu64
+				    " fired at now %" PRIu64, it->id, it->deadline, now);
+		item_leave(m, it);
+		m->due++;
+	}
+	return 0;
+}
+
 int
 tw_model_sweep(struct tw_model *m, uint64_t now, unsigned int budget)
 {
 	struct twheel_fired *out = m->out;
 	struct twheel_stats before, after;
 	uint64_t revisits, work, exhausted;
-	unsigned int n, i, pos = 0, how;
+	unsigned int n, pos = 0, how;
 	bool rebase, more;
 	int msgs;
 
@@ -874,34 +1093,12 @@ tw_model_sweep(struct tw_model *m, uint64_t now, unsigned int budget)
 
 	if (n > budget)
 		return fail(m, "sweep returned %u records for budget %u", n, budget);
-	/* first the ring: min(queued, budget) messages, in order */
-	msgs = apply_messages(m, budget, budget, n, &pos);
+	/* first the channels: min(queued, budget) messages, round-robin */
+	msgs = apply_messages(m, budget, n, &pos);
 	if (msgs < 0)
 		return -1;
-	for (i = pos; i < n; i++) {
-		struct item *it = item_of_payload(m, out[i].payload);
-
-		if (it == NULL)
-			return fail(m, "record %u: payload %p is not an item", i,
-				    out[i].payload);
-		if (out[i].reason != TWHEEL_DUE)
-			return fail(m, "record %u: reason %d after the ring's %u"
-				    " records", i, out[i].reason, pos);
-		if (it->live_pos == NONE)
-			return fail(m, "record %u: id %#" PRIx64 " is not live "
-				    "(fired twice, or after a cancel)", i, out[i].id);
-		if (out[i].id != it->id)
-			return fail(m, "record %u: id %#" PRIx64 ", item has %#" PRIx64,
-				    i, out[i].id, it->id);
-		if (out[i].deadline != it->deadline)
-			return fail(m, "record %u: deadline %" PRIu64 ", payload says %"
-				    PRIu64, i, out[i].deadline, it->deadline);
-		if (it->deadline > now)
-			return fail(m, "early: id %#" PRIx64 " deadline %" PRIu64
-				    " fired at now %" PRIu64, it->id, it->deadline, now);
-		item_leave(m, it);
-		m->due++;
-	}
+	if (check_due(m, now, pos, n) != 0)
+		return -1;
 	m->tally.due += n - pos;
 	revisits = after.revisits - before.revisits;
 	m->tally.revisits += revisits;
@@ -930,7 +1127,7 @@ tw_model_sweep(struct tw_model *m, uint64_t now, unsigned int budget)
 	if (budget != 0 && exhausted == 0) {
 		/* the sweep finished, exactly at its budget or within it */
 		if (m->q_len != 0)
-			return fail(m, "%u messages left in the ring after a sweep"
+			return fail(m, "%u messages left in the channels after a sweep"
 				    " that finished", m->q_len);
 		if (now == UINT64_MAX && m->live_n != 0 &&
 		    m->lateness_from < limit_of(m, now))
@@ -962,8 +1159,8 @@ tw_model_drain(struct tw_model *m, unsigned int budget)
 	twheel_stats_get(m->w, &after);
 	if (n > budget)
 		return fail(m, "drain returned %u records for budget %u", n, budget);
-	/* the ring first, one unit of the budget per message */
-	msgs = apply_messages(m, budget, budget, n, &pos);
+	/* the channels first, one unit of the budget per message */
+	msgs = apply_messages(m, budget, n, &pos);
 	if (msgs < 0)
 		return -1;
 	for (i = pos; i < n; i++) {
@@ -1039,6 +1236,38 @@ uint32_t
 tw_model_queued(const struct tw_model *m)
 {
 	return m->q_len;
+}
+
+uint32_t
+tw_model_queued_by(const struct tw_model *m, unsigned int producer)
+{
+	if (m->nb_chan == 0)
+		return 0;
+	return m->chan[m->prod[producer % m->nb_prod].chan].len;
+}
+
+unsigned int
+tw_model_producers(const struct tw_model *m)
+{
+	return m->nb_prod;
+}
+
+unsigned int
+tw_model_lanes(const struct tw_model *m)
+{
+	return m->nb_lanes;
+}
+
+const char *
+tw_model_producer_name(const struct tw_model *m, unsigned int producer)
+{
+	return m->prod[producer % m->nb_prod].name;
+}
+
+uint32_t
+tw_model_remote_room(const struct tw_model *m)
+{
+	return m->nb_chan * m->cfg.ring_size;
 }
 
 uint32_t

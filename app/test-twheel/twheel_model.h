@@ -25,7 +25,7 @@
  *   4 bounded work     records + revisits <= budget; a sweep that did less
  *                      work than its budget must not count budget_exhausted,
  *                      and one that does not count it has finished (the
- *                      ring empty, nothing due left: the lateness check);
+ *                      channels empty, nothing due left: the lateness check);
  *                      *more of twheel_sweep_more() and twheel_drain_more()
  *                      is true exactly when the call counted it;
  *   5 stale ids        cancel/move of dead or forged ids return -ENOENT and
@@ -34,19 +34,31 @@
  *   7 time             deadlines in the past, far beyond the span, at
  *                      UINT64_MAX; now jumping and going backwards.
  *
- * The remote API is modelled single-threaded: the model keeps its own copy
- * of the ring's queue. A remote call must return 0, or -ENOBUFS exactly when
- * the model's queue holds ring_size messages (counted in remote_full,
- * nothing enqueued), or -ENOTSUP without a ring. A sweep must apply
- * min(queued, budget) messages, in order, before anything else: a cancel
- * whose id names a live entry at that moment hands it back as
+ * The remote API is modelled single-threaded, producers included. The
+ * wheel has a channel per EAL lcore (a lane: each lcore of role RTE or
+ * SERVICE at create, in lcore order) and a last one, the shared ring, for
+ * every other thread; the model works the map out from the EAL itself,
+ * as the library's rule states it, and keeps a FIFO queue per channel. A
+ * remote call is made as one of the producers (an EAL lcore, a non-EAL
+ * thread, a thread with an lcore id but no lane): the model's thread takes
+ * that producer's lcore id for the call (twheel_model.c says why that is
+ * sound), so what is under test is the routing by rte_lcore_id(). A call
+ * must return 0, or -ENOBUFS exactly when the model's queue of the
+ * producer's channel holds ring_size messages (counted in remote_full,
+ * nothing enqueued), or -ENOTSUP without remote calls. A sweep must first
+ * apply min(queued, budget) messages in the library's round-robin order:
+ * from the channel after the one the previous sweep or drain visited last,
+ * up to 32 messages of a channel per visit (fewer when the budget runs
+ * out), until the budget is spent or every channel in a row was empty. A
+ * cancel whose id names a live entry at that moment hands it back as
  * TWHEEL_CANCELLED, any other id counts in remote_stale; a schedule calls
  * adopt_fn with a fresh id, or hands the payload back as TWHEEL_REJECTED
- * when the wheel is full. Each message is one unit of work (invariant 4:
- * messages + due + revisits <= budget). A drain counts the same way:
- * messages + entries handed back <= budget; it stops short of its budget
- * only when nothing is left, and counts budget_exhausted exactly when it
- * used its whole budget with something left.
+ * when the wheel is full; records and adoptions come in that order. Each
+ * message is one unit of work (invariant 4: messages + due + revisits <=
+ * budget). A drain counts the same way: messages + entries handed back <=
+ * budget; it stops short of its budget only when nothing is left, and
+ * counts budget_exhausted exactly when it used its whole budget with
+ * something left.
  *
  * Used by twheel_model_autotest (random sequences) and by the fuzzer
  * (app/fuzz-twheel), built into both from this one source; the caller
@@ -84,7 +96,7 @@ struct tw_model_cfg {
 	uint32_t slots;
 	uint64_t tick_cycles;
 	bool lazy;                 /* payload deadlines through deadline_fn */
-	uint32_t ring_size;        /* remote ring messages; 0: no ring */
+	uint32_t ring_size;        /* messages per remote channel; 0: none */
 };
 
 struct tw_model;
@@ -125,27 +137,45 @@ int tw_model_forged(struct tw_model *m, uint64_t raw, unsigned int kind);
  * each one's forged ids and remote cancels then include the other's ids.
  */
 void tw_model_pair(struct tw_model *a, struct tw_model *b);
-/* remote schedule of a new item (from "another lcore", single-threaded) */
-int tw_model_remote_schedule(struct tw_model *m, uint64_t deadline);
 /*
- * remote cancel; kind 0: a live item's id, 1: a dead id, 2..9: forged as by
- * tw_model_forged(raw, kind - 2). The id is judged when the message is
- * applied, so a live id may be stale by then and a forged one live (but
- * never one of the paired wheel).
+ * Producers of remote calls, 0 .. tw_model_producers() - 1: first the EAL
+ * lcores with a lane, in lcore order (producer i sends on lane i), then a
+ * non-EAL thread (LCORE_ID_ANY) and, when the EAL leaves one, an lcore id
+ * without a lane (a thread registered after the wheel); these last send on
+ * the shared ring. Any value picks one (modulo their number).
+ */
+unsigned int tw_model_producers(const struct tw_model *m);
+unsigned int tw_model_lanes(const struct tw_model *m);
+/* "lcore 3 (lane 1)", "a non-EAL thread (ring)": for traces */
+const char *tw_model_producer_name(const struct tw_model *m,
+				   unsigned int producer);
+/* remote schedule of a new item, sent as that producer */
+int tw_model_remote_schedule(struct tw_model *m, unsigned int producer,
+			     uint64_t deadline);
+/*
+ * remote cancel, sent as that producer; kind 0: a live item's id, 1: a
+ * dead id, 2..9: forged as by tw_model_forged(raw, kind - 2). The id is
+ * judged when the message is applied, so a live id may be stale by then
+ * and a forged one live (but never one of the paired wheel).
  */
 #define TW_MODEL_REMOTE_CANCEL_KINDS (2 + TW_MODEL_FORGE_KINDS)
-int tw_model_remote_cancel(struct tw_model *m, uint64_t raw, unsigned int kind);
+int tw_model_remote_cancel(struct tw_model *m, unsigned int producer,
+			   uint64_t raw, unsigned int kind);
 int tw_model_sweep(struct tw_model *m, uint64_t now, unsigned int budget);
 int tw_model_drain(struct tw_model *m, unsigned int budget);
-/* drain everything (ring included), check every item is accounted for */
+/* drain everything (channels included), check every item is accounted for */
 int tw_model_finish(struct tw_model *m);
 
 /* The latest now given to a sweep, and the model's sizes. */
 uint64_t tw_model_now(const struct tw_model *m);
 uint32_t tw_model_live(const struct tw_model *m);
-uint32_t tw_model_queued(const struct tw_model *m);
 uint32_t tw_model_capacity(const struct tw_model *m);
+/* messages queued in all channels, and in the channel of a producer */
+uint32_t tw_model_queued(const struct tw_model *m);
+uint32_t tw_model_queued_by(const struct tw_model *m, unsigned int producer);
+/* the room of one channel (ring_size), and of all of them together */
 uint32_t tw_model_ring_size(const struct tw_model *m);
+uint32_t tw_model_remote_room(const struct tw_model *m);
 uint64_t tw_model_steps(const struct tw_model *m);
 uint64_t tw_model_rotation(const struct tw_model *m);
 uint64_t tw_model_tick_cycles(const struct tw_model *m);
@@ -158,6 +188,11 @@ struct tw_model_tally {
 	uint64_t backwards, jumps;
 	uint64_t remote_schedules, remote_cancels, remote_full, remote_stale;
 	uint64_t adopted, rejected, remote_cancelled;
+	uint64_t lane_calls, ring_calls;   /* remote calls sent on each kind */
+	uint64_t lane_full, ring_full;     /* and refused with -ENOBUFS */
+	uint64_t visits_cut;   /* channel visits that left messages: budget */
+	uint64_t visits_burst; /* ... a full burst, more waiting */
+	uint64_t mixed;        /* applies that took from several channels */
 	uint64_t foreign;      /* ids of the paired wheel tried here */
 	uint64_t rebases;      /* sweeps that went back more than a rotation */
 	uint64_t more;         /* sweeps that stopped at the budget, work left */
