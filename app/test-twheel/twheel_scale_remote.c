@@ -4,7 +4,17 @@
 
 /*
  * Section 4 of twheel_scale_perf_autotest: the remote path, N producer
- * lcores sending to one owner, N = 1 .. every worker lcore.
+ * lcores sending to one owner, N = 1 .. every worker lcore, each N over
+ * both channels a producer can have, alternated:
+ * - lanes: each producer lcore writes its own single-producer lane, the
+ *   path of every EAL lcore;
+ * - ring: every producer writes the one shared multi-producer ring, the
+ *   path of non-EAL threads, and the only one before the lanes: a
+ *   producer lcore takes it by presenting itself as a non-EAL thread
+ *   (rte_lcore_id() is LCORE_ID_ANY during its timed loop, put back
+ *   after), so the two are compared in one binary, one run.
+ * The ring's producers contend for its head line; the lanes share
+ * nothing but the owner.
  *
  * The owner is the main lcore. Its wheel (standard geometry, the standard
  * ring of 4096 messages, on its socket) holds REMOTE_BUDGET entries. It
@@ -84,6 +94,7 @@ struct remote_producer {
 	struct twheel *w;
 	uint64_t tag;                /* its index, shifted into place */
 	uint64_t deadline;
+	bool via_ring;               /* the shared ring rather than its lane */
 	uint64_t retries, errors;    /* this run */
 };
 
@@ -151,9 +162,12 @@ remote_timed(struct scale_lcore *lc, uint64_t end)
 	struct twheel *w = p->w;
 	const uint64_t deadline = p->deadline, tag = p->tag;
 	uint64_t seq = 0, retries = 0, errors = 0;
-	unsigned int i;
+	unsigned int i, lcore_id = rte_lcore_id();
 	int ret;
 
+	/* the shared ring is the channel of a thread without an lcore id */
+	if (p->via_ring)
+		RTE_PER_LCORE(_lcore_id) = LCORE_ID_ANY;
 	do {
 		for (i = 0; i < REMOTE_BATCH; i++) {
 			ret = twheel_remote_schedule(w, deadline,
@@ -169,6 +183,7 @@ remote_timed(struct scale_lcore *lc, uint64_t end)
 			}
 		}
 	} while (rte_rdtsc() < end);
+	RTE_PER_LCORE(_lcore_id) = lcore_id;
 	p->retries = retries;
 	p->errors = errors;
 	return seq;
@@ -226,7 +241,7 @@ remote_check(struct scale_ctx *c, struct remote_owner *o, unsigned int n,
 /* The row of a run: the owner's rate, then the producers'. */
 static double
 remote_print(const struct scale_ctx *c, const struct remote_owner *o,
-	     unsigned int n, double base)
+	     unsigned int n, bool via_ring, double base)
 {
 	double applied = o->timed_cycles != 0 ? (double)o->adopted_timed *
 		(double)c->env.hz / (double)o->timed_cycles / 1e6 : 0;
@@ -237,11 +252,12 @@ remote_print(const struct scale_ctx *c, const struct remote_owner *o,
 		sent += c->lc[i].ops;
 		retries += ((const struct remote_producer *)c->lc[i].arg)->retries;
 	}
-	printf("  %4u %12.2f %9.0f%% %12.1f %14.2f\n", n, applied,
+	printf("  %4u %6s %12.2f %9.0f%% %12.1f %14.2f\n", n,
+	       via_ring ? "ring" : "lanes", applied,
 	       base > 0 ? 100.0 * applied / base : 100.0,
 	       o->adopted_timed != 0 ? (double)o->timed_cycles / o->adopted_timed : 0,
 	       sent != 0 ? (double)retries / sent : 0);
-	printf("       accepted per producer (Mmsg/s):");
+	printf("              accepted per producer (Mmsg/s):");
 	for (i = 0; i < n; i++)
 		printf(" %u:%.2f", c->lc[i].lcore_id,
 		       scale_lcore_rate(c, &c->lc[i]) / 1e6);
@@ -249,14 +265,17 @@ remote_print(const struct scale_ctx *c, const struct remote_owner *o,
 	return applied;
 }
 
-/* One run with n producers; its applied rate in *applied. */
+/* One run with n producers on one path; its applied rate in *applied. */
 static int
 remote_run(struct scale_ctx *c, struct remote_owner *o, unsigned int n,
-	   double base, double *applied)
+	   bool via_ring, double base, double *applied)
 {
 	struct twheel_stats before;
+	unsigned int i;
 	int ret;
 
+	for (i = 0; i < n; i++)
+		((struct remote_producer *)c->lc[i].arg)->via_ring = via_ring;
 	o->nb_producers = n;
 	o->adopted = o->adopted_timed = o->cancelled = o->records = 0;
 	o->out_of_order = o->timed_cycles = 0;
@@ -266,7 +285,7 @@ remote_run(struct scale_ctx *c, struct remote_owner *o, unsigned int n,
 	if (ret == TEST_SUCCESS)
 		ret = remote_check(c, o, n, &before);
 	if (ret == TEST_SUCCESS)
-		*applied = remote_print(c, o, n, base);
+		*applied = remote_print(c, o, n, via_ring, base);
 	return ret;
 }
 
@@ -319,11 +338,34 @@ remote_alloc(struct scale_ctx *c)
 	return o;
 }
 
+/* N producers over both paths, alternated; the lanes' gain printed. */
+static int
+remote_pair(struct scale_ctx *c, struct remote_owner *o, unsigned int n,
+	    double base[2])
+{
+	double applied[2] = { 0, 0 };
+	unsigned int k, path;
+	int ret;
+
+	for (k = 0; k < 2; k++) {
+		/* 1: the ring, first for odd N + seed: runs alternate with both */
+		path = (unsigned int)((n + k + c->env.seed) % 2);
+		ret = remote_run(c, o, n, path == 1, base[path], &applied[path]);
+		if (ret != TEST_SUCCESS)
+			return ret;
+		if (n == 1)
+			base[path] = applied[path];
+	}
+	printf("       lanes / ring, applied: %.2f\n",
+	       applied[1] > 0 ? applied[0] / applied[1] : 0);
+	return TEST_SUCCESS;
+}
+
 int
 scale_remote(struct scale_ctx *c)
 {
 	struct remote_owner *o;
-	double base = 0, applied = 0;
+	double base[2] = { 0, 0 };   /* N = 1: lanes, ring */
 	unsigned int n;
 	int ret = TEST_SUCCESS;
 
@@ -336,13 +378,11 @@ scale_remote(struct scale_ctx *c)
 		printf("  skipped: no memory for the owner's wheel\n");
 		return TEST_SKIPPED;
 	}
-	printf("  %4s %12s %10s %12s %14s   (applied by the owner, Mmsg/s; its cycles"
-	       " per message)\n", "N", "applied", "to N=1", "cycles/msg", "retries/msg");
-	for (n = 1; n <= c->nb_workers && ret == TEST_SUCCESS; n++) {
-		ret = remote_run(c, o, n, base, &applied);
-		if (n == 1)
-			base = applied;
-	}
+	printf("  %4s %6s %12s %10s %12s %14s   (applied by the owner, Mmsg/s; its"
+	       " cycles per message)\n", "N", "path", "applied", "to N=1",
+	       "cycles/msg", "retries/msg");
+	for (n = 1; n <= c->nb_workers && ret == TEST_SUCCESS; n++)
+		ret = remote_pair(c, o, n, base);
 	if (c->nb_workers == 1)
 		scale_print_not_measured(1, "worker lcore to produce");
 	remote_free(c, o);
