@@ -297,6 +297,7 @@ twheel_create(const struct twheel_config *cfg)
 		if (ret != 0)
 			goto fail_wheel;
 	}
+	twheel_telemetry_register();
 	ret = twheel_registry_add(w);
 	if (ret != 0) {
 		TWHEEL_LOG(ERR, "create %s: a wheel with this name exists", w->name);

@@ -48,7 +48,6 @@ twheel_registry_add(struct twheel *w)
 {
 	int ret = 0;
 
-	twheel_telemetry_register();
 	rte_spinlock_lock(&registry_lock);
 	if (find_locked(w->name) != NULL)
 		ret = -EEXIST;

@@ -27,7 +27,7 @@ int twheel_registry_with(const char *name,
 
 /*
  * Register the telemetry commands, once per process. Called by a
- * constructor and again by twheel_registry_add(): the call is what keeps
+ * constructor and again by twheel_create(): the call is what keeps
  * twheel_telemetry.o in a program that links libtwheel.a without
  * --whole-archive.
  */
