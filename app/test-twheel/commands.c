@@ -3,8 +3,10 @@
  */
 
 /*
- * The RTE>> prompt (librte_cmdline): a test's name runs it; "list" shows
- * the tests; "quit" leaves.
+ * The test commands: the table that REGISTER_TEST_COMMAND() fills before
+ * main(), running one by name with its verdict line, and the RTE>> prompt
+ * (librte_cmdline): a test's name runs it; "list" shows the tests; "quit"
+ * leaves.
  */
 
 #include <stdio.h>
@@ -17,7 +19,55 @@
 
 #include "test.h"
 
-int test_interactive(void);
+static TAILQ_HEAD(, test_command) commands = TAILQ_HEAD_INITIALIZER(commands);
+
+void
+add_test_command(struct test_command *t)
+{
+	TAILQ_INSERT_TAIL(&commands, t, next);
+}
+
+struct test_command *
+find_test_command(const char *name)
+{
+	struct test_command *t;
+
+	TAILQ_FOREACH(t, &commands, next)
+		if (strcmp(t->command, name) == 0)
+			return t;
+	return NULL;
+}
+
+void
+list_test_commands(void)
+{
+	struct test_command *t;
+
+	TAILQ_FOREACH(t, &commands, next)
+		printf("%s\n", t->command);
+}
+
+int
+run_test_command(const char *name)
+{
+	struct test_command *t = find_test_command(name);
+	int ret;
+
+	if (t == NULL) {
+		printf("Error: invalid test command: '%s'\n", name);
+		return TEST_FAILED;
+	}
+	ret = t->callback();
+	if (ret == TEST_SUCCESS)
+		printf("Test OK\n");
+	else if (ret == TEST_SKIPPED)
+		printf("Test Skipped\n");
+	else
+		printf("Test Failed\n");
+	fflush(stdout);
+	return ret;
+}
+
 
 struct cmd_word_result {
 	cmdline_fixed_string_t word;

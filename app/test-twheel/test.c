@@ -3,7 +3,8 @@
  */
 
 /*
- * dpdk-test-twheel: main, the command registry and the suite runner.
+ * dpdk-test-twheel: main, the environment knobs and the suite runner;
+ * the command table and the prompt are in commands.c.
  *
  * As with dpdk-test: EAL arguments first; then tests come from the
  * DPDK_TEST variable or from the remaining arguments, and without either
@@ -23,57 +24,6 @@
 #include <rte_version.h>
 
 #include "test.h"
-
-int test_interactive(void);
-
-static TAILQ_HEAD(, test_command) commands = TAILQ_HEAD_INITIALIZER(commands);
-
-void
-add_test_command(struct test_command *t)
-{
-	TAILQ_INSERT_TAIL(&commands, t, next);
-}
-
-struct test_command *
-find_test_command(const char *name)
-{
-	struct test_command *t;
-
-	TAILQ_FOREACH(t, &commands, next)
-		if (strcmp(t->command, name) == 0)
-			return t;
-	return NULL;
-}
-
-void
-list_test_commands(void)
-{
-	struct test_command *t;
-
-	TAILQ_FOREACH(t, &commands, next)
-		printf("%s\n", t->command);
-}
-
-int
-run_test_command(const char *name)
-{
-	struct test_command *t = find_test_command(name);
-	int ret;
-
-	if (t == NULL) {
-		printf("Error: invalid test command: '%s'\n", name);
-		return TEST_FAILED;
-	}
-	ret = t->callback();
-	if (ret == TEST_SUCCESS)
-		printf("Test OK\n");
-	else if (ret == TEST_SKIPPED)
-		printf("Test Skipped\n");
-	else
-		printf("Test Failed\n");
-	fflush(stdout);
-	return ret;
-}
 
 uint64_t
 test_env_u64(const char *name, uint64_t dflt)

@@ -95,6 +95,8 @@ void add_test_command(struct test_command *t);
 struct test_command *find_test_command(const char *name);
 void list_test_commands(void);
 int run_test_command(const char *name);
+/* The RTE>> prompt until "quit" or end of input; 0, or 1 if it could not start. */
+int test_interactive(void);
 
 #define REGISTER_TEST_COMMAND(cmd, func)				\
 	static struct test_command test_struct_##cmd = {		\
