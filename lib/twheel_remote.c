@@ -47,9 +47,12 @@
  * each in turn, until its budget is spent or it has found every channel
  * empty in a row; the next apply starts at the channel after the last one
  * visited, so under a tight budget no producer starves. Each message is
- * one unit of the budget. A channel that is empty costs a load of a line
- * the producer has not written since (a cache hit): with 16 idle lanes a
- * sweep pays some tens of cycles.
+ * one unit of the budget. Before it drains, a sweep asks
+ * twheel_remote_pending(), a tight loop over each lane's tail (a line its
+ * producer has not written since: a cache hit) and the ring's two tails,
+ * so a sweep with nothing published pays two loads a lane, not a visit
+ * per channel: an idle sweep costs 20 to 35 cycles with 2 to 16 lanes
+ * (twheel_scale_perf_autotest prints it).
  *
  * Ordering: a lane's tail is store-released after the message and
  * load-acquired by the owner (twheel_lane.h); the ring's tail likewise. So

@@ -370,7 +370,7 @@ twheel_sweep(struct twheel *w, uint64_t now, unsigned int budget,
 	TWHEEL_STAT_ADD(w, sweeps, 1);
 	if (unlikely(budget == 0))
 		return 0;
-	if (w->nb_chan != 0)
+	if (w->nb_chan != 0 && twheel_remote_pending(w))
 		work = twheel_remote_apply(w, budget, out, &nout);
 	if (now > w->now) {
 		w->now = now;
@@ -417,7 +417,7 @@ twheel_drain(struct twheel *w, unsigned int budget, struct twheel_fired *out)
 	struct twheel_entry *e;
 	uint32_t list, b, idx;
 
-	if (w->nb_chan != 0)
+	if (w->nb_chan != 0 && twheel_remote_pending(w))
 		work = twheel_remote_apply(w, budget, out, &nout);
 
 	list = w->pending;

@@ -75,6 +75,7 @@
 #define REMOTE_DEADLINE_S 3600
 /* messages left in the ring must be applied within this */
 #define REMOTE_DRAIN_SECONDS 10
+#define IDLE_SWEEPS 100000
 
 /* The owner's side, on the main lcore's socket. */
 struct remote_owner {
@@ -338,6 +339,29 @@ remote_alloc(struct scale_ctx *c)
 	return o;
 }
 
+/*
+ * What an owner pays per sweep for remote calls when none come: the sweep
+ * looks at every lane and the ring before it drains. The best of 5 rounds
+ * of IDLE_SWEEPS sweeps of the empty wheel at one now.
+ */
+static void
+remote_idle_cost(struct remote_owner *o)
+{
+	uint64_t now = rte_rdtsc(), best = UINT64_MAX, t0, t;
+	unsigned int r, i;
+
+	for (r = 0; r < 5; r++) {
+		t0 = rte_rdtsc_precise();
+		for (i = 0; i < IDLE_SWEEPS; i++)
+			o->records += twheel_sweep(o->w, now, REMOTE_BUDGET, o->out);
+		t = rte_rdtsc_precise() - t0;
+		best = RTE_MIN(best, t);
+	}
+	printf("  an idle sweep (nothing due, no message) with %u lanes and the"
+	       " shared ring: %.1f cycles\n", rte_lcore_count(),
+	       (double)best / IDLE_SWEEPS);
+}
+
 /* N producers over both paths, alternated; the lanes' gain printed. */
 static int
 remote_pair(struct scale_ctx *c, struct remote_owner *o, unsigned int n,
@@ -378,6 +402,7 @@ scale_remote(struct scale_ctx *c)
 		printf("  skipped: no memory for the owner's wheel\n");
 		return TEST_SKIPPED;
 	}
+	remote_idle_cost(o);
 	printf("  %4s %6s %12s %10s %12s %14s   (applied by the owner, Mmsg/s; its"
 	       " cycles per message)\n", "N", "path", "applied", "to N=1",
 	       "cycles/msg", "retries/msg");
