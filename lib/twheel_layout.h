@@ -162,7 +162,6 @@ struct twheel {
 	void *deadline_arg;
 	twheel_adopt_fn adopt_fn;
 	void *adopt_arg;
-	struct twheel_lane *lanes;   /* nb_lanes lanes, or NULL */
 	uint16_t nb_lanes;           /* one per EAL lcore at create */
 	uint16_t nb_chan;            /* lanes + the shared ring; 0: none */
 	uint16_t chan_next;          /* where the next apply starts */
@@ -174,9 +173,9 @@ struct twheel {
 
 	struct twheel_owner_stats st __rte_cache_aligned;
 
-	/* read by remote producers, written at create only */
+	/* read by remote producers and the owner, written at create only */
 	struct rte_ring *ring __rte_cache_aligned; /* the shared ring, or NULL */
-	struct twheel_lane *lane_base;  /* == lanes */
+	struct twheel_lane *lanes;   /* nb_lanes lanes, or NULL */
 	uint16_t lane_of[RTE_MAX_LCORE]; /* lcore id -> lane index + 1; 0: none */
 
 	/* written by the shared ring's producers (atomic add) */

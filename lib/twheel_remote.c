@@ -175,7 +175,6 @@ lanes_init(struct twheel *w, uint32_t lane_size)
 		return -ENOMEM;
 	}
 	w->lanes = (struct twheel_lane *)mem;
-	w->lane_base = w->lanes;
 	mem += n * sizeof(struct twheel_lane);
 	for (i = 0; i < n; i++) {
 		struct twheel_lane *l = &w->lanes[i];
@@ -221,12 +220,6 @@ twheel_remote_bytes(const struct twheel *w)
 	return w->lane_bytes + (n < 0 ? 0 : (size_t)n);
 }
 
-unsigned int
-twheel_remote_lanes(const struct twheel *w)
-{
-	return w->nb_lanes;
-}
-
 uint64_t
 twheel_remote_full(const struct twheel *w)
 {
@@ -245,7 +238,6 @@ twheel_remote_free(struct twheel *w)
 	w->ring = NULL;
 	rte_free(w->lanes);
 	w->lanes = NULL;
-	w->lane_base = NULL;
 	w->nb_lanes = 0;
 	w->nb_chan = 0;
 }
@@ -256,7 +248,7 @@ remote_send(struct twheel *w, struct twheel_msg *m)
 	unsigned int lcore = rte_lcore_id();
 
 	if (likely(lcore < RTE_MAX_LCORE && w->lane_of[lcore] != 0))
-		return twheel_lane_put(&w->lane_base[w->lane_of[lcore] - 1], m);
+		return twheel_lane_put(&w->lanes[w->lane_of[lcore] - 1], m);
 	if (unlikely(w->ring == NULL))
 		return -ENOTSUP;
 	ring_published(w->ring);

@@ -23,7 +23,6 @@ int twheel_remote_init(struct twheel *w, uint32_t ring_size);
 void twheel_remote_free(struct twheel *w);
 /* Their memory, as allocated; 0 without remote calls. */
 size_t twheel_remote_bytes(const struct twheel *w);
-unsigned int twheel_remote_lanes(const struct twheel *w);
 /* Calls refused -ENOBUFS, lanes and ring together. Any thread. */
 uint64_t twheel_remote_full(const struct twheel *w);
 /*

@@ -22,7 +22,6 @@
 
 #include "twheel_layout.h"
 #include "twheel_registry.h"
-#include "twheel_remote.h"
 
 /* _u64 is deprecated from 23.03 (for _uint) and gone in 25.11 */
 #if RTE_VERSION >= RTE_VERSION_NUM(23, 3, 0, 0)
@@ -62,7 +61,7 @@ stats_one(const struct twheel *w, void *arg)
 	tel_dict_u64(d, "tick_cycles", w->tick_cycles);
 	rte_tel_data_add_dict_int(d, "socket_id", w->socket_id);
 	tel_dict_u64(d, "memory_bytes", mi.total_bytes);
-	tel_dict_u64(d, "remote_lanes", twheel_remote_lanes(w));
+	tel_dict_u64(d, "remote_lanes", w->nb_lanes);
 	tel_dict_u64(d, "live", st.live);
 	tel_dict_u64(d, "scheduled", st.scheduled);
 	tel_dict_u64(d, "cancelled", st.cancelled);
