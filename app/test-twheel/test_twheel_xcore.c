@@ -169,6 +169,25 @@ backoff(struct xc_producer *p)
 		rte_pause();
 }
 
+/*
+ * A remote call's result: true when the message went; a full channel is
+ * counted and backed off from, any other error stops the run.
+ */
+static bool
+call_sent(struct xc_producer *p, int ret, const char *what)
+{
+	if (ret == 0)
+		return true;
+	if (ret == -ENOBUFS) {
+		p->enobufs++;
+		backoff(p);
+	} else {
+		printf("%s: %d\n", what, ret);
+		__atomic_store_n(&run.stop, true, __ATOMIC_RELAXED);
+	}
+	return false;
+}
+
 static void
 producer_schedule(struct xc_producer *p)
 {
@@ -181,16 +200,10 @@ producer_schedule(struct xc_producer *p)
 	it->producer = p->index;
 	it->seq = (uint32_t)p->schedules_sent;
 	ret = twheel_remote_schedule(run.w, it->deadline, it);
-	if (ret == 0) {
+	if (call_sent(p, ret, "remote_schedule")) {
 		it->sent = 1;
 		p->nb_used++;
 		p->schedules_sent++;
-	} else if (ret == -ENOBUFS) {
-		p->enobufs++;
-		backoff(p);
-	} else {
-		printf("remote_schedule: %d\n", ret);
-		__atomic_store_n(&run.stop, true, __ATOMIC_RELAXED);
 	}
 }
 
@@ -206,15 +219,9 @@ producer_cancel(struct xc_producer *p, bool forged)
 	if (forged)
 		id = forge(p, id);
 	ret = twheel_remote_cancel(run.w, id);
-	if (ret == 0) {
+	if (call_sent(p, ret, "remote_cancel")) {
 		p->cancels_sent++;
 		p->forged_sent += forged;
-	} else if (ret == -ENOBUFS) {
-		p->enobufs++;
-		backoff(p);
-	} else {
-		printf("remote_cancel: %d\n", ret);
-		__atomic_store_n(&run.stop, true, __ATOMIC_RELAXED);
 	}
 }
 
